@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+
+/** Spec §5: username and password cannot be empty at login. Upper bounds keep hashing cheap. */
+export const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 64 }),
+    password: Type.String({ minLength: 1, maxLength: 128 }),
+    /** "Remember password": the session lasts the long lifetime; the password is never stored. */
+    remember: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+export const LoginData = Type.Object({
+  token: Type.String(),
+  /** ISO 8601 instant at which the token expires. */
+  expiresAt: Type.String(),
+});
+export type LoginData = Static<typeof LoginData>;
+
+/** Spec §3 "Current user". */
+export const CurrentUserRole = Type.Object({
+  name: Type.String(),
+  permissions: Type.Array(Type.String()),
+  description: Type.String(),
+  isAdmin: Type.Boolean(),
+});
+
+export const CurrentUser = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  nickname: Type.String(),
+  roleId: Type.Integer(),
+  wechat: Type.String(),
+  phone: Type.String(),
+  avatar: Type.String(),
+  role: CurrentUserRole,
+});
+export type CurrentUser = Static<typeof CurrentUser>;
+
+/** Password rules shared by every form that sets one (spec §5, §9). */
+export const USERNAME_MIN = 6;
+export const USERNAME_MAX = 20;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 20;
