@@ -1,0 +1,72 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/index.ts';
+import authPlugin from './plugins/auth.ts';
+import errorsPlugin from './plugins/errors.ts';
+import spaPlugin from './plugins/spa.ts';
+import swaggerPlugin from './plugins/swagger.ts';
+import localUploadHost from './modules/uploads/local-host.ts';
+import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
+import { registerRoutes } from './routes.ts';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Db;
+  /** Defaults to a pino logger at config.logLevel; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Never log secrets: bearer tokens, passwords, password hashes. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.newPassword',
+  '*.passwordHash',
+  '*.token',
+  '*.authorization',
+];
+
+/**
+ * The whole app, without listening. Plugin order matters: the error handler first (so it
+ * covers everything), then the access-rule guard (so it sees every later route), the
+ * OpenAPI collector (before the routes it documents), the API, the embedded upload host, and
+ * last the SPA catch-all.
+ */
+export async function buildApp({ config, db, logger }: AppDeps) {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    trustProxy: config.trustProxy,
+    ajv: {
+      customOptions: {
+        // Unknown fields are stripped where the schema says additionalProperties: false
+        // (every contract request body does); query strings are coerced to their types.
+        removeAdditional: true,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { db });
+  await app.register(swaggerPlugin);
+  await registerRoutes(app, { db, config });
+  if (config.uploads.provider === 'local') {
+    // The embedded image store speaks the provider's upload protocol (see modules/uploads).
+    await app.register(localUploadHost, {
+      prefix: LOCAL_UPLOAD_PREFIX,
+      dataDir: config.dataDir,
+      maxImageBytes: config.uploads.maxImageBytes,
+      bucket: LOCAL_BUCKET,
+      ...resolveUploadKeys(config.dataDir),
+    });
+  }
+  await app.register(spaPlugin, { webDist: config.webDist });
+  await app.ready();
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

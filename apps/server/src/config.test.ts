@@ -1,0 +1,104 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has the documented defaults, resolved against the repository root', () => {
+    const config = loadConfig({}, []);
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: join(REPO_ROOT, 'data'),
+      database: { dialect: 'sqlite', file: join(REPO_ROOT, 'data', 'clearplay.db') },
+      initAdminPassword: undefined,
+      sessionTtlHours: 12,
+      sessionRememberDays: 14,
+      trustProxy: false,
+      uploads: { provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 },
+      webDist: join(REPO_ROOT, 'apps', 'web', 'dist'),
+      demo: false,
+      logLevel: 'info',
+    });
+    expect(resolve(REPO_ROOT, 'apps/server/src/config.ts')).toBe(resolve(import.meta.dirname, 'config.ts'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/clearplay',
+        INIT_ADMIN_PASSWORD: 'secret123',
+        SESSION_TTL_HOURS: '2',
+        SESSION_REMEMBER_DAYS: '30',
+        TRUST_PROXY: 'true',
+        WEB_DIST: '/srv/web',
+        DEMO: '1',
+        LOG_LEVEL: 'warn',
+      },
+      [],
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { dialect: 'sqlite', file: '/var/lib/clearplay/clearplay.db' },
+      initAdminPassword: 'secret123',
+      sessionTtlHours: 2,
+      sessionRememberDays: 30,
+      trustProxy: true,
+      webDist: '/srv/web',
+      demo: true,
+      logLevel: 'warn',
+    });
+  });
+
+  it('picks the database from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/cp' }, []).database).toEqual({ dialect: 'postgres', url: 'postgres://u:p@db:5432/cp' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/cp' }, []).database.dialect).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'mysql://root@db:3306/cp' }, []).database).toEqual({ dialect: 'mysql', url: 'mysql://root@db:3306/cp' });
+  });
+
+  it('turns demo mode on with --demo', () => {
+    expect(loadConfig({}, ['--demo']).demo).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'ftp://host/db' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://root@host' }, 'DATABASE_URL'],
+    [{ INIT_ADMIN_PASSWORD: '12345' }, 'INIT_ADMIN_PASSWORD'],
+    [{ INIT_ADMIN_PASSWORD: 'x'.repeat(21) }, 'INIT_ADMIN_PASSWORD'],
+    [{ SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS'],
+    [{ SESSION_REMEMBER_DAYS: '1.5' }, 'SESSION_REMEMBER_DAYS'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ DEMO: 'sure' }, 'DEMO'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('rejects %o naming %s', (env, variable) => {
+    let error: unknown;
+    try {
+      loadConfig(env, []);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toContain(variable);
+  });
+});
+
+describe('server start with a bad value', () => {
+  it('prints one line naming the variable and exits 1, without a stack trace', () => {
+    const tsx = resolve(REPO_ROOT, 'node_modules/.bin/tsx');
+    const run = spawnSync(tsx, [resolve(import.meta.dirname, 'server.ts')], {
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('Invalid configuration: PORT must be a whole number, got "eighty"');
+    expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Configuration: the only module that reads process.env. Everything is validated once at
+ * start; a bad value throws a ConfigError whose message names the variable.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract';
+import { readUploadsConfig, UploadConfigError, type UploadsConfig } from './modules/uploads/uploads.config.ts';
+
+/** apps/server/src/config.ts -> the repository root, whatever the working directory. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export type DbTarget =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string }
+  | { dialect: 'mysql'; url: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DbTarget;
+  initAdminPassword: string | undefined;
+  sessionTtlHours: number;
+  sessionRememberDays: number;
+  trustProxy: boolean;
+  webDist: string;
+  demo: boolean;
+  logLevel: LogLevel;
+  uploads: UploadsConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const value = (env: Env, name: string): string | undefined => {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+};
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+const fromRoot = (path: string): string => (isAbsolute(path) ? path : resolve(REPO_ROOT, path));
+
+/** DATABASE_URL unset -> SQLite file in the data directory; postgres:// or mysql:// otherwise. */
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DbTarget {
+  if (raw === undefined) return { dialect: 'sqlite', file: resolve(dataDir, 'clearplay.db') };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://…, postgresql://… or mysql://…)');
+  }
+  switch (url.protocol) {
+    case 'postgres:':
+    case 'postgresql:':
+      return { dialect: 'postgres', url: raw };
+    case 'mysql:':
+    case 'mariadb:':
+      if (url.pathname.length <= 1) throw new ConfigError('DATABASE_URL', 'must name a database, e.g. mysql://user@host/clearplay');
+      return { dialect: 'mysql', url: raw.replace(/^mariadb:/, 'mysql:') };
+    default:
+      throw new ConfigError(
+        'DATABASE_URL',
+        `has an unsupported scheme "${url.protocol}" (expected postgres://, postgresql:// or mysql://)`,
+      );
+  }
+}
+
+export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): AppConfig {
+  const dataDir = fromRoot(value(env, 'DATA_DIR') ?? './data');
+
+  const initAdminPassword = value(env, 'INIT_ADMIN_PASSWORD');
+  if (
+    initAdminPassword !== undefined &&
+    (initAdminPassword.length < PASSWORD_MIN || initAdminPassword.length > PASSWORD_MAX)
+  ) {
+    throw new ConfigError('INIT_ADMIN_PASSWORD', `must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters long`);
+  }
+
+  const logLevel = (value(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  const host = value(env, 'HOST') ?? '0.0.0.0';
+
+  let uploads: UploadsConfig;
+  try {
+    uploads = readUploadsConfig((name) => value(env, name));
+  } catch (error) {
+    if (error instanceof UploadConfigError) throw new ConfigError(error.variable, error.detail);
+    throw error;
+  }
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir,
+    database: parseDatabaseUrl(value(env, 'DATABASE_URL'), dataDir),
+    initAdminPassword,
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 365),
+    sessionRememberDays: integer(env, 'SESSION_REMEMBER_DAYS', 14, 1, 365),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    webDist: fromRoot(value(env, 'WEB_DIST') ?? 'apps/web/dist'),
+    demo: argv.includes('--demo') || boolean(env, 'DEMO', false),
+    logLevel: logLevel as LogLevel,
+    uploads,
+  };
+}
+
+/** Whether the built web app is present (its index.html exists). */
+export const webDistExists = (config: Pick<AppConfig, 'webDist'>): boolean =>
+  existsSync(resolve(config.webDist, 'index.html'));

@@ -1,0 +1,132 @@
+/**
+ * Every difference between SQLite, PostgreSQL and MySQL/MariaDB that application code
+ * needs lives here, so repositories stay in the portable subset of SQL.
+ */
+import { MysqlAdapter, PostgresAdapter, SqliteAdapter, SqliteDialect, sql, type Insertable, type Kysely, type QueryExecutorProvider } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+/** Works on a Kysely instance or a transaction. */
+export function dialectOf(db: Kysely<Database>): DialectName {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  if (adapter instanceof MysqlAdapter) return 'mysql';
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  throw new Error(`Unsupported database adapter: ${adapter.constructor.name}`);
+}
+
+type TableWithId = { [T in keyof Database]: Database[T] extends { id: unknown } ? T : never }[keyof Database];
+
+/**
+ * Inserts one row and returns its new id. PostgreSQL has no "last insert id", so it uses
+ * RETURNING; SQLite and MySQL use the driver's insert id (no RETURNING: MySQL has none).
+ */
+export async function insertReturningId<T extends TableWithId>(
+  db: Kysely<Database>,
+  table: T,
+  values: Insertable<Database[T]>,
+): Promise<number> {
+  // The generic table name defeats Kysely's per-table typing; `values` is checked above.
+  const query = db.insertInto(table).values(values as never);
+  if (dialectOf(db) === 'postgres') {
+    const row = await query.returning('id' as never).executeTakeFirstOrThrow();
+    return Number((row as { id: number | string }).id);
+  }
+  const result = await query.executeTakeFirstOrThrow();
+  if (result.insertId === undefined) throw new Error(`Insert into ${table} returned no id`);
+  return Number(result.insertId);
+}
+
+/** Is this error a unique-constraint violation, on any of the three databases? */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return (
+    code === '23505' || // PostgreSQL unique_violation
+    code === 'ER_DUP_ENTRY' || // MySQL / MariaDB
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * SQLite's BEGIN IMMEDIATE (take the write lock now), polled without blocking the event
+ * loop: busy_timeout is 0 while waiting, so connections of the same process can wait for
+ * each other too. A plain BEGIN would deadlock when two readers both try to write.
+ */
+async function beginImmediate(db: QueryExecutorProvider, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await sql`pragma busy_timeout = 0`.execute(db);
+  try {
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(db);
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') || Date.now() > deadline) throw error;
+        await sleep(25);
+      }
+    }
+  } finally {
+    await sql`pragma busy_timeout = 5000`.execute(db);
+  }
+}
+
+/**
+ * A read-then-write transaction that is safe when several processes run it at once.
+ * SQLite: BEGIN IMMEDIATE, so they run one after the other. PostgreSQL and MySQL: an
+ * ordinary transaction; unique constraints stop the loser (see isUniqueViolation).
+ */
+export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'sqlite') return db.transaction().execute(fn);
+  return db.connection().execute(async (conn) => {
+    await beginImmediate(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Kysely's SQLite adapter takes no migration lock (it assumes one process). Ours holds
+ * SQLite's write lock (BEGIN IMMEDIATE) for the whole migration run, so two processes (or
+ * two connections) migrating the same file run one after the other; SQLite DDL is
+ * transactional, so the run commits as a whole.
+ */
+export class LockingSqliteAdapter extends SqliteAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await beginImmediate(db);
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`commit`.execute(db);
+  }
+}
+
+export class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
+
+/** A deadlock or serialization failure: the transaction lost a race and may simply be run again. */
+export function isRetryableConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return (
+    code === '40001' || // PostgreSQL serialization_failure
+    code === '40P01' || // PostgreSQL deadlock_detected
+    code === 'ER_LOCK_DEADLOCK' ||
+    code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    code === 'SQLITE_BUSY'
+  );
+}

@@ -1,0 +1,33 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Db } from './index.ts';
+import * as m0001 from './migrations/0001_init.ts';
+import * as m0002 from './migrations/0002_tracking.ts';
+
+/**
+ * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
+ * all see the same set. Append only.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+  '0002_tracking': m0002,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Runs every pending migration under Kysely's migration lock (PostgreSQL advisory lock,
+ * MySQL GET_LOCK), so several processes starting at once do not collide.
+ * Migrations see raw snake_case names: they run without the CamelCasePlugin.
+ */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db: db.withoutPlugins(), provider });
+  const result = await migrator.migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${cause}`.replace('  ', ' '), {
+      cause: result.error,
+    });
+  }
+  return result;
+}

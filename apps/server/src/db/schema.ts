@@ -1,0 +1,128 @@
+/**
+ * The Kysely view of the database. Columns are snake_case in SQL and camelCase here
+ * (CamelCasePlugin converts). Instants are epoch milliseconds, money is integer fen,
+ * booleans are 0/1.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** JSON array of permission strings. */
+  permissions: string;
+  isAdmin: number;
+  createdAt: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  passwordHash: string;
+  nickname: string;
+  roleId: number;
+  wechat: string;
+  phone: string;
+  avatar: string;
+  ifPublic: number;
+  /** 1 enabled, 0 disabled. */
+  status: number;
+  defaultPrice: number;
+  defaultPriceCheat: number;
+  defaultPriceSuspect: number;
+  defaultPriceNotPass: number;
+  serviceEndAt: number | null;
+  loginAt: number | null;
+  passwordChangedAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type RevokeReason = 'logout' | 'disabled' | 'password_reset' | 'deleted' | 'logged_out_elsewhere';
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** sha256 hex of the bearer token; the token itself is never stored. */
+  tokenHash: string;
+  userId: number;
+  createdAt: number;
+  expiresAt: number;
+  lastSeenAt: number;
+  ip: string;
+  userAgent: string;
+  revokedAt: number | null;
+  revokeReason: RevokeReason | null;
+}
+
+export interface LoginRecordsTable {
+  id: Generated<number>;
+  username: string;
+  userId: number | null;
+  ip: string;
+  userAgent: string;
+  success: number;
+  reason: string;
+  createdAt: number;
+}
+
+export interface DictTypesTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  status: number;
+  remark: string;
+  createdAt: number;
+}
+
+export interface DictDataTable {
+  id: Generated<number>;
+  typeCode: string;
+  label: string;
+  value: string;
+  sort: number;
+  cssClass: string;
+  listClass: string;
+  isDefault: number;
+  parentId: number | null;
+  status: number;
+  remark: string;
+  createdAt: number;
+}
+
+export interface PageViewsTable {
+  id: Generated<number>;
+  userId: number | null;
+  path: string;
+  userAgent: string;
+  referrer: string;
+  ip: string;
+  createdAt: number;
+}
+
+export interface ClientEventsTable {
+  id: Generated<number>;
+  userId: number | null;
+  event: string;
+  /** JSON text as the client sent it (bounded). */
+  data: string;
+  clientTime: number;
+  createdAt: number;
+}
+
+export interface Database {
+  roles: RolesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  loginRecords: LoginRecordsTable;
+  dictTypes: DictTypesTable;
+  dictData: DictDataTable;
+  pageViews: PageViewsTable;
+  clientEvents: ClientEventsTable;
+}
+
+export type RoleRow = Selectable<RolesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type DictDataRow = Selectable<DictDataTable>;

@@ -1,0 +1,236 @@
+/**
+ * First-start data: the four roles of PRODUCT.md, one super_admin account, and the
+ * dictionaries the product uses. Idempotent: each part is written only when absent, so a
+ * restart changes nothing (in particular not the admin password).
+ */
+import { RoleName, SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
+import { generatePassword, hashPassword } from '../lib/passwords.ts';
+import { nowMs } from '../lib/time.ts';
+import { insertReturningId, isRetryableConflict, isUniqueViolation, writeTransaction } from './dialect.ts';
+import type { Db } from './index.ts';
+
+export const SUPERADMIN_USERNAME = 'superadmin';
+export const DEMO_PASSWORD = 'demo123456';
+export const DEMO_USERS = [
+  { username: 'admin01', nickname: '管理员01', role: RoleName.ADMIN },
+  { username: 'inspector01', nickname: '检测员01', role: RoleName.INSPECTOR },
+  { username: 'shop0001', nickname: '演示店铺01', role: RoleName.SHOP },
+] as const;
+
+const ROLES = [
+  { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', isAdmin: 1 },
+  { name: RoleName.ADMIN, description: '管理员：订单的全部操作', isAdmin: 1 },
+  { name: RoleName.INSPECTOR, description: '检测员：查看全部订单，录入、导入并编辑自己检测的订单', isAdmin: 0 },
+  { name: RoleName.SHOP, description: '店铺：查看本店订单与其他店铺的公开订单，导出本店订单', isAdmin: 0 },
+] as const;
+
+interface SeedDictData {
+  label: string;
+  value: string;
+  listClass?: string;
+  cssClass?: string;
+  isDefault?: boolean;
+  remark?: string;
+}
+
+const yesNo = (yes: string, no: string, yesClass = 'success', noClass = 'default'): SeedDictData[] => [
+  { label: yes, value: '1', listClass: yesClass },
+  { label: no, value: '0', listClass: noClass, isDefault: true },
+];
+
+const games = ['和平精英', '王者荣耀', '三角洲行动', '无畏契约', 'CS2', '英雄联盟', '永劫无间'];
+
+export const DICTIONARIES: readonly { code: string; name: string; remark: string; data: SeedDictData[] }[] = [
+  {
+    code: 'order_result',
+    name: '检测结果',
+    remark: '检测订单的结果',
+    data: [
+      { label: '正常', value: '0', listClass: 'success', isDefault: true },
+      { label: '作弊', value: '1', listClass: 'danger' },
+      { label: '未通过', value: '2', listClass: 'info' },
+      { label: '可疑', value: '3', listClass: 'warning' },
+    ],
+  },
+  {
+    code: 'common_status',
+    name: '通用状态',
+    remark: '启用 / 停用',
+    data: [
+      { label: '启用', value: '1', listClass: 'success', isDefault: true },
+      { label: '停用', value: '0', listClass: 'danger' },
+    ],
+  },
+  { code: 'yes_no', name: '是否', remark: '是 / 否', data: yesNo('是', '否', 'primary') },
+  { code: 'public_private', name: '公开状态', remark: '检测记录是否公开', data: yesNo('公开', '私密', 'success') },
+  { code: 'changed_mac', name: '是否更换 MAC', remark: '检测对象是否更换过 MAC 地址', data: yesNo('已更换', '未更换', 'warning') },
+  {
+    code: 'game',
+    name: '游戏',
+    remark: '检测订单可选的游戏',
+    data: games.map((g, i) => ({ label: g, value: g, listClass: 'default', isDefault: i === 0 })),
+  },
+  {
+    code: 'linkstore',
+    name: '链接商店',
+    remark: '链接页的链接：标签为标题，值为网址，样式为图标',
+    data: [
+      { label: '和平精英官网', value: 'https://gp.qq.com/', cssClass: 'icon-game' },
+      { label: '王者荣耀官网', value: 'https://pvp.qq.com/', cssClass: 'icon-game' },
+      { label: '三角洲行动官网', value: 'https://df.qq.com/', cssClass: 'icon-game' },
+      { label: '无畏契约官网', value: 'https://val.qq.com/', cssClass: 'icon-game' },
+    ],
+  },
+];
+
+export interface SeedOptions {
+  initAdminPassword: string | undefined;
+  demo: boolean;
+}
+
+export interface SeedResult {
+  /** Set when this run created the super admin; `generated` means nobody else knows the password yet. */
+  admin: { username: string; password: string; generated: boolean } | null;
+  demoUsers: string[];
+  rolesCreated: boolean;
+  dictsCreated: boolean;
+}
+
+const count = async (db: Db, table: 'roles' | 'users' | 'dictTypes'): Promise<number> => {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+};
+
+async function newUser(db: Db, username: string, nickname: string, roleId: number, passwordHash: string, now: number) {
+  await insertReturningId(db, 'users', {
+    username,
+    passwordHash,
+    nickname,
+    roleId,
+    wechat: '',
+    phone: '',
+    avatar: '',
+    ifPublic: 0,
+    status: 1,
+    defaultPrice: 0,
+    defaultPriceCheat: 0,
+    defaultPriceSuspect: 0,
+    defaultPriceNotPass: 0,
+    serviceEndAt: null,
+    loginAt: null,
+    passwordChangedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/**
+ * Runs one part in a transaction. Another process seeding the same part at the same time
+ * is not an error: a unique violation means it won; a deadlock means run again (and then
+ * find its rows).
+ */
+async function once<T>(db: Db, part: (trx: Db) => Promise<T>, whenRaced: T): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(db, part);
+    } catch (error) {
+      if (isUniqueViolation(error)) return whenRaced;
+      if (!isRetryableConflict(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
+  const now = nowMs();
+  const result: SeedResult = { admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false };
+
+  result.rolesCreated = await once(
+    db,
+    async (trx) => {
+      if ((await count(trx, 'roles')) > 0) return false;
+      for (const role of ROLES) {
+        await insertReturningId(trx, 'roles', {
+          ...role,
+          permissions: JSON.stringify(SEEDED_ROLE_PERMISSIONS[role.name]),
+          createdAt: now,
+        });
+      }
+      return true;
+    },
+    false,
+  );
+
+  const roleIds = new Map(
+    (await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id] as const),
+  );
+  const roleId = (name: string): number => {
+    const id = roleIds.get(name);
+    if (id === undefined) throw new Error(`Seeding needs the role "${name}", which is missing`);
+    return id;
+  };
+
+  if ((await count(db, 'users')) === 0) {
+    const generated = options.initAdminPassword === undefined;
+    const password = options.initAdminPassword ?? generatePassword(16);
+    const passwordHash = await hashPassword(password);
+    result.admin = await once(
+      db,
+      async (trx) => {
+        if ((await count(trx, 'users')) > 0) return null;
+        await newUser(trx, SUPERADMIN_USERNAME, '超级管理员', roleId(RoleName.SUPER_ADMIN), passwordHash, now);
+        return { username: SUPERADMIN_USERNAME, password, generated };
+      },
+      null,
+    );
+  }
+
+  if (options.demo) {
+    const demoHash = await hashPassword(DEMO_PASSWORD);
+    for (const demo of DEMO_USERS) {
+      const created = await once(
+        db,
+        async (trx) => {
+          const exists = await trx.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst();
+          if (exists) return false;
+          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), demoHash, now);
+          return true;
+        },
+        false,
+      );
+      if (created) result.demoUsers.push(demo.username);
+    }
+  }
+
+  result.dictsCreated = await once(
+    db,
+    async (trx) => {
+      if ((await count(trx, 'dictTypes')) > 0) return false;
+      for (const type of DICTIONARIES) {
+        await trx.insertInto('dictTypes').values({ code: type.code, name: type.name, status: 1, remark: type.remark, createdAt: now }).execute();
+        let sort = 0;
+        for (const item of type.data) {
+          await trx
+            .insertInto('dictData')
+            .values({
+              typeCode: type.code,
+              label: item.label,
+              value: item.value,
+              sort: sort++,
+              cssClass: item.cssClass ?? '',
+              listClass: item.listClass ?? 'default',
+              isDefault: item.isDefault === true ? 1 : 0,
+              parentId: null,
+              status: 1,
+              remark: item.remark ?? '',
+              createdAt: now,
+            })
+            .execute();
+        }
+      }
+      return true;
+    },
+    false,
+  );
+
+  return result;
+}

@@ -1,0 +1,126 @@
+import type { Db } from '../../db/index.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import type { RevokeReason } from '../../db/schema.ts';
+
+const userWithRole = (db: Db) =>
+  db
+    .selectFrom('users')
+    .innerJoin('roles', 'roles.id', 'users.roleId')
+    .select([
+      'users.id',
+      'users.username',
+      'users.passwordHash',
+      'users.nickname',
+      'users.roleId',
+      'users.wechat',
+      'users.phone',
+      'users.avatar',
+      'users.status',
+      'roles.name as roleName',
+      'roles.description as roleDescription',
+      'roles.permissions as rolePermissions',
+      'roles.isAdmin as roleIsAdmin',
+    ]);
+
+export type UserWithRole = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
+
+export const findUserByUsername = (db: Db, username: string) =>
+  userWithRole(db).where('users.username', '=', username).executeTakeFirst();
+
+/** The session of a token hash, with its user and role (one query per authenticated request). */
+export const findSessionByTokenHash = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.userId')
+    .leftJoin('roles', 'roles.id', 'users.roleId')
+    .select([
+      'sessions.id as sessionId',
+      'sessions.userId',
+      'sessions.expiresAt',
+      'sessions.lastSeenAt',
+      'sessions.revokedAt',
+      'sessions.revokeReason',
+      'users.username',
+      'users.nickname',
+      'users.roleId',
+      'users.wechat',
+      'users.phone',
+      'users.avatar',
+      'users.status',
+      'roles.name as roleName',
+      'roles.description as roleDescription',
+      'roles.permissions as rolePermissions',
+      'roles.isAdmin as roleIsAdmin',
+    ])
+    .where('sessions.tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+
+export const insertSession = (
+  db: Db,
+  session: { tokenHash: string; userId: number; createdAt: number; expiresAt: number; ip: string; userAgent: string },
+) => insertReturningId(db, 'sessions', { ...session, lastSeenAt: session.createdAt, revokedAt: null, revokeReason: null });
+
+export const touchSession = (db: Db, sessionId: number, at: number) =>
+  db.updateTable('sessions').set({ lastSeenAt: at }).where('id', '=', sessionId).execute();
+
+export const revokeSession = (db: Db, sessionId: number, reason: RevokeReason, at: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revokedAt: at, revokeReason: reason })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .execute();
+
+/** Revokes every live session of a user; returns how many. */
+export async function revokeSessionsOfUser(db: Db, userId: number, reason: RevokeReason, at: number): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revokedAt: at, revokeReason: reason })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export const setLoginAt = (db: Db, userId: number, at: number) =>
+  db.updateTable('users').set({ loginAt: at }).where('id', '=', userId).execute();
+
+export type LoginReason = 'ok' | 'unknown_user' | 'bad_password' | 'disabled' | 'locked';
+
+export const insertLoginRecord = (
+  db: Db,
+  record: { username: string; userId: number | null; ip: string; userAgent: string; success: boolean; reason: LoginReason; createdAt: number },
+) =>
+  db
+    .insertInto('loginRecords')
+    .values({ ...record, success: record.success ? 1 : 0 })
+    .execute();
+
+/** When this (username, ip) pair last logged in successfully, if ever. */
+export async function lastSuccessAt(db: Db, username: string, ip: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('loginRecords')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('username', '=', username)
+    .where('ip', '=', ip)
+    .where('success', '=', 1)
+    .executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? null : Number(row.at);
+}
+
+/** Times of the most recent counted failures of a pair after `since`, newest first. */
+export async function recentFailureTimes(db: Db, username: string, ip: string, since: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('loginRecords')
+    .select('createdAt')
+    .where('username', '=', username)
+    .where('ip', '=', ip)
+    .where('createdAt', '>', since)
+    .where('success', '=', 0)
+    .where('reason', '<>', 'locked')
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.createdAt));
+}

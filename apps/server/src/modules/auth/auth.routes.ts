@@ -1,0 +1,37 @@
+import { CurrentUser, Empty, LoginBody, LoginData } from '@clearplay/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok, responses } from '../../lib/envelope.ts';
+import type { RouteDeps } from '../../routes.ts';
+import { requireUser } from '../../plugins/auth.ts';
+import * as auth from './auth.service.ts';
+
+const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  app.post(
+    '/admin/user/login',
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['auth'], summary: 'Log in; answers a bearer token', body: LoginBody, response: responses(LoginData) },
+    },
+    async (request) => {
+      const client = { ip: request.ip, userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) };
+      return ok(await auth.login(db, config, request.body, client));
+    },
+  );
+
+  app.get(
+    '/admin/user/logout',
+    { config: { auth: 'user' }, schema: { tags: ['auth'], summary: 'End this session', security: [{ bearer: [] }], response: responses(Empty) } },
+    async (request) => {
+      await auth.logout(db, requireUser(request).sessionId);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/admin/user/info',
+    { config: { auth: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user', security: [{ bearer: [] }], response: responses(CurrentUser) } },
+    async (request) => ok(auth.currentUser(requireUser(request))),
+  );
+};
+
+export default authRoutes;

@@ -1,0 +1,187 @@
+import { Status, type CurrentUser, type LoginBody, type LoginData } from '@clearplay/contract';
+import type { AppConfig } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import type { RevokeReason } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
+import { TOKEN_PATTERN, hashToken, newToken } from '../../lib/tokens.ts';
+import * as repo from './auth.repository.ts';
+
+/** Brute-force rule: this many counted failures of one (username, IP) pair within the window lock the pair. */
+export const LOCK_MAX_FAILURES = 5;
+export const LOCK_WINDOW_MS = 10 * MINUTE_MS;
+/** last_seen_at is written at most this often per session, not on every request. */
+const TOUCH_EVERY_MS = MINUTE_MS;
+
+/** The signed-in user of a request: the spec's Current user plus the session it came with. */
+export interface AuthUser extends CurrentUser {
+  sessionId: number;
+  /** Epoch ms at which this session ends. */
+  sessionExpiresAt: number;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+export function parsePermissions(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function toCurrentUser(row: {
+  id: number;
+  username: string;
+  nickname: string;
+  roleId: number;
+  wechat: string;
+  phone: string;
+  avatar: string;
+  roleName: string;
+  roleDescription: string;
+  rolePermissions: string;
+  roleIsAdmin: number;
+}): CurrentUser {
+  return {
+    id: row.id,
+    username: row.username,
+    nickname: row.nickname,
+    roleId: row.roleId,
+    wechat: row.wechat,
+    phone: row.phone,
+    avatar: row.avatar,
+    role: {
+      name: row.roleName,
+      description: row.roleDescription,
+      permissions: parsePermissions(row.rolePermissions),
+      isAdmin: row.roleIsAdmin === 1,
+    },
+  };
+}
+
+async function assertNotLocked(db: Db, username: string, client: ClientInfo, now: number): Promise<void> {
+  const lastSuccess = await repo.lastSuccessAt(db, username, client.ip);
+  const since = Math.max(now - LOCK_WINDOW_MS, lastSuccess ?? 0);
+  const failures = await repo.recentFailureTimes(db, username, client.ip, since, LOCK_MAX_FAILURES);
+  const oldestCounted = failures[LOCK_MAX_FAILURES - 1];
+  if (oldestCounted === undefined) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil((oldestCounted + LOCK_WINDOW_MS - now) / 1000));
+  await repo.insertLoginRecord(db, { username, userId: null, ...client, success: false, reason: 'locked', createdAt: now });
+  throw new AppError(Status.TOO_MANY_REQUESTS, 'auth.locked', { minutes: Math.ceil(retryAfterSeconds / 60) }, { retryAfterSeconds });
+}
+
+/**
+ * Checks the credentials and opens a session. Every attempt is recorded in login_records.
+ * Unknown users cost the same argon2 verification as real ones.
+ */
+export async function login(db: Db, config: Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'>, body: LoginBody, client: ClientInfo): Promise<LoginData> {
+  const { username, password } = body;
+  const now = nowMs();
+  await assertNotLocked(db, username, client, now);
+
+  const user = await repo.findUserByUsername(db, username);
+  const fail = async (reason: repo.LoginReason, status: number, key: 'auth.badCredentials' | 'auth.accountDisabled') => {
+    await repo.insertLoginRecord(db, { username, userId: user?.id ?? null, ...client, success: false, reason, createdAt: now });
+    return new AppError(status, key);
+  };
+  if (user === undefined) {
+    await verifyAgainstDummy(password);
+    throw await fail('unknown_user', Status.BAD_REQUEST, 'auth.badCredentials');
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw await fail('bad_password', Status.BAD_REQUEST, 'auth.badCredentials');
+  }
+  // Only someone who knows the password learns that the account is disabled.
+  if (user.status !== 1) throw await fail('disabled', Status.FORBIDDEN, 'auth.accountDisabled');
+
+  const token = newToken();
+  const expiresAt = now + (body.remember === true ? config.sessionRememberDays * DAY_MS : config.sessionTtlHours * HOUR_MS);
+  await db.transaction().execute(async (trx) => {
+    await repo.insertSession(trx, { tokenHash: hashToken(token), userId: user.id, createdAt: now, expiresAt, ...client });
+    await repo.setLoginAt(trx, user.id, now);
+    await repo.insertLoginRecord(trx, { username, userId: user.id, ...client, success: true, reason: 'ok', createdAt: now });
+  });
+  return { token, expiresAt: toIso(expiresAt) };
+}
+
+const REVOKED_KEYS = {
+  disabled: 'auth.revoked.disabled',
+  password_reset: 'auth.revoked.password_reset',
+  deleted: 'auth.revoked.deleted',
+  logged_out_elsewhere: 'auth.revoked.logged_out_elsewhere',
+} as const;
+
+/**
+ * Resolves the Authorization header to the signed-in user, or throws the spec's session
+ * error: none/unknown -> 401, malformed -> 50008, ended by someone else -> 50012,
+ * expired -> 50014.
+ */
+export async function authenticate(db: Db, authorization: string | undefined): Promise<AuthUser> {
+  const header = authorization?.trim() ?? '';
+  if (header === '') throw new AppError(Status.UNAUTHORIZED, 'auth.required');
+  const match = /^Bearer\s+(.*)$/i.exec(header);
+  const token = match?.[1]?.trim();
+  if (match !== null && token === '') throw new AppError(Status.UNAUTHORIZED, 'auth.required');
+  if (token === undefined || !TOKEN_PATTERN.test(token)) throw new AppError(Status.TOKEN_ILLEGAL, 'auth.tokenMalformed');
+
+  const row = await repo.findSessionByTokenHash(db, hashToken(token));
+  if (row === undefined) throw new AppError(Status.UNAUTHORIZED, 'auth.required');
+  if (row.revokedAt !== null) {
+    // The user's own logout makes the token simply unknown; anything else ended the session on them.
+    if (row.revokeReason === 'logout' || row.revokeReason === null) throw new AppError(Status.UNAUTHORIZED, 'auth.required');
+    throw new AppError(Status.TOKEN_REVOKED, REVOKED_KEYS[row.revokeReason]);
+  }
+  const now = nowMs();
+  if (row.expiresAt <= now) throw new AppError(Status.TOKEN_EXPIRED, 'auth.expired');
+  if (row.username === null || row.roleName === null) {
+    await repo.revokeSession(db, row.sessionId, 'deleted', now);
+    throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.deleted');
+  }
+  if (row.status !== 1) {
+    await repo.revokeSession(db, row.sessionId, 'disabled', now);
+    throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.disabled');
+  }
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await repo.touchSession(db, row.sessionId, now);
+
+  return {
+    sessionId: row.sessionId,
+    sessionExpiresAt: row.expiresAt,
+    ...toCurrentUser({
+      id: row.userId,
+      username: row.username,
+      nickname: row.nickname ?? '',
+      roleId: row.roleId ?? 0,
+      wechat: row.wechat ?? '',
+      phone: row.phone ?? '',
+      avatar: row.avatar ?? '',
+      roleName: row.roleName,
+      roleDescription: row.roleDescription ?? '',
+      rolePermissions: row.rolePermissions ?? '[]',
+      roleIsAdmin: row.roleIsAdmin ?? 0,
+    }),
+  };
+}
+
+export async function logout(db: Db, sessionId: number): Promise<void> {
+  await repo.revokeSession(db, sessionId, 'logout', nowMs());
+}
+
+/**
+ * Ends every live session of a user (account disabled, password reset, deleted, or an
+ * explicit "log out everywhere"). Their tokens then answer 50012. Returns how many ended.
+ */
+export function revokeUserSessions(db: Db, userId: number, reason: Exclude<RevokeReason, 'logout'>): Promise<number> {
+  return repo.revokeSessionsOfUser(db, userId, reason, nowMs());
+}
+
+/** The Current user of spec §3 for a request's user. */
+export function currentUser(user: AuthUser): CurrentUser {
+  const { sessionId: _sessionId, ...current } = user;
+  return current;
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { UploadPurpose } from '@clearplay/contract';
+
+/**
+ * Object keys. The server chooses every key (`evidence/<purpose>/<yyyymm>/<32 hex>`), so a
+ * key is unguessable and never comes from a file name. The embedded host accepts only
+ * "safe" keys: slash-separated segments of letters, digits, `.`, `_`, `-`, each starting
+ * with a letter or digit, so `..`, absolute paths, backslashes and empty segments cannot
+ * occur, and the file path is checked to stay inside the folder all the same.
+ */
+export const KEY_MAX_LENGTH = 200;
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function isSafeKey(key: string): boolean {
+  if (key.length === 0 || key.length > KEY_MAX_LENGTH) return false;
+  const segments = key.split('/');
+  return segments.length <= 16 && segments.every((s) => SEGMENT.test(s));
+}
+
+/** The file of a key inside `root`, or null when the key is unsafe or would leave `root`. */
+export function pathForKey(root: string, key: string): string | null {
+  if (!isSafeKey(key)) return null;
+  const path = resolve(root, key);
+  const rel = relative(root, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+  return path;
+}
+
+export const KEY_PREFIX: Record<UploadPurpose, string> = {
+  cert: 'evidence/cert',
+  proof: 'evidence/proof',
+  env: 'evidence/env',
+};
+
+export function newUploadKey(purpose: UploadPurpose, now: Date): string {
+  const month = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  return `${KEY_PREFIX[purpose]}/${month}/${randomBytes(16).toString('hex')}`;
+}
+
+/** Whether `key` has the shape of a key this server issues for `purpose`. */
+export function isIssuedKey(key: string, purpose: UploadPurpose): boolean {
+  const prefix = `${KEY_PREFIX[purpose]}/`;
+  return key.startsWith(prefix) && /^\d{6}\/[0-9a-f]{32}$/.test(key.slice(prefix.length));
+}

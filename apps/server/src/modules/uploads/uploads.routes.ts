@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../lib/errors.ts';
+import { ok, responses } from '../../lib/envelope.ts';
+import { t } from '../../lib/messages.ts';
+import { localeOf } from '../../plugins/errors.ts';
+import { UploadTokenData, UploadTokenQuery } from '@clearplay/contract';
+import type { UploadsConfig } from './uploads.config.ts';
+import { createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
+
+/** What the module needs of the app's configuration (AppConfig gains `uploads`). */
+export interface UploadRouteDeps {
+  config: { dataDir: string; uploads: UploadsConfig };
+}
+
+const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, { config }) => {
+  const signer = createUploadSigner(config.uploads, config.dataDir);
+
+  app.get(
+    '/admin/upload/token',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['uploads'],
+        summary: 'A short-lived upload token for one evidence image, with the key it may be stored under',
+        security: [{ bearer: [] }],
+        querystring: UploadTokenQuery,
+        response: responses(UploadTokenData),
+      },
+    },
+    async (request) => {
+      try {
+        return ok(issueUploadToken(signer, request.query));
+      } catch (error) {
+        if (error instanceof InvalidUploadKeyError) {
+          throw new AppError(400, 'errors.validation', { field: 'key', message: t(localeOf(request), 'validation.invalid') });
+        }
+        throw error;
+      }
+    },
+  );
+};
+
+export default uploadRoutes;

@@ -1,0 +1,83 @@
+import { IMAGE_MIME_TYPES, type UploadPurpose, type UploadTarget, type UploadTokenData } from '@clearplay/contract';
+import { isIssuedKey, newUploadKey } from './keys.ts';
+import { signUploadToken, type PutPolicy, type UploadKeys } from './upload-token.ts';
+import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys, type UploadsConfig } from './uploads.config.ts';
+
+/** Everything needed to sign tokens, resolved once at start. */
+export interface UploadSigner {
+  keys: UploadKeys;
+  bucket: string;
+  /** Files are served at `<publicBaseUrl>/<key>`. */
+  publicBaseUrl: string;
+  target: UploadTarget;
+  maxImageBytes: number;
+  tokenTtlSeconds: number;
+}
+
+export function createUploadSigner(config: UploadsConfig, dataDir: string): UploadSigner {
+  if (config.provider === 'local') {
+    return {
+      keys: resolveUploadKeys(dataDir),
+      bucket: LOCAL_BUCKET,
+      publicBaseUrl: `${LOCAL_UPLOAD_PREFIX}/files`,
+      target: { provider: 'local', path: LOCAL_UPLOAD_PREFIX },
+      maxImageBytes: config.maxImageBytes,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+    };
+  }
+  return {
+    keys: { accessKey: config.accessKey, secretKey: config.secretKey },
+    bucket: config.bucket,
+    publicBaseUrl: config.publicBaseUrl,
+    target: { provider: 'qiniu', region: config.region, upprotocol: 'https' },
+    maxImageBytes: config.maxImageBytes,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+  };
+}
+
+const jsonText = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/**
+ * The put policy of one evidence image: only this key, never overwriting, images only (the
+ * provider detects the type from the content), at most maxImageBytes, and an answer that
+ * carries the file's public URL (spec §3 "Upload result: url").
+ */
+export function imagePutPolicy(signer: UploadSigner, key: string, deadline: number): PutPolicy {
+  return {
+    scope: `${signer.bucket}:${key}`,
+    insertOnly: 1,
+    fsizeLimit: signer.maxImageBytes,
+    mimeLimit: IMAGE_MIME_TYPES.join(';'),
+    detectMime: 1,
+    returnBody: `{"url":"${jsonText(signer.publicBaseUrl)}/$(key)","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}`,
+    deadline,
+  };
+}
+
+export class InvalidUploadKeyError extends Error {
+  constructor() {
+    super('not a key this server issues for this purpose');
+    this.name = 'InvalidUploadKeyError';
+  }
+}
+
+/**
+ * A token for a new key under the purpose's prefix, or for `key` again (a fresh token to
+ * resume an interrupted upload of the same key).
+ */
+export function issueUploadToken(
+  signer: UploadSigner,
+  request: { purpose: UploadPurpose; key?: string | undefined },
+  now: Date = new Date(),
+): UploadTokenData {
+  if (request.key !== undefined && !isIssuedKey(request.key, request.purpose)) throw new InvalidUploadKeyError();
+  const key = request.key ?? newUploadKey(request.purpose, now);
+  const deadline = Math.floor(now.getTime() / 1000) + signer.tokenTtlSeconds;
+  return {
+    uploadToken: signUploadToken(imagePutPolicy(signer, key, deadline), signer.keys),
+    key,
+    deadline,
+    target: signer.target,
+    maxBytes: signer.maxImageBytes,
+  };
+}

@@ -1,0 +1,118 @@
+import type { FieldError } from '@clearplay/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, httpStatusFor } from '../lib/errors.ts';
+import { pickLocale, t, type Locale, type MessageKey } from '../lib/messages.ts';
+
+export const localeOf = (request: FastifyRequest): Locale => pickLocale(request.headers['accept-language']);
+
+export const isApiPath = (url: string): boolean => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/** Ajv's error object, as much of it as we read. */
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const VALIDATION_KEYS: Record<string, MessageKey> = {
+  required: 'validation.required',
+  minLength: 'validation.minLength',
+  maxLength: 'validation.maxLength',
+  minimum: 'validation.minimum',
+  maximum: 'validation.maximum',
+  exclusiveMinimum: 'validation.minimum',
+  exclusiveMaximum: 'validation.maximum',
+  type: 'validation.type',
+  enum: 'validation.enum',
+  const: 'validation.const',
+  format: 'validation.format',
+  pattern: 'validation.pattern',
+  minItems: 'validation.minItems',
+  maxItems: 'validation.maxItems',
+  additionalProperties: 'validation.additionalProperties',
+};
+
+/** `/items/0/name` -> `items[0].name`; a missing property names itself. */
+function fieldOf(error: AjvError, context: string): string {
+  const parts = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') {
+    parts.push(error.params.missingProperty);
+  }
+  if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+    parts.push(error.params.additionalProperty);
+  }
+  const field = parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+  return field || context;
+}
+
+function fieldErrors(errors: readonly AjvError[], context: string, locale: Locale): FieldError[] {
+  return errors.map((error) => {
+    const p = error.params;
+    const key: MessageKey =
+      error.keyword === 'minLength' && p.limit === 1 ? 'validation.empty' : (VALIDATION_KEYS[error.keyword] ?? 'validation.invalid');
+    const message = t(locale, key, {
+      limit: String(p.limit ?? ''),
+      type: String(p.type ?? ''),
+      values: Array.isArray(p.allowedValues) ? p.allowedValues.join(', ') : '',
+      value: String(p.allowedValue ?? ''),
+      format: String(p.format ?? ''),
+    });
+    return { field: fieldOf(error, context), message };
+  });
+}
+
+const CLIENT_ERROR_KEYS: Record<string, MessageKey> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'errors.invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'errors.invalidJson',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'errors.payloadTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'errors.unsupportedMediaType',
+};
+
+function send(reply: FastifyReply, status: number, msg: string, data: unknown): FastifyReply {
+  return reply.code(httpStatusFor(status)).send({ status, msg, data });
+}
+
+/**
+ * One error handler for the whole app: every failure becomes the spec's envelope. Domain
+ * errors keep their status; validation errors name the field; 5xx are masked and logged
+ * with the request id. No stack trace ever reaches a response.
+ */
+async function errorsPlugin(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const locale = localeOf(request);
+    if (error instanceof AppError) {
+      if (error.status === 429 && error.data && typeof error.data.retryAfterSeconds === 'number') {
+        void reply.header('retry-after', String(error.data.retryAfterSeconds));
+      }
+      return send(reply, error.status, t(locale, error.key, error.params), error.data);
+    }
+    if (error.validation) {
+      const errors = fieldErrors(error.validation as AjvError[], error.validationContext ?? 'body', locale);
+      const first = errors[0] ?? { field: error.validationContext ?? 'body', message: t(locale, 'validation.invalid') };
+      return send(reply, 400, t(locale, 'errors.validation', first), { errors });
+    }
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500) {
+      const key = CLIENT_ERROR_KEYS[error.code] ?? (statusCode === 400 ? 'errors.badRequest' : 'errors.request');
+      request.log.info({ err: error }, 'client error');
+      return send(reply, statusCode, t(locale, key), null);
+    }
+    request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return send(reply, statusCode >= 500 && statusCode <= 599 ? statusCode : 500, t(locale, 'errors.internal'), null);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    if (isApiPath(path)) {
+      return send(reply, 404, t(localeOf(request), 'errors.notFound', { method: request.method, path }), null);
+    }
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../test/context.ts';
+
+const INDEX = '<!doctype html><title>ClearPlay</title><div id="root"></div>';
+let webDist: string;
+let ctx: TestContext;
+let unbuilt: TestContext;
+
+beforeAll(async () => {
+  webDist = mkdtempSync(join(tmpdir(), 'clearplay-web-'));
+  mkdirSync(join(webDist, 'assets'));
+  writeFileSync(join(webDist, 'index.html'), INDEX);
+  writeFileSync(join(webDist, 'assets', 'index-abc123.js'), 'console.log("app")');
+  writeFileSync(join(webDist, 'favicon.ico'), 'icon');
+  [ctx, unbuilt] = await Promise.all([
+    createTestContext({ env: { WEB_DIST: webDist } }),
+    createTestContext({ env: { WEB_DIST: join(webDist, 'does-not-exist') } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([ctx.destroy(), unbuilt.destroy()]);
+  rmSync(webDist, { recursive: true, force: true });
+});
+
+describe('the single-page app', () => {
+  it('serves index.html, not cached, for a deep link with a query', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/system/user?redirect=Workplace&x=1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toBe(INDEX);
+  });
+
+  it('serves index.html for the root and /login', async () => {
+    for (const url of ['/', '/login']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(INDEX);
+    }
+  });
+
+  it('serves hashed assets with a long immutable cache', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log("app")');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers 404 for a missing asset instead of the app shell', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('serves other files at the root', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('icon');
+  });
+
+  it('does not serve files outside the web app', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/..%2f..%2fetc%2fpasswd' });
+    expect(res.body).toBe(INDEX);
+  });
+
+  it('answers unknown /api paths with the 404 envelope, whatever the method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const res = await ctx.app.inject({ method, url: '/api/admin/nothing?x=1' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ status: 404, msg: `No such API: ${method} /api/admin/nothing`, data: null });
+    }
+    const zh = await ctx.app.inject({ method: 'GET', url: '/api/nothing', headers: { 'accept-language': 'zh-CN' } });
+    expect(zh.json<{ msg: string }>().msg).toBe('接口不存在：GET /api/nothing');
+  });
+
+  it('says the web app is not built when WEB_DIST is missing, and the API still works', async () => {
+    const res = await unbuilt.app.inject({ method: 'GET', url: '/login' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.body).toContain('The web app is not built');
+    const health = await unbuilt.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+  });
+
+  it('serves the OpenAPI document with every API route', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/admin/dict/all',
+      '/api/admin/upload/token',
+      '/api/admin/user/info',
+      '/api/admin/user/login',
+      '/api/admin/user/logout',
+      '/api/admin/user/session',
+      '/api/analytics/event',
+      '/api/health',
+      '/api/visit-stats/create',
+    ]);
+    const ui = await ctx.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(ui.statusCode).toBeLessThan(400);
+  });
+});

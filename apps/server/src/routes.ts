@@ -1,0 +1,31 @@
+/**
+ * The API's table of contents: every module's routes, registered under /api.
+ * Adding a module = one line here.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/index.ts';
+import authRoutes from './modules/auth/auth.routes.ts';
+import dictRoutes from './modules/dicts/dicts.routes.ts';
+import healthRoutes from './modules/health/health.routes.ts';
+import trackingRoutes from './modules/tracking/tracking.routes.ts';
+import uploadRoutes from './modules/uploads/uploads.routes.ts';
+
+export interface RouteDeps {
+  db: Db;
+  config: AppConfig;
+}
+
+export const API_PREFIX = '/api';
+
+export const modules = [
+  healthRoutes, //  GET  /api/health
+  authRoutes, //    POST /api/admin/user/login · GET /api/admin/user/logout · GET /api/admin/user/info
+  dictRoutes, //    GET  /api/admin/dict/all
+  uploadRoutes, //  GET  /api/admin/upload/token
+  trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
+] as const;
+
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  for (const plugin of modules) await app.register(plugin, { prefix: API_PREFIX, ...deps });
+}

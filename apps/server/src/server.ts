@@ -1,0 +1,75 @@
+/**
+ * Entry point: configuration, database, migrations, seed, listen. A configuration error
+ * prints one line naming the variable and exits 1 (no stack trace).
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, webDistExists, type AppConfig } from './config.ts';
+import { createDb, type Db } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { DEMO_PASSWORD, seed } from './db/seed.ts';
+
+function describeDb(config: AppConfig): string {
+  const target = config.database;
+  if (target.dialect === 'sqlite') return `SQLite ${target.file}`;
+  const url = new URL(target.url);
+  return `${target.dialect === 'postgres' ? 'PostgreSQL' : 'MySQL'} ${url.host}${url.pathname}`;
+}
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  let db: Db | undefined;
+  try {
+    db = createDb(config.database);
+    const migrations = await migrateToLatest(db);
+    const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
+    const seeded = await seed(db, { initAdminPassword: config.initAdminPassword, demo: config.demo });
+    const app = await buildApp({ config, db });
+    await app.listen({ port: config.port, host: config.host });
+
+    const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const url = `http://${shown}:${config.port}`;
+    const lines = [
+      '',
+      `ClearPlay is running: ${url}/login`,
+      `  database: ${describeDb(config)}${applied > 0 ? ` (${applied} migration(s) applied)` : ''}`,
+      `  API docs: ${url}/api/docs`,
+    ];
+    if (!webDistExists(config)) lines.push(`  web app:  not built (${config.webDist}); run "npm run build"`);
+    if (seeded.admin) {
+      lines.push(
+        `  first start: created the super admin account`,
+        `    username: ${seeded.admin.username}`,
+        seeded.admin.generated
+          ? `    password: ${seeded.admin.password}   (generated; shown only this once, write it down)`
+          : `    password: the value of INIT_ADMIN_PASSWORD`,
+      );
+    }
+    if (seeded.demoUsers.length > 0) lines.push(`  demo accounts: ${seeded.demoUsers.join(', ')} (password ${DEMO_PASSWORD})`);
+    console.log(lines.join('\n') + '\n');
+
+    const stop = async (signal: string) => {
+      app.log.info({ signal }, 'shutting down');
+      await app.close();
+      await db?.destroy();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  } catch (error) {
+    console.error(`ClearPlay could not start: ${error instanceof Error ? error.message : String(error)}`);
+    await db?.destroy().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,193 @@
+/**
+ * Test helpers. Every test file gets its own freshly migrated database, chosen by TEST_DB:
+ * `sqlite` (default; a temp file), `pg` (a new database created through TEST_PG_URL) or
+ * `mysql` (same through TEST_MYSQL_URL). The database is dropped when the file is done.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { buildApp, type App } from '../app.ts';
+import { loadConfig, type AppConfig, type DbTarget } from '../config.ts';
+import { insertReturningId } from '../db/dialect.ts';
+import { createDb, type Db } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { nowMs } from '../lib/time.ts';
+
+// Test infrastructure settings (not app configuration, which only config.ts reads).
+const testEnv = process.env;
+export type TestDbKind = 'sqlite' | 'pg' | 'mysql';
+
+export function testDbKind(): TestDbKind {
+  const kind = testEnv.TEST_DB ?? 'sqlite';
+  if (kind !== 'sqlite' && kind !== 'pg' && kind !== 'mysql') throw new Error(`TEST_DB must be sqlite, pg or mysql, got "${kind}"`);
+  return kind;
+}
+
+function adminUrl(name: 'TEST_PG_URL' | 'TEST_MYSQL_URL'): string {
+  const url = testEnv[name];
+  if (!url) throw new Error(`${name} must be set when TEST_DB=${testDbKind()}`);
+  return url;
+}
+
+export interface TestDatabase {
+  target: DbTarget;
+  /** The environment that makes loadConfig() point at this database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** An empty database of the kind TEST_DB names. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `cp_t_${randomBytes(6).toString('hex')}`;
+  const kind = testDbKind();
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'clearplay-test-'));
+    return {
+      target: { dialect: 'sqlite', file: join(dir, 'clearplay.db') },
+      env: { DATA_DIR: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (kind === 'pg') {
+    const admin = adminUrl('TEST_PG_URL');
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(`create database ${name}`);
+    await client.end();
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return {
+      target: { dialect: 'postgres', url: url.toString() },
+      env: { DATABASE_URL: url.toString() },
+      drop: async () => {
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const admin = adminUrl('TEST_MYSQL_URL');
+  const connection = await mysql.createConnection(admin);
+  await connection.query(`create database ${name} character set utf8mb4`);
+  await connection.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    target: { dialect: 'mysql', url: url.toString() },
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = await mysql.createConnection(admin);
+      await c.query(`drop database if exists ${name}`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  config: AppConfig;
+  /** Closes the app and the pool (once) and drops the database. */
+  destroy(): Promise<void>;
+  /** Destroys only the connection pool, as if the database went away. */
+  destroyDb(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  /** Extra configuration environment (PORT, TRUST_PROXY, WEB_DIST, …). */
+  env?: Record<string, string>;
+}
+
+/** A migrated, seeded database and an app built on it (not listening; use app.inject). */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = loadConfig(
+    { WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'), INIT_ADMIN_PASSWORD: 'Admin12345', ...database.env, ...options.env },
+    [],
+  );
+  const db = createDb(config.database);
+  await migrateToLatest(db);
+  await seed(db, { initAdminPassword: config.initAdminPassword, demo: false });
+  const app = await buildApp({ config, db, logger: false });
+  let dbDestroyed = false;
+  const destroyDb = async () => {
+    if (dbDestroyed) return;
+    dbDestroyed = true;
+    await db.destroy();
+  };
+  return {
+    app,
+    db,
+    config,
+    destroyDb,
+    destroy: async () => {
+      await app.close();
+      await destroyDb();
+      await database.drop();
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'Passw0rd!';
+let testPasswordHash: Promise<string> | undefined;
+let userCounter = 0;
+
+export interface TestUser {
+  id: number;
+  username: string;
+  password: string;
+  roleId: number;
+}
+
+/** Inserts a user of the named role (enabled unless told otherwise). */
+export async function createUser(ctx: TestContext, roleName: string, overrides: { username?: string; status?: number } = {}): Promise<TestUser> {
+  const role = await ctx.db.selectFrom('roles').select('id').where('name', '=', roleName).executeTakeFirstOrThrow();
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  const username = overrides.username ?? `t_${roleName.slice(0, 8)}_${process.pid % 1000}_${++userCounter}`;
+  const now = nowMs();
+  const id = await insertReturningId(ctx.db, 'users', {
+    username,
+    passwordHash: await testPasswordHash,
+    nickname: `Test ${roleName}`,
+    roleId: role.id,
+    wechat: 'wx_test',
+    phone: '13800000000',
+    avatar: '',
+    ifPublic: 0,
+    status: overrides.status ?? 1,
+    defaultPrice: 0,
+    defaultPriceCheat: 0,
+    defaultPriceSuspect: 0,
+    defaultPriceNotPass: 0,
+    serviceEndAt: null,
+    loginAt: null,
+    passwordChangedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { id, username, password: TEST_PASSWORD, roleId: role.id };
+}
+
+export interface LoggedIn extends TestUser {
+  token: string;
+  headers: { authorization: string };
+}
+
+/** Creates a user of the role and logs in through the real endpoint. */
+export async function loginAs(ctx: TestContext, roleName: string): Promise<LoggedIn> {
+  const user = await createUser(ctx, roleName);
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/admin/user/login',
+    payload: { username: user.username, password: user.password },
+  });
+  const body = res.json<{ status: number; data: { token: string } }>();
+  if (body.status !== 200) throw new Error(`loginAs(${roleName}) failed: ${res.body}`);
+  return { ...user, token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
+}
