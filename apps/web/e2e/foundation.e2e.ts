@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  launchBrowser,
+  login,
+  newContext,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function freshPage(locale = 'zh-CN'): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  return context.newPage();
+}
+
+const token = (page: Page) => page.evaluate(() => localStorage.getItem('token'));
+
+describe('sign-in', () => {
+  test('a deep link sends a stranger to login and back, keeping the route and its query', async () => {
+    const page = await freshPage();
+    await page.goto('/order/inspect?status=1&q=abc');
+    await page.waitForURL(/\/login\?/);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('redirect')).toBe('Inspect');
+    expect(url.searchParams.get('status')).toBe('1');
+    expect(url.searchParams.get('q')).toBe('abc');
+    await screenshot(page, 'login-zh-CN');
+
+    await login(page, 'superadmin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/order\/inspect/);
+    const after = new URL(page.url());
+    expect(after.pathname).toBe('/order/inspect');
+    expect(after.searchParams.get('status')).toBe('1');
+    expect(after.searchParams.get('q')).toBe('abc');
+    expect(after.searchParams.has('redirect')).toBe(false);
+    expect(await token(page)).toMatch(/^cp_/);
+    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  test('empty fields are refused on the form, a wrong password shows the login error and leaves no token', async () => {
+    const page = await freshPage('en-US');
+    await page.goto('/login');
+    await page.evaluate(() => {
+      localStorage.setItem('locale', 'en-US');
+      localStorage.setItem('token', 'cp_stale');
+    });
+    await page.reload();
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByText('Username cannot be empty').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Password cannot be empty').isVisible()).toBe(true);
+
+    await login(page, 'superadmin', 'wrong-password');
+    await expect.poll(() => page.getByText('Login error, refresh and try again').first().isVisible()).toBe(true);
+    expect(await token(page)).toBeNull();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.context().close();
+  });
+});
+
+describe('guards', () => {
+  test('a shop may not open user management and lands on its first permitted route', async () => {
+    const page = await freshPage();
+    await page.goto('/login');
+    await login(page, 'shop0001', DEMO_PASSWORD);
+    await page.waitForURL(/\/order\/inspect/);
+    await page.goto('/system/user');
+    await page.waitForURL(/\/order\/inspect/);
+    expect(new URL(page.url()).pathname).toBe('/order/inspect');
+    // the side menu shows the shop only what it may open
+    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    expect(await page.locator('.ant-menu').getByText('用户管理').count()).toBe(0);
+    await page.context().close();
+  });
+
+  test('an unknown path shows the not-found screen, for strangers and signed-in users', async () => {
+    const page = await freshPage();
+    await page.goto('/no/such/place');
+    await expect.poll(() => page.getByTestId('not-found').isVisible()).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('layout', () => {
+  test('language switch is kept after reload; light and dark layouts in both languages', async () => {
+    const page = await freshPage();
+    await page.goto('/login');
+    await login(page, 'superadmin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/dashboard\/workplace/);
+    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
+    await screenshot(page, 'layout-zh-CN-light');
+
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('English', { exact: true }).last().click();
+    await expect.poll(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toMatch(/^en/);
+    await screenshot(page, 'layout-en-US-light');
+
+    await page.getByTestId('theme-switch').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).not.toBe('rgb(255, 255, 255)');
+    await screenshot(page, 'layout-en-US-dark');
+
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('简体中文', { exact: true }).last().click();
+    await expect.poll(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
+    await screenshot(page, 'layout-zh-CN-dark');
+    await page.context().close();
+  });
+
+  test('english login page', async () => {
+    const page = await freshPage();
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+    await page.reload();
+    await expect.poll(() => page.getByTestId('login-submit').textContent()).toMatch(/Log in/);
+    await screenshot(page, 'login-en-US');
+    await page.context().close();
+  });
+});
+
+describe('sessions', () => {
+  test('logout clears the token and a guarded page asks for login again', async () => {
+    const page = await freshPage();
+    await page.goto('/login');
+    await login(page, 'inspector01', DEMO_PASSWORD);
+    await page.waitForURL(/\/order\/inspect/);
+    expect(await token(page)).toMatch(/^cp_/);
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/login/);
+    expect(await token(page)).toBeNull();
+    await page.goto('/order/inspect');
+    await page.waitForURL(/\/login\?redirect=Inspect/);
+    await page.context().close();
+  });
+
+  test('an expired session (50014) opens the logged-out dialog, and Re-Login goes back to sign-in', async () => {
+    const page = await freshPage('en-US');
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+    await page.reload();
+    await login(page, 'superadmin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/dashboard\/workplace/);
+    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    // Let time pass: the session's expiry moves into the past.
+    const changed = server.db().prepare('UPDATE sessions SET expires_at = ? WHERE revoked_at IS NULL').run(Date.now() - 1000);
+    expect(changed.changes).toBeGreaterThan(0);
+    // Navigating inside the app records a page view; the server answers it with 50014.
+    await page.locator('.ant-menu').getByText('Users', { exact: true }).click();
+    const dialog = page.locator('.ant-modal-confirm-title', { hasText: 'You have been logged out' });
+    await expect.poll(() => dialog.isVisible(), { timeout: 15_000 }).toBe(true);
+    await screenshot(page, 'session-ended-en-US');
+    await page.getByRole('button', { name: 'Re-Login' }).click();
+    await page.waitForURL(/\/login/);
+    expect(await token(page)).toBeNull();
+    await page.context().close();
+  });
+});

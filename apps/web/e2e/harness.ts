@@ -1,0 +1,124 @@
+// The browser-test harness: a real server process on a temporary SQLite database serving the
+// built web app, and Debian's Chromium driven by playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
+export const ADMIN_PASSWORD = 'Admin#2026';
+export const DEMO_PASSWORD = 'demo123456';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** The server's SQLite database, for arranging what only time would do (expiring a session). */
+  db: () => Database.Database;
+  stop: () => Promise<void>;
+  output: () => string;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dist = join(repoRoot, 'apps', 'web', 'dist', 'index.html');
+  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
+  const dataDir = mkdtempSync(join(tmpdir(), 'clearplay-e2e-'));
+  const port = await freePort();
+  let out = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')],
+    {
+      cwd: join(repoRoot, 'apps', 'server'),
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        INIT_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        DEMO: '1',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  let handle: Database.Database | undefined;
+  return {
+    url,
+    dataDir,
+    output: () => out,
+    db: () => (handle ??= new Database(join(dataDir, 'clearplay.db'))),
+    stop: async () => {
+      handle?.close();
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newContext(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 } });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+}
+
+export async function login(page: Page, username: string, password: string): Promise<void> {
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+export function cleanTmp(dir: string) {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Measures the login page's first-load JavaScript (issue 2, "Performance"): the entry chunk,
+// every chunk it imports statically, the default language's messages, and the login
+// screen's chunk with its static imports (what the browser must fetch before the form
+// shows). Each file is gzipped on its own (level 9), as a server would send it. Reads dist/.vite/manifest.json from
+// `vite build`. Prints JSON; exits 1 when over the budget.
+//   node apps/web/scripts/first-load.mjs [--budget 204800]
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const budgetArg = process.argv.indexOf('--budget');
+const budget = budgetArg > 0 ? Number(process.argv[budgetArg + 1]) : 200 * 1024;
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+const loginKey = Object.keys(manifest).find((key) => key.endsWith('features/auth/LoginPage.tsx'));
+if (!entryKey || !loginKey) throw new Error('entry or login chunk not found in the manifest');
+
+const files = new Set();
+const seen = new Set();
+function visit(key) {
+  if (seen.has(key)) return;
+  seen.add(key);
+  const chunk = manifest[key];
+  files.add(chunk.file);
+  for (const css of chunk.css ?? []) files.add(css);
+  for (const dep of chunk.imports ?? []) visit(dep);
+}
+visit(entryKey);
+visit(loginKey);
+// The default language's messages load before the first render (src/lib/i18n.ts).
+const localeKey = Object.keys(manifest).find((key) => key.endsWith('locales/zh-CN.ts'));
+if (localeKey) visit(localeKey);
+
+const rows = [...files].map((file) => {
+  const raw = readFileSync(join(dist, file));
+  return { file, bytes: raw.length, gzip: gzipSync(raw, { level: 9 }).length };
+});
+const js = rows.filter((row) => row.file.endsWith('.js'));
+const css = rows.filter((row) => row.file.endsWith('.css'));
+const sum = (list, field) => list.reduce((total, row) => total + row[field], 0);
+const html = gzipSync(readFileSync(join(dist, 'index.html')), { level: 9 }).length;
+const result = {
+  jsGzipBytes: sum(js, 'gzip'),
+  jsRawBytes: sum(js, 'bytes'),
+  cssGzipBytes: sum(css, 'gzip'),
+  htmlGzipBytes: html,
+  budgetBytes: budget,
+  withinBudget: sum(js, 'gzip') <= budget,
+  files: rows.sort((a, b) => b.gzip - a.gzip),
+};
+console.log(JSON.stringify(result, null, 2));
+process.exit(result.withinBudget ? 0 : 1);

@@ -1,0 +1,90 @@
+import { data, redirect } from 'react-router';
+import { SESSION_ENDED_STATUSES, Status, type CurrentUser } from '@clearplay/contract';
+import { canAccess, firstPermittedRoute, type AppRoute } from '../config/routes.tsx';
+import { userInfoQueryOptions } from '../features/auth/api/get-user-info.ts';
+import { loginLocation } from '../features/auth/redirect.ts';
+import { resetUser, userStore } from '../features/auth/user-store.ts';
+import { loadDicts } from '../features/dicts/api/get-dicts.ts';
+import { ApiError, api } from '../lib/api-client.ts';
+import { queryClient } from '../lib/query-client.ts';
+import { appStore, setServerMenu, type ServerMenuItem } from '../lib/settings.ts';
+import { getToken, isLoggedIn } from '../lib/storage.ts';
+import { logout } from './session.ts';
+
+/**
+ * The route guards of spec §4–§5, run as the loader of every screen route before it renders.
+ *
+ * 1. Login guard: a route that needs login, without a token -> /login?redirect=<route name>
+ *    &<original query>. With a token, the user info is loaded once (cached for the session);
+ *    if that fails the user is logged out and sent to login the same way. After user info,
+ *    the dictionaries are loaded.
+ * 2. Role guard: allowed when meta.roles has '*' or the user's role name (and, with
+ *    menuFromServer, the route is in the server menu); otherwise the first permitted route
+ *    of the table, else not-found.
+ */
+
+/** The token the current user was loaded with: a new login means a new user. */
+let userToken: string | null = null;
+
+async function ensureUser(): Promise<CurrentUser> {
+  const token = getToken();
+  const known = userStore.get();
+  if (known && token === userToken) return known;
+  if (known || userToken) {
+    // Logged in again (maybe as someone else) without a logout: nothing of the old session stays.
+    resetUser();
+    queryClient.clear();
+  }
+  const user = await queryClient.ensureQueryData(userInfoQueryOptions());
+  userToken = token;
+  userStore.set(user);
+  loadDicts();
+  return user;
+}
+
+/** POST /api/menu: the server menu for the session's role (only with menuFromServer on). */
+async function ensureServerMenu(): Promise<ServerMenuItem[]> {
+  const { serverMenu } = appStore.get();
+  if (serverMenu.length) return serverMenu;
+  const menu = await api.post<ServerMenuItem[]>('/menu');
+  setServerMenu(menu);
+  return menu;
+}
+
+function inServerMenu(menu: ServerMenuItem[], name: string): boolean {
+  return menu.some((item) => item.name === name || inServerMenu(item.children ?? [], name));
+}
+
+const notFound = () => data(null, { status: 404, statusText: 'Not Found' });
+
+export async function guard(route: AppRoute, request: Request): Promise<null> {
+  if (!route.meta.requiresAuth) return null;
+  const url = new URL(request.url);
+
+  if (!isLoggedIn()) throw redirect(loginLocation(route.name, url.searchParams));
+
+  let user: CurrentUser;
+  try {
+    user = await ensureUser();
+  } catch (error) {
+    // A dead session has nothing left to end on the server; anything else is logged out there too.
+    const sessionOver =
+      error instanceof ApiError &&
+      (error.status === Status.UNAUTHORIZED || SESSION_ENDED_STATUSES.includes(error.status));
+    await logout({ callServer: !sessionOver });
+    throw redirect(loginLocation(route.name, url.searchParams));
+  }
+
+  const role = user.role.name;
+  if (appStore.get().menuFromServer) {
+    const menu = await ensureServerMenu();
+    const allowed = (candidate: AppRoute) => inServerMenu(menu, candidate.name);
+    if (canAccess(route, role) && (route.meta.hideInMenu || allowed(route))) return null;
+    const first = firstPermittedRoute(role, allowed);
+    throw first ? redirect(first.path) : notFound();
+  }
+
+  if (canAccess(route, role)) return null;
+  const first = firstPermittedRoute(role);
+  throw first ? redirect(first.path) : notFound();
+}

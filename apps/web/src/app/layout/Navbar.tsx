@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { Avatar, Button, Dropdown, Space, Tooltip } from 'antd';
+import {
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  GlobalOutlined,
+  LogoutOutlined,
+  MoonOutlined,
+  SunOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { APP_NAME } from '../../config/settings.ts';
+import { useCurrentUser } from '../../features/auth/user-store.ts';
+import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
+import { setTheme, useAppState } from '../../lib/settings.ts';
+import { useLogout } from '../session.ts';
+
+function useFullscreen() {
+  const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
+  useEffect(() => {
+    const onChange = () => setIsFullscreen(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+  const toggle = () => {
+    const action = document.fullscreenElement
+      ? document.exitFullscreen()
+      : document.documentElement.requestFullscreen();
+    action.catch(() => undefined); // refused by the browser (no user gesture, iframe): nothing to do
+  };
+  return { isFullscreen, toggle, supported: document.fullscreenEnabled };
+}
+
+export function Navbar() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const theme = useAppState((s) => s.theme);
+  const { isFullscreen, toggle, supported } = useFullscreen();
+  const logout = useLogout(() => void navigate('/login', { replace: true }));
+
+  const themeLabel = theme === 'dark' ? t('navbar.theme.toLight') : t('navbar.theme.toDark');
+  const fullscreenLabel = isFullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter');
+
+  return (
+    <div className="navbar">
+      <div className="navbar-brand">
+        <span className="navbar-logo" aria-hidden="true" />
+        <span className="navbar-title">{APP_NAME}</span>
+      </div>
+      <Space size={8} className="navbar-actions">
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: LOCALE_OPTIONS.map((option) => ({ key: option.value, label: option.label })),
+            selectable: true,
+            selectedKeys: [i18n.language],
+            onClick: ({ key }) => void setLocale(key as Locale),
+          }}
+        >
+          <Button data-testid="lang-switch" shape="circle" icon={<GlobalOutlined />} aria-label={t('navbar.language')} />
+        </Dropdown>
+        <Tooltip title={themeLabel}>
+          <Button
+            data-testid="theme-switch"
+            shape="circle"
+            icon={theme === 'dark' ? <SunOutlined /> : <MoonOutlined />}
+            aria-label={themeLabel}
+            onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+          />
+        </Tooltip>
+        {supported ? (
+          <Tooltip title={fullscreenLabel}>
+            <Button
+              data-testid="fullscreen-switch"
+              shape="circle"
+              icon={isFullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+              aria-label={fullscreenLabel}
+              onClick={toggle}
+            />
+          </Tooltip>
+        ) : null}
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              {
+                key: 'logout',
+                icon: <LogoutOutlined />,
+                label: <span data-testid="logout">{t('navbar.logout')}</span>,
+                disabled: logout.isPending,
+              },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'logout') logout.mutate();
+            },
+          }}
+        >
+          <Button type="text" data-testid="user-menu" className="navbar-user">
+            <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+            <span className="navbar-nickname">{user?.nickname || user?.username}</span>
+          </Button>
+        </Dropdown>
+      </Space>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, type ReactNode } from 'react';
+import { ConfigProvider } from 'antd';
+import antdZhCN from 'antd/locale/zh_CN';
+import antdEnUS from 'antd/locale/en_US';
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '../lib/i18n.ts';
+import { useAppState } from '../lib/settings.ts';
+import { themeConfig } from '../lib/theme.ts';
+
+const ANTD_LOCALES = { 'zh-CN': antdZhCN, 'en-US': antdEnUS } satisfies Record<Locale, unknown>;
+
+/** Colour-weak mode (spec §4, §9): an 80% invert filter on the whole page. */
+function useColorWeak(colorWeak: boolean) {
+  useEffect(() => {
+    document.body.style.filter = colorWeak ? 'invert(80%)' : '';
+  }, [colorWeak]);
+}
+
+/**
+ * What every screen gets: antd's theme (dark algorithm, primary colour) and locale.
+ * TanStack Query's provider sits in the default layout (app/layout/DefaultLayout.tsx), not
+ * here, to keep it out of the login page's first load.
+ */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const theme = useAppState((s) => s.theme);
+  const themeColor = useAppState((s) => s.themeColor);
+  const colorWeak = useAppState((s) => s.colorWeak);
+  useColorWeak(colorWeak);
+  const locale = ANTD_LOCALES[i18n.language as Locale] ?? antdZhCN;
+
+  return (
+    <ConfigProvider theme={themeConfig({ theme, themeColor })} locale={locale}>
+      {children}
+    </ConfigProvider>
+  );
+}

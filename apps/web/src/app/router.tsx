@@ -1,0 +1,92 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { findRouteByPath, routes, type AppRoute } from '../config/routes.tsx';
+import { loginLocation } from '../features/auth/redirect.ts';
+import { emitRouteChange } from '../lib/route-listener.ts';
+import { isLoggedIn } from '../lib/storage.ts';
+import { RootShell } from './RootShell.tsx';
+import { RouteError } from './RouteError.tsx';
+
+/** What every route object carries in `handle`: its entry of the route table. */
+export interface RouteHandle {
+  route: AppRoute;
+}
+
+function firstScreenPath(route: AppRoute): string | undefined {
+  for (const child of route.children ?? []) {
+    if (child.load && !child.path.includes(':')) return child.path;
+    const nested = firstScreenPath(child);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/** Route table entry -> react-router route object (lazy screen + guard loader). */
+function toRouteObject(route: AppRoute): RouteObject {
+  const handle: RouteHandle = { route };
+  if (route.layout) {
+    return {
+      id: route.name,
+      handle,
+      lazy: async () => ({ Component: (await import('./layout/DefaultLayout.tsx')).default }),
+      children: (route.children ?? []).map(toRouteObject),
+    };
+  }
+  if (route.children) {
+    // A menu group (/system): its own path goes to its first screen.
+    const first = firstScreenPath(route);
+    return {
+      id: route.name,
+      path: route.path,
+      handle,
+      children: [
+        { index: true, loader: () => redirect(first ?? '/') },
+        ...route.children.map(toRouteObject),
+      ],
+    };
+  }
+  const load = route.load;
+  if (!load) throw new Error(`route ${route.name} has neither a screen nor children`);
+  return {
+    id: route.name,
+    path: route.path,
+    handle,
+    loader: async ({ request }) => {
+      if (!route.meta.requiresAuth) return null;
+      // Logged out: straight to login, without loading the guard's code (app/guards.ts).
+      if (!isLoggedIn()) throw redirect(loginLocation(route.name, new URL(request.url).searchParams));
+      const { guard } = await import('./guards.ts');
+      return guard(route, request);
+    },
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+export const router = createBrowserRouter([
+  {
+    id: 'root',
+    Component: RootShell,
+    ErrorBoundary: RouteError,
+    HydrateFallback: () => null,
+    children: routes.map(toRouteObject),
+  },
+]);
+
+// Feed finished navigations to the route-change listeners (tab bar).
+function emit(): void {
+  const { location, navigation } = router.state;
+  if (navigation.state !== 'idle') return;
+  const entry = findRouteByPath(location.pathname);
+  emitRouteChange({
+    name: entry?.route.name ?? '',
+    pathname: location.pathname,
+    search: location.search,
+    fullPath: location.pathname + location.search,
+  });
+}
+
+let lastKey = '';
+router.subscribe((state) => {
+  if (state.navigation.state !== 'idle' || !state.initialized || state.location.key === lastKey) return;
+  lastKey = state.location.key;
+  emit();
+});

@@ -1,0 +1,156 @@
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { Button, type InputRef } from 'antd';
+// The bare Input and Password: antd's `Input` also carries TextArea, Search and OTP.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client.ts';
+import { StorageKey, removeToken, setToken, storage } from '../../../lib/storage.ts';
+import { useLogin } from '../api/login.ts';
+import { afterLoginLocation } from '../redirect.ts';
+
+// Loaded on click, so the modal code is not part of the login page's first load.
+const AccountHelpModal = lazy(() => import('./AccountHelpModal.tsx'));
+
+type Field = 'username' | 'password';
+
+const ERROR_KEYS = {
+  username: 'login.form.username.errMsg',
+  password: 'login.form.password.errMsg',
+} as const;
+
+/**
+ * The login form. A small hand-written form (two required fields) instead of antd's Form:
+ * antd Form with its validator and tooltip code is about 30 KB gzip, which the login page's
+ * 200 KB first-load budget cannot afford. It looks and behaves like an antd vertical form.
+ */
+export function LoginForm() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const { mutateAsync, isPending } = useLogin();
+
+  const remembered = storage.read(StorageKey.REMEMBERED_USERNAME);
+  const [username, setUsername] = useState(remembered ?? '');
+  const [password, setPassword] = useState('');
+  const [rememberPassword, setRememberPassword] = useState(Boolean(remembered));
+  const [invalid, setInvalid] = useState<Record<Field, boolean>>({ username: false, password: false });
+  const [loginError, setLoginError] = useState<{ serverMsg: string | null } | null>(null);
+  const [help, setHelp] = useState<'forgetPassword' | 'register' | null>(null);
+  const usernameRef = useRef<InputRef>(null);
+  const passwordRef = useRef<InputRef>(null);
+
+  // Spec §5: username cannot be empty; password cannot be empty.
+  const check = (field: Field, value: string) => setInvalid((prev) => ({ ...prev, [field]: value.length === 0 }));
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const errors = { username: username.trim().length === 0, password: password.length === 0 };
+    setInvalid(errors);
+    if (errors.username) return usernameRef.current?.focus();
+    if (errors.password) return passwordRef.current?.focus();
+
+    setLoginError(null);
+    try {
+      const { token } = await mutateAsync({ username: username.trim(), password, remember: rememberPassword });
+      setToken(token);
+      // "Remember password" keeps the username only; the server gives the long session.
+      storage.write(StorageKey.REMEMBERED_USERNAME, rememberPassword ? username.trim() : null);
+      await navigate(afterLoginLocation(searchParams), { replace: true });
+    } catch (error) {
+      // Spec §4: a failed login removes any token.
+      removeToken();
+      setLoginError({ serverMsg: error instanceof ApiError ? error.message : null });
+    }
+  };
+
+  const fieldError = (field: Field) =>
+    invalid[field] ? (
+      <div id={`login-${field}-error`} className="login-field-error" role="alert">
+        {t(ERROR_KEYS[field])}
+      </div>
+    ) : null;
+
+  return (
+    <>
+      <form className="login-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+        <div className="login-field">
+          <Input
+            ref={usernameRef}
+            size="large"
+            data-testid="login-username"
+            name="username"
+            prefix={<UserOutlined />}
+            placeholder={t('login.form.username.placeholder')}
+            aria-label={t('login.form.username.placeholder')}
+            aria-invalid={invalid.username}
+            aria-describedby={invalid.username ? 'login-username-error' : undefined}
+            autoComplete="username"
+            status={invalid.username ? 'error' : undefined}
+            value={username}
+            onChange={(event) => {
+              setUsername(event.target.value);
+              check('username', event.target.value.trim());
+            }}
+          />
+          {fieldError('username')}
+        </div>
+        <div className="login-field">
+          <Password
+            ref={passwordRef}
+            size="large"
+            data-testid="login-password"
+            name="password"
+            prefix={<LockOutlined />}
+            placeholder={t('login.form.password.placeholder')}
+            aria-label={t('login.form.password.placeholder')}
+            aria-invalid={invalid.password}
+            aria-describedby={invalid.password ? 'login-password-error' : undefined}
+            autoComplete="current-password"
+            status={invalid.password ? 'error' : undefined}
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              check('password', event.target.value);
+            }}
+          />
+          {fieldError('password')}
+        </div>
+        <div className="login-options">
+          {/* A native checkbox in the primary colour (budget: antd's Checkbox is ~3 KB gzip). */}
+          <label className="login-remember">
+            <input
+              type="checkbox"
+              name="rememberPassword"
+              checked={rememberPassword}
+              onChange={(event) => setRememberPassword(event.target.checked)}
+            />
+            <span>{t('login.form.rememberPassword')}</span>
+          </label>
+          <Button type="link" size="small" onClick={() => setHelp('forgetPassword')}>
+            {t('login.form.forgetPassword')}
+          </Button>
+        </div>
+        {loginError ? (
+          <div role="alert" className="login-error" data-testid="login-error">
+            <div>{t('login.form.login.errMsg')}</div>
+            {loginError.serverMsg ? <div>{loginError.serverMsg}</div> : null}
+          </div>
+        ) : null}
+        <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={isPending}>
+          {t('login.form.login')}
+        </Button>
+        <Button type="text" block className="login-register" onClick={() => setHelp('register')}>
+          {t('login.form.register')}
+        </Button>
+      </form>
+      {help ? (
+        <Suspense fallback={null}>
+          <AccountHelpModal kind={help} onClose={() => setHelp(null)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

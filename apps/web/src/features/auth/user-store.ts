@@ -1,0 +1,12 @@
+import type { CurrentUser } from '@clearplay/contract';
+import { createStore, useStore } from '../../lib/store.ts';
+
+/** The logged-in user (spec §3 "Current user"), set by the route guard once user info loads. */
+export const userStore = createStore<CurrentUser | null>(null);
+
+export const useCurrentUser = (): CurrentUser | null => useStore(userStore);
+
+/** The current role name, or null before user info loads. */
+export const useRoleName = (): string | null => useStore(userStore, (user) => user?.role.name ?? null);
+
+export const resetUser = (): void => userStore.set(null);

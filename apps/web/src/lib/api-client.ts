@@ -1,0 +1,167 @@
+import { SESSION_ENDED_STATUSES, Status, type ApiEnvelope } from '@clearplay/contract';
+import { i18n, currentLocale } from './i18n.ts';
+import { getToken } from './storage.ts';
+import { showSessionEndedDialog, toastError } from './feedback.ts';
+
+/**
+ * The one API client (spec §7–§8). Every call goes to /api with the bearer token and the
+ * current language, reads the `{status, msg, data}` envelope whatever the HTTP status is,
+ * and applies the error catalogue:
+ *
+ * - body status != 200: error toast (server msg or "Error") for 5 s, and the call rejects
+ *   with an ApiError;
+ * - 401: go to the root path "/";
+ * - 50008 / 50012 / 50014: the "You have been logged out" dialog with Re-Login (one at a
+ *   time), except for the user-info call;
+ * - network failure or a non-JSON body: toast with the error message or "Request Error"
+ *   for 5 s, and the call rejects with a TransportError.
+ */
+
+export const API_BASE = '/api';
+
+/** A call answered with a body status other than 200. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** The call never got an envelope back (network down, proxy error page, ...). */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  params?: Record<string, QueryValue | readonly QueryValue[]>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * How session errors are handled:
+   * - 'default': the catalogue above;
+   * - 'guard': the call is part of the session life cycle (user info, login, logout): its
+   *   caller handles 401 and 50008/50012/50014 itself, so no redirect and no dialog.
+   *   The error toast still shows.
+   */
+  session?: 'default' | 'guard';
+  /**
+   * Fire-and-forget calls (tracking): no error toasts. Session errors are still handled
+   * (401 to root, the logged-out dialog), since they tell the user something true.
+   */
+  quiet?: boolean;
+}
+
+/** What the app plugs in at start (lib must not import the router or the auth feature). */
+export interface ApiClientHooks {
+  /** Spec §8: 401 goes back to the root path. */
+  goToRoot: () => void;
+  /** Re-Login: log out (whatever the server says), then reload the page. */
+  relogin: () => Promise<void>;
+}
+
+let hooks: ApiClientHooks = {
+  goToRoot: () => window.location.assign('/'),
+  relogin: async () => window.location.reload(),
+};
+
+export function configureApiClient(next: Partial<ApiClientHooks>): void {
+  hooks = { ...hooks, ...next };
+}
+
+let sessionDialogOpen = false;
+
+async function openSessionEndedDialog(): Promise<void> {
+  if (sessionDialogOpen) return;
+  sessionDialogOpen = true;
+  try {
+    await showSessionEndedDialog({
+      onRelogin: () => hooks.relogin(),
+      onClose: () => {
+        sessionDialogOpen = false;
+      },
+    });
+  } catch (error) {
+    sessionDialogOpen = false;
+    throw error;
+  }
+}
+
+function buildUrl(path: string, params: RequestOptions['params']): string {
+  const url = `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [key, raw] of Object.entries(params)) {
+    const values = Array.isArray(raw) ? raw : [raw];
+    for (const value of values as QueryValue[]) {
+      if (value === undefined || value === null || value === '') continue;
+      search.append(key, String(value));
+    }
+  }
+  const query = search.toString();
+  return query ? `${url}?${query}` : url;
+}
+
+function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': currentLocale(),
+  };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let envelope: unknown;
+  try {
+    const response = await fetch(buildUrl(path, options.params), {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+    });
+    // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
+    envelope = await response.json().catch(() => {
+      throw new TransportError(`${response.status} ${response.statusText}`.trim());
+    });
+    if (!isEnvelope(envelope)) throw new TransportError(`${response.status} ${response.statusText}`.trim());
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    const message = error instanceof Error && error.message ? error.message : i18n.t('request.transportError');
+    if (!options.quiet) toastError(message);
+    throw error instanceof TransportError ? error : new TransportError(message, { cause: error });
+  }
+
+  const { status, msg, data } = envelope;
+  if (status === Status.OK) return data as T;
+
+  if (!options.quiet) toastError(msg || i18n.t('request.error'));
+  if (options.session !== 'guard') {
+    if (status === Status.UNAUTHORIZED) hooks.goToRoot();
+    else if (SESSION_ENDED_STATUSES.includes(status)) void openSessionEndedDialog();
+  }
+  throw new ApiError(status, msg || i18n.t('request.error'), data);
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
+    request<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, options),
+};

@@ -1,0 +1,70 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import type { Messages } from '../locales/zh-CN.ts';
+import { StorageKey, storage } from './storage.ts';
+
+/** Spec §4/§9: zh-CN is the default, en-US the fallback; the choice is saved in localStorage. */
+export const LOCALES = ['zh-CN', 'en-US'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'zh-CN';
+export const FALLBACK_LOCALE: Locale = 'en-US';
+
+/** What the language switches show: each language in its own words. */
+export const LOCALE_OPTIONS: ReadonlyArray<{ value: Locale; label: string }> = [
+  { value: 'zh-CN', label: '简体中文' },
+  { value: 'en-US', label: 'English' },
+];
+
+const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
+
+/** Each language is its own chunk: the page loads only the one it shows. */
+const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
+  'zh-CN': () => import('../locales/zh-CN.ts'),
+  'en-US': () => import('../locales/en-US.ts'),
+};
+
+async function ensureLoaded(locale: Locale): Promise<void> {
+  if (i18n.hasResourceBundle(locale, 'translation')) return;
+  const messages = (await LOADERS[locale]()).default;
+  i18n.addResourceBundle(locale, 'translation', messages, true, true);
+}
+
+function savedLocale(): Locale {
+  const saved = storage.read(StorageKey.LOCALE);
+  return isLocale(saved) ? saved : DEFAULT_LOCALE;
+}
+
+/** The current locale; also what the API client sends as Accept-Language. */
+export function currentLocale(): Locale {
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+/** Loads the saved (or default) language, then starts i18next. main.tsx renders after it. */
+export async function initI18n(): Promise<void> {
+  const initial = savedLocale();
+  document.documentElement.lang = initial;
+  await i18n.use(initReactI18next).init({
+    resources: {},
+    partialBundledLanguages: true,
+    lng: initial,
+    fallbackLng: FALLBACK_LOCALE,
+    supportedLngs: [...LOCALES],
+    // Keys are flat ("menu.system.user" is one key), so dots and colons are not separators.
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false }, // React escapes already
+    returnNull: false,
+  });
+  await ensureLoaded(initial);
+  // The fallback is only needed for a key missing in the current language: load it later.
+  if (initial !== FALLBACK_LOCALE) void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined);
+}
+
+export async function setLocale(locale: Locale): Promise<void> {
+  await ensureLoaded(locale);
+  storage.write(StorageKey.LOCALE, locale);
+  document.documentElement.lang = locale;
+  await i18n.changeLanguage(locale);
+}
+
+export { i18n };

@@ -1,0 +1,38 @@
+/**
+ * Every localStorage key the web app uses, in one place. index.html's inline script reads
+ * THEME and LOCALE before React loads; keep the names in sync with it.
+ */
+export const StorageKey = {
+  /** Spec §4/§9: a token under "token" means logged in. */
+  TOKEN: 'token',
+  /** Spec §4: the language, zh-CN or en-US. */
+  LOCALE: 'locale',
+  /** light or dark. */
+  THEME: 'theme',
+  /** "Remember password" keeps the username only; the password is never stored. */
+  REMEMBERED_USERNAME: 'remembered-username',
+} as const;
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Storage can be unavailable (private mode, quota); the app keeps working in memory.
+  }
+}
+
+export const storage = { read, write };
+
+export const getToken = (): string | null => read(StorageKey.TOKEN);
+export const setToken = (token: string): void => write(StorageKey.TOKEN, token);
+export const removeToken = (): void => write(StorageKey.TOKEN, null);
+export const isLoggedIn = (): boolean => Boolean(getToken());
