@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Section {
+  title: string;
+  /** Markdown body: a table of figures with their baselines, and notes. */
+  body: string;
+}
+
+export const machine = () =>
+  `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+
+export interface Proc {
+  url: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+async function waitHealthy(url: string, child: ChildProcess, out: () => string) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited early:\n${out()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`not healthy in time:\n${out()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function startProcess(script: string, env: Record<string, string>, healthPath: string, cleanup?: () => void) {
+  return (async (): Promise<Proc> => {
+    const port = await freePort();
+    let out = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: join(repoRoot, 'apps', 'server'),
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    await waitHealthy(url + healthPath, child, () => out);
+    return {
+      url,
+      child,
+      stop: async () => {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await new Promise((r) => child.once('exit', r));
+        }
+        cleanup?.();
+      },
+    };
+  })();
+}
+
+export const ADMIN_PASSWORD = 'Bench#2026';
+
+/** The real server, on a temporary SQLite database unless DATABASE_URL is given. */
+export function startApp(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'clearplay-bench-'));
+  return startProcess(
+    join(repoRoot, 'apps', 'server', 'src', 'server.ts'),
+    { DATA_DIR: dataDir, DATABASE_URL: '', INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO: '1', ...env },
+    '/api/health',
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+}
+
+/** A bare Fastify process answering the envelope: the floor any handler of ours stands on. */
+export function startBare() {
+  return startProcess(join(repoRoot, 'bench', 'bare-server.ts'), {}, '/noop');
+}
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function load(opts: autocannon.Options): Promise<Load> {
+  const r = await autocannon({ connections: 8, duration: 5, ...opts });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  };
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
