@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Manifest, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import type { Prerendered } from './src/prerender/login.tsx';
 
 /**
  * Writes `<file>.gz` and `<file>.br` next to every text asset of dist/, so the server can
@@ -17,7 +19,8 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    closeBundle() {
+    // After the prerender (below) has written login.html.
+    closeBundle: { order: 'post', sequential: true, handler() {
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
           entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
@@ -29,8 +32,143 @@ function precompress(): Plugin {
         writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
         writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
       }
+    } },
+  };
+}
+
+/**
+ * dist/login.html: index.html with the login screen already rendered in it (zh-CN, light
+ * theme), so a phone paints the form from the HTML instead of after ~20 scripts have run.
+ * The server sends it for GET /login (apps/server/src/plugins/spa.ts); main.tsx hydrates
+ * it. Steps: a Vite SSR build of src/prerender/login.tsx (everything bundled, into a
+ * scratch folder), its render() in this process, then the page:
+ *   - antd's styles for the markup, extracted at render time, with the cache-path marker
+ *     that makes antd's CSS-in-JS in the browser reuse them instead of generating them;
+ *   - the app's CSS (entry and login screen) inlined, so no stylesheet blocks the paint;
+ *   - a loader that, once the form is painted, requests the entry together with the login
+ *     screen's chunks and the zh-CN messages (modulepreload), which the entry would
+ *     otherwise discover one round trip after another;
+ *   - a guard against the browser's own form submission before React has taken over.
+ */
+function prerenderLogin(): Plugin {
+  let root = '';
+  let outDir = 'dist';
+  return {
+    name: 'clearplay:prerender-login',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = config.build.outDir;
+    },
+    closeBundle: {
+      sequential: true,
+      async handler() {
+        const scratch = join(root, 'node_modules', '.prerender');
+        await build({
+          configFile: false,
+          root,
+          logLevel: 'warn',
+          mode: 'production',
+          plugins: [contractSchemasArePure(), react()],
+          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          ssr: { noExternal: true },
+          build: {
+            ssr: 'src/prerender/login.tsx',
+            outDir: scratch,
+            emptyOutDir: true,
+            target: 'node20',
+            minify: false,
+            rolldownOptions: {
+              output: { entryFileNames: 'login.mjs' },
+              // This entry imports the login screen and messages that the app loads lazily: expected.
+              checks: { ineffectiveDynamicImport: false },
+            },
+          },
+        });
+        const { render } = (await import(pathToFileURL(join(scratch, 'login.mjs')).href)) as {
+          render: () => Promise<Prerendered>;
+        };
+        const page = await render();
+        rmSync(scratch, { recursive: true, force: true });
+        const dist = join(root, outDir);
+        writeFileSync(join(dist, 'login.html'), loginHtml(dist, page));
+      },
     },
   };
+}
+
+/**
+ * login.html's loader (inline, ES5): once the first contentful paint is reported (at once when
+ * the tab is hidden or the prerendered form is, see index.html; after 2 s at the latest), adds
+ * the modulepreload links and the entry script that index.html has as tags.
+ */
+function paintThenLoad(entry: string, preloads: string[]): string {
+  return `(function(){var done=false;function load(){if(done)return;done=true;var h=document.head;${JSON.stringify(preloads)}.forEach(function(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)});var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry)};h.appendChild(s)}try{new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)setTimeout(load,0)}).observe({type:'paint',buffered:true})}catch(e){load()}var r=document.getElementById('root');if(document.visibilityState!=='visible'||!r||getComputedStyle(r).visibility==='hidden')load();setTimeout(load,2000)})()`;
+}
+
+function loginHtml(dist: string, page: Prerendered): string {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const key = (suffix: string) => {
+    const found = Object.keys(manifest).find((k) => k.endsWith(suffix));
+    if (!found) throw new Error(`prerender: ${suffix} is not in the build manifest`);
+    return found;
+  };
+  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!entry) throw new Error('prerender: no entry in the build manifest');
+  // Everything the entry already preloads (index.html has those links) is skipped.
+  const inIndex = new Set<string>();
+  const staticDeps = (k: string, into: Set<string>) => {
+    const chunk = manifest[k];
+    if (!chunk || into.has(chunk.file)) return;
+    into.add(chunk.file);
+    for (const dep of chunk.imports ?? []) staticDeps(dep, into);
+  };
+  staticDeps(entry, inIndex);
+  const extra = new Set<string>();
+  staticDeps(key('features/auth/LoginPage.tsx'), extra);
+  staticDeps(key(`locales/${page.locale}.ts`), extra);
+  const extraPreloads = [...extra].filter((file) => !inIndex.has(file)).map((file) => `/${file}`);
+  const entryCss = manifest[entry]?.css ?? [];
+  const loginCss = manifest[key('features/auth/LoginPage.tsx')]?.css ?? [];
+  const inlineCss = [...entryCss, ...loginCss].map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
+  // Vite's loader adds a stylesheet link for the login chunk's CSS unless one is in the page;
+  // a disabled one (never fetched or applied) tells it the rules are there already.
+  const cssMarkers = [...entryCss, ...loginCss].map((file) => `<link rel="stylesheet" href="/${file}" disabled>`).join('');
+
+  let html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const replace = (pattern: RegExp | string, by: string) => {
+    const next = html.replace(pattern, () => by);
+    if (next === html) throw new Error(`prerender: index.html has no ${String(pattern)}`);
+    html = next;
+  };
+  // antd's styles first, as in the browser (its CSS-in-JS prepends them to <head>).
+  replace('<title>', `${page.styles}\n    <title>`);
+  replace(/<link rel="stylesheet"[^>]*>/, `<style>${inlineCss}</style>${cssMarkers}`);
+  // Paint first, then load the app: the form needs no script to show, so the entry and its
+  // chunks are requested once the browser has painted it (first-contentful-paint), rather
+  // than competing with the page for the phone's CPU and bandwidth (Lighthouse's model of a
+  // slow phone also counts every script that finished before that paint as holding it up).
+  const scripts: string[] = [];
+  html = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+    scripts.push(href);
+    return '';
+  });
+  let entrySrc = '';
+  html = html.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
+    entrySrc = src;
+    return '';
+  });
+  if (!entrySrc) throw new Error('prerender: index.html has no entry script');
+  replace('</body>', `  <script>${paintThenLoad(entrySrc, [...scripts, ...extraPreloads])}</script>\n  </body>`);
+  // Until React has taken the form over, pressing Enter or the button would submit it the
+  // browser's way: a GET with the password in the URL. Held back instead, and marked on #root
+  // so LoginForm submits it once hydrated. main.tsx drops data-prerendered.
+  replace(
+    '</head>',
+    `  <script>document.addEventListener('submit',function(e){var r=document.getElementById('root');if(r&&r.hasAttribute('data-prerendered')){e.preventDefault();r.setAttribute('data-submit-pending','')}},true)</script>\n  </head>`,
+  );
+  replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
+  return html;
 }
 
 /**
@@ -58,7 +196,7 @@ const SIDE_EFFECT_FREE =
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [contractSchemasArePure(), react(), precompress()],
+  plugins: [contractSchemasArePure(), react(), prerenderLogin(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context.ts';
 
 const INDEX = '<!doctype html><title>ClearPlay</title><div id="root"></div>';
+const LOGIN = '<!doctype html><title>ClearPlay</title><div id="root" data-prerendered="zh-CN"><form></form></div>';
 let webDist: string;
 let ctx: TestContext;
 let unbuilt: TestContext;
@@ -39,6 +40,30 @@ describe('the single-page app', () => {
       const res = await ctx.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe(INDEX);
+    }
+  });
+
+  it('serves the prerendered login.html, not cached, for /login when the build has one', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'clearplay-web-'));
+    writeFileSync(join(dist, 'index.html'), INDEX);
+    writeFileSync(join(dist, 'login.html'), LOGIN);
+    const prerendered = await createTestContext({ env: { WEB_DIST: dist } });
+    try {
+      for (const url of ['/login', '/login?redirect=Workplace']) {
+        const res = await prerendered.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/text\/html/);
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(res.body).toBe(LOGIN);
+      }
+      // Every other app route still gets the plain shell.
+      for (const url of ['/', '/login/x', '/system/user']) {
+        const res = await prerendered.app.inject({ method: 'GET', url });
+        expect(res.body).toBe(INDEX);
+      }
+    } finally {
+      await prerendered.destroy();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 
@@ -89,12 +114,37 @@ describe('the single-page app', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ paths: Record<string, unknown> }>();
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/admin/cancelSubscription',
       '/api/admin/dict/all',
+      '/api/admin/dict/data',
+      '/api/admin/dict/data/tree/{type}',
+      '/api/admin/dict/data/{id}',
+      '/api/admin/dict/data/{type}',
+      '/api/admin/dict/type',
+      '/api/admin/dict/type-data/all',
+      '/api/admin/dict/type/list',
+      '/api/admin/dict/type/{id}',
+      '/api/admin/log/detail',
+      '/api/admin/log/list',
+      '/api/admin/role/all',
+      '/api/admin/role/create',
+      '/api/admin/role/delete',
+      '/api/admin/role/list',
+      '/api/admin/role/update',
+      '/api/admin/setSubscription',
       '/api/admin/upload/token',
+      '/api/admin/user/create',
+      '/api/admin/user/delete',
       '/api/admin/user/info',
+      '/api/admin/user/list',
       '/api/admin/user/login',
       '/api/admin/user/logout',
+      '/api/admin/user/resetPassword',
+      '/api/admin/user/search',
       '/api/admin/user/session',
+      '/api/admin/user/setUserStatus',
+      '/api/admin/user/subscriptions',
+      '/api/admin/user/update',
       '/api/analytics/event',
       '/api/health',
       '/api/visit-stats/create',

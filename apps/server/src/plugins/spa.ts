@@ -9,14 +9,25 @@ const NOT_BUILT = (dir: string) =>
   `The web app is not built (no index.html in ${dir}). Run "npm run build" at the repository root, then restart.`;
 
 /**
+ * The login screen, rendered at build time (apps/web/vite.config.ts, `prerenderLogin`):
+ * index.html plus the form's markup and styles, which the app hydrates. Sent for /login
+ * only; an older build without it falls back to index.html.
+ */
+const PRERENDERED: Record<string, string> = { '/login': 'login.html' };
+
+/**
  * Serves the built web app: files under /assets/ with a year-long immutable cache (their
  * names carry a content hash), other existing files as they are, and index.html (never
- * cached) for every other GET path, so deep links and reloads work. /api paths never
- * reach the SPA: unknown ones answer the 404 envelope.
+ * cached) for every other GET path, so deep links and reloads work; /login gets its
+ * prerendered page (also never cached). /api paths never reach the SPA: unknown ones
+ * answer the 404 envelope.
  */
 export default async function spaPlugin(app: FastifyInstance, { webDist }: { webDist: string }): Promise<void> {
   const root = resolve(webDist);
   const built = existsSync(resolve(root, 'index.html'));
+  const prerendered = new Map(
+    Object.entries(PRERENDERED).filter(([, file]) => built && existsSync(resolve(root, file))),
+  );
   // preCompressed: the build writes .br/.gz beside every text asset; send those when the client accepts them.
   if (built) await app.register(fastifyStatic, { root, serve: false, index: false, preCompressed: true });
 
@@ -44,6 +55,6 @@ export default async function spaPlugin(app: FastifyInstance, { webDist }: { web
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
     void reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', { cacheControl: false });
+    return reply.sendFile(prerendered.get(path) ?? 'index.html', { cacheControl: false });
   });
 }

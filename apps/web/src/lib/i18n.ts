@@ -1,6 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Messages } from '../locales/zh-CN.ts';
+import type { ScreenMessages } from '../locales/screens/zh-CN.ts';
 import { StorageKey, storage } from './storage.ts';
 
 /** Spec §4/§9: zh-CN is the default, en-US the fallback; the choice is saved in localStorage. */
@@ -23,10 +24,38 @@ const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
   'en-US': () => import('../locales/en-US.ts'),
 };
 
+/**
+ * The messages of the logged-in screens (tables, forms, the image uploader): a second chunk
+ * per language, merged into the same namespace. Kept out of the core files so the login
+ * page's first load does not carry them; the route guard loads them before a logged-in
+ * screen renders (`loadScreenMessages`).
+ */
+const SCREEN_LOADERS: Record<Locale, () => Promise<{ default: ScreenMessages }>> = {
+  'zh-CN': () => import('../locales/screens/zh-CN.ts'),
+  'en-US': () => import('../locales/screens/en-US.ts'),
+};
+
+const screensLoaded = new Set<Locale>();
+/** Set once a logged-in screen asked for its messages: later language switches load them too. */
+let screensWanted = false;
+
 async function ensureLoaded(locale: Locale): Promise<void> {
-  if (i18n.hasResourceBundle(locale, 'translation')) return;
-  const messages = (await LOADERS[locale]()).default;
-  i18n.addResourceBundle(locale, 'translation', messages, true, true);
+  if (!i18n.hasResourceBundle(locale, 'translation')) {
+    const messages = (await LOADERS[locale]()).default;
+    i18n.addResourceBundle(locale, 'translation', messages, true, true);
+  }
+  if (screensWanted && !screensLoaded.has(locale)) {
+    const messages = (await SCREEN_LOADERS[locale]()).default;
+    i18n.addResourceBundle(locale, 'translation', messages, true, true);
+    screensLoaded.add(locale);
+  }
+}
+
+/** The screens' messages in the current language (and, later, the fallback). Idempotent. */
+export async function loadScreenMessages(): Promise<void> {
+  screensWanted = true;
+  await ensureLoaded(currentLocale());
+  if (currentLocale() !== FALLBACK_LOCALE) whenIdle(() => void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined));
 }
 
 function savedLocale(): Locale {
@@ -56,8 +85,15 @@ export async function initI18n(): Promise<void> {
     returnNull: false,
   });
   await ensureLoaded(initial);
-  // The fallback is only needed for a key missing in the current language: load it later.
-  if (initial !== FALLBACK_LOCALE) void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined);
+  // The fallback is only needed for a key missing in the current language (both locales are
+  // type-checked to have the same keys): load it once the browser is idle, never before the
+  // first paint.
+  if (initial !== FALLBACK_LOCALE) whenIdle(() => void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined));
+}
+
+function whenIdle(task: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(task, { timeout: 5000 });
+  else window.setTimeout(task, 2000);
 }
 
 export async function setLocale(locale: Locale): Promise<void> {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { Button, type InputRef } from 'antd';
 // The bare Input and Password: antd's `Input` also carries TextArea, Search and OTP.
 import Input from 'antd/es/input/Input';
@@ -41,23 +41,24 @@ export function LoginForm() {
   const [help, setHelp] = useState<'forgetPassword' | 'register' | null>(null);
   const usernameRef = useRef<InputRef>(null);
   const passwordRef = useRef<InputRef>(null);
+  const rememberRef = useRef<HTMLInputElement>(null);
 
   // Spec §5: username cannot be empty; password cannot be empty.
   const check = (field: Field, value: string) => setInvalid((prev) => ({ ...prev, [field]: value.length === 0 }));
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const errors = { username: username.trim().length === 0, password: password.length === 0 };
+  const submit = async (values: { username: string; password: string; remember: boolean }) => {
+    const errors = { username: values.username.trim().length === 0, password: values.password.length === 0 };
     setInvalid(errors);
     if (errors.username) return usernameRef.current?.focus();
     if (errors.password) return passwordRef.current?.focus();
 
     setLoginError(null);
     try {
-      const { token } = await mutateAsync({ username: username.trim(), password, remember: rememberPassword });
+      const name = values.username.trim();
+      const { token } = await mutateAsync({ username: name, password: values.password, remember: values.remember });
       setToken(token);
       // "Remember password" keeps the username only; the server gives the long session.
-      storage.write(StorageKey.REMEMBERED_USERNAME, rememberPassword ? username.trim() : null);
+      storage.write(StorageKey.REMEMBERED_USERNAME, values.remember ? name : null);
       await navigate(afterLoginLocation(searchParams), { replace: true });
     } catch (error) {
       // Spec §4: a failed login removes any token.
@@ -65,6 +66,31 @@ export function LoginForm() {
       setLoginError({ serverMsg: error instanceof ApiError ? error.message : null });
     }
   };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void submit({ username, password, remember: rememberPassword });
+  };
+
+  // The form is prerendered (src/prerender/login.tsx): what was typed or ticked before React
+  // hydrated it is in the DOM only. Adopt it once, so the fields and the state agree; and a
+  // submit that login.html's guard held back meanwhile is made now, with those values.
+  const submitHeldBack = useEffectEvent((values: Parameters<typeof submit>[0]) => void submit(values));
+  useEffect(() => {
+    const typed = {
+      username: usernameRef.current?.input?.value ?? '',
+      password: passwordRef.current?.input?.value ?? '',
+      remember: rememberRef.current?.checked ?? false,
+    };
+    if (typed.username) setUsername(typed.username);
+    if (typed.password) setPassword(typed.password);
+    if (typed.remember) setRememberPassword(true);
+    const root = document.getElementById('root');
+    if (root?.hasAttribute('data-submit-pending')) {
+      root.removeAttribute('data-submit-pending');
+      submitHeldBack(typed);
+    }
+  }, []);
 
   const fieldError = (field: Field) =>
     invalid[field] ? (
@@ -75,7 +101,7 @@ export function LoginForm() {
 
   return (
     <>
-      <form className="login-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className="login-form" noValidate onSubmit={onSubmit}>
         <div className="login-field">
           <Input
             ref={usernameRef}
@@ -122,6 +148,7 @@ export function LoginForm() {
           {/* A native checkbox in the primary colour (budget: antd's Checkbox is ~3 KB gzip). */}
           <label className="login-remember">
             <input
+              ref={rememberRef}
               type="checkbox"
               name="rememberPassword"
               checked={rememberPassword}
