@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EnabledStatus, Id, Instant, TextFilter } from './common.ts';
-import { DictData } from './dict.ts';
+import { DictData, type DictDataNode } from './dict.ts';
 
 export const DictTypeItem = Type.Object({
   id: Type.Integer(),
@@ -53,6 +53,15 @@ export const DictDataListQuery = Type.Object(
 export type DictDataListQuery = Static<typeof DictDataListQuery>;
 
 export const LIST_CLASSES = ['default', 'primary', 'success', 'info', 'warning', 'danger'] as const;
+export type ListClass = (typeof LIST_CLASSES)[number];
+export const ListClass = Type.Union([
+  Type.Literal('default'),
+  Type.Literal('primary'),
+  Type.Literal('success'),
+  Type.Literal('info'),
+  Type.Literal('warning'),
+  Type.Literal('danger'),
+]);
 
 const dataFields = {
   typeCode: Type.String({ minLength: 1, maxLength: 64 }),
@@ -60,7 +69,7 @@ const dataFields = {
   value: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
   sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 99999 })),
   cssClass: Type.Optional(Type.String({ maxLength: 100 })),
-  listClass: Type.Optional(Type.Union(LIST_CLASSES.map((c) => Type.Literal(c)))),
+  listClass: Type.Optional(ListClass),
   isDefault: Type.Optional(Type.Boolean()),
   parentId: Type.Optional(Type.Union([Id, Type.Null()])),
   status: Type.Optional(EnabledStatus),
@@ -75,3 +84,13 @@ export type DictDataUpdateBody = Static<typeof DictDataUpdateBody>;
 /** GET /admin/dict/type-data/all: every type with all its entries (admin view). */
 export const DictTypeWithData = Type.Intersect([DictTypeItem, Type.Object({ data: Type.Array(DictDataItem) })]);
 export type DictTypeWithData = Static<typeof DictTypeWithData>;
+
+/** Path parameters: DELETE /admin/dict/type/{id}, DELETE /admin/dict/data/{id}. */
+export const DictIdParams = Type.Object({ id: Id }, { additionalProperties: false });
+export type DictIdParams = Static<typeof DictIdParams>;
+/** Path parameter: GET /admin/dict/data/{type}, GET /admin/dict/data/tree/{type} (a type code). */
+export const DictTypeParams = Type.Object({ type: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export type DictTypeParams = Static<typeof DictTypeParams>;
+/** GET /admin/dict/data/tree/{type}: the type's enabled entries as a forest by parentId. */
+export const DictDataTree = Type.Array(Type.Unsafe<DictDataNode>({}));
+export type DictDataTree = Static<typeof DictDataTree>;

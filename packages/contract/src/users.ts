@@ -67,6 +67,8 @@ export const UserSearchQuery = Type.Object(
     keyword: TextFilter,
     roleName: Type.Optional(Type.String({ maxLength: 32 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+    /** Disabled users are left out unless this is true. */
+    includeDisabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -146,3 +148,9 @@ export const SubscriptionRecord = Type.Object({
   createdTime: Instant,
 });
 export type SubscriptionRecord = Static<typeof SubscriptionRecord>;
+
+/** GET /admin/user/subscriptions?userId=: a user's subscription records, newest first. */
+export const SubscriptionListQuery = Type.Object({ userId: Id }, { additionalProperties: false });
+export type SubscriptionListQuery = Static<typeof SubscriptionListQuery>;
+export const SubscriptionRecordList = Type.Array(SubscriptionRecord);
+export type SubscriptionRecordList = Static<typeof SubscriptionRecordList>;
