@@ -4,6 +4,7 @@ import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import authPlugin from './plugins/auth.ts';
 import errorsPlugin from './plugins/errors.ts';
+import operationLogPlugin from './plugins/operation-log.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
@@ -31,6 +32,7 @@ export const REDACT_PATHS = [
 /**
  * The whole app, without listening. Plugin order matters: the error handler first (so it
  * covers everything), then the access-rule guard (so it sees every later route), the
+ * operation log (which also checks every later route declares how it is logged), the
  * OpenAPI collector (before the routes it documents), the API, the embedded upload host, and
  * last the SPA catch-all.
  */
@@ -52,6 +54,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
 
   await app.register(errorsPlugin);
   await app.register(authPlugin, { db });
+  await app.register(operationLogPlugin, { db });
   await app.register(swaggerPlugin);
   await registerRoutes(app, { db, config });
   if (config.uploads.provider === 'local') {

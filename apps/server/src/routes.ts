@@ -8,8 +8,11 @@ import type { Db } from './db/index.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
+import logRoutes from './modules/logs/logs.routes.ts';
+import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
+import userRoutes from './modules/users/users.routes.ts';
 
 export interface RouteDeps {
   db: Db;
@@ -21,7 +24,10 @@ export const API_PREFIX = '/api';
 export const modules = [
   healthRoutes, //  GET  /api/health
   authRoutes, //    POST /api/admin/user/login · GET /api/admin/user/logout · GET /api/admin/user/info
-  dictRoutes, //    GET  /api/admin/dict/all
+  dictRoutes, //    GET /api/admin/dict/all · /api/admin/dict/type… · /api/admin/dict/data… · /api/admin/dict/type-data/all
+  userRoutes, //    /api/admin/user/{list,search,create,update,resetPassword,setUserStatus,delete,subscriptions} · /api/admin/setSubscription · /api/admin/cancelSubscription
+  roleRoutes, //    /api/admin/role/{list,all,create,update,delete}
+  logRoutes, //     GET  /api/admin/log/list · GET /api/admin/log/detail
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
 ] as const;

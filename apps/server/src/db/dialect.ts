@@ -2,7 +2,7 @@
  * Every difference between SQLite, PostgreSQL and MySQL/MariaDB that application code
  * needs lives here, so repositories stay in the portable subset of SQL.
  */
-import { MysqlAdapter, PostgresAdapter, SqliteAdapter, SqliteDialect, sql, type Insertable, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { MysqlAdapter, PostgresAdapter, SqliteAdapter, SqliteDialect, sql, type Insertable, type Kysely, type QueryExecutorProvider, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -130,3 +130,39 @@ export function isRetryableConflict(error: unknown): boolean {
     code === 'SQLITE_BUSY'
   );
 }
+
+/** A LIKE pattern matching `text` literally as a prefix; `!` is the escape character (portable: MySQL treats `\` in literals). */
+export const likePrefix = (text: string): string => `${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+const lowerAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * Case-insensitive prefix filter on `lower(column)`, written the way each database answers it
+ * from the expression index of migration 0003. SQLite: a range on lower(column) (its LIKE
+ * optimisation needs a NOCASE column, not an expression), exact because BINARY compares
+ * code points; its lower() folds ASCII only, so the prefix is folded the same way.
+ * PostgreSQL: LIKE 'prefix%' (text_pattern_ops index). MySQL/MariaDB: LIKE, no index.
+ */
+export function lowerPrefix(db: Kysely<Database>, column: string, prefix: string): RawBuilder<SqlBool> {
+  const ref = sql.ref(column);
+  if (dialectOf(db) === 'sqlite') {
+    const low = lowerAscii(prefix);
+    const points = [...low];
+    const last = points.pop()?.codePointAt(0);
+    if (last === undefined || last >= 0x10ffff) return sql<SqlBool>`lower(${ref}) like ${likePrefix(low)} escape '!'`;
+    const high = points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+    return sql<SqlBool>`(lower(${ref}) >= ${low} and lower(${ref}) < ${high})`;
+  }
+  return sql<SqlBool>`lower(${ref}) like ${likePrefix(prefix.toLowerCase())} escape '!'`;
+}
+
+/** Case-insensitive "contains" (small tables only: no index can answer it). */
+export function lowerContains(column: string, text: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${likePrefix(lowerAscii(text))}`} escape '!'`;
+}
+
+/** Trimmed free-text filter; empty means "no filter". */
+export const textFilter = (value: string | undefined): string | undefined => {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+};

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { Db } from './index.ts';
 import * as m0001 from './migrations/0001_init.ts';
 import * as m0002 from './migrations/0002_tracking.ts';
+import * as m0003 from './migrations/0003_system.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -10,6 +11,7 @@ import * as m0002 from './migrations/0002_tracking.ts';
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_tracking': m0002,
+  '0003_system': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,7 +38,7 @@ export interface UsersTable {
   updatedAt: number;
 }
 
-export type RevokeReason = 'logout' | 'disabled' | 'password_reset' | 'deleted' | 'logged_out_elsewhere';
+export type RevokeReason = 'logout' | 'disabled' | 'password_reset' | 'deleted' | 'logged_out_elsewhere' | 'role_changed';
 
 export interface SessionsTable {
   id: Generated<number>;
@@ -109,6 +109,59 @@ export interface ClientEventsTable {
   createdAt: number;
 }
 
+export type SubscriptionAction = 'subscribe' | 'renew' | 'cancel';
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  userId: number;
+  action: SubscriptionAction;
+  type: 'monthly' | 'yearly' | 'custom' | null;
+  durationDays: number | null;
+  startAt: number;
+  endAt: number;
+  /** Username of the staff member who made the change. */
+  operator: string;
+  operatorId: number | null;
+  remark: string;
+  createdAt: number;
+}
+
+export interface OperationLogsTable {
+  id: Generated<number>;
+  module: string;
+  action: string;
+  content: string;
+  operator: string;
+  operatorId: number | null;
+  /** 1 success, 0 failed. */
+  status: number;
+  ip: string;
+  method: string;
+  path: string;
+  durationMs: number;
+  errorMsg: string;
+  userAgent: string;
+  /** Request JSON, secrets masked, cut at 4 KB. */
+  payload: string;
+  createdAt: number;
+}
+
+/** Per-UTC-day counts of operation_logs by (module, action, status): the list's total. */
+export interface OperationLogDailyTable {
+  module: string;
+  action: string;
+  status: number;
+  day: number;
+  n: number;
+}
+
+/** Users per (role, status), kept by triggers (SQLite, PostgreSQL; absent on MySQL): the user list's total. */
+export interface UserCountsTable {
+  roleId: number;
+  status: number;
+  n: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -118,6 +171,10 @@ export interface Database {
   dictData: DictDataTable;
   pageViews: PageViewsTable;
   clientEvents: ClientEventsTable;
+  subscriptions: SubscriptionsTable;
+  operationLogs: OperationLogsTable;
+  operationLogDaily: OperationLogDailyTable;
+  userCounts: UserCountsTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;
@@ -126,3 +183,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type DictDataRow = Selectable<DictDataTable>;
+export type DictTypeRow = Selectable<DictTypesTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type OperationLogRow = Selectable<OperationLogsTable>;
+export type NewOperationLog = Insertable<OperationLogsTable>;

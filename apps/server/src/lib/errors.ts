@@ -16,6 +16,22 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A domain error about one field of the request: the answer's data carries
+ * `{errors: [{field, message}]}` (message = the localized msg), so forms show it on the field.
+ */
+export class FieldAppError extends AppError {
+  constructor(
+    status: number,
+    readonly field: string,
+    key: MessageKey,
+    params: MessageParams = {},
+  ) {
+    super(status, key, params);
+    this.name = 'FieldAppError';
+  }
+}
+
 /** HTTP status for a body status: standard codes map to themselves, session codes to 401. */
 export function httpStatusFor(status: number): number {
   if (status >= 400 && status <= 599) return status;

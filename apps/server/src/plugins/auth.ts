@@ -14,8 +14,8 @@ export type AuthRule = 'public' | 'optional' | 'user';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRule;
-    /** Required permission (implies auth 'user'). */
-    permission?: Permission;
+    /** Required permission (implies auth 'user'); a list means any one of them. */
+    permission?: Permission | readonly Permission[];
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -66,8 +66,10 @@ async function authPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<voi
     if (auth === 'optional' && request.headers.authorization === undefined) return;
     const user = await authenticate(db, request.headers.authorization);
     request.user = user;
-    if (permission !== undefined && !user.role.permissions.includes(permission)) {
-      throw new AppError(Status.FORBIDDEN, 'errors.permission', { permission });
+    if (permission === undefined) return;
+    const anyOf: readonly string[] = typeof permission === 'string' ? [permission] : permission;
+    if (!anyOf.some((p) => user.role.permissions.includes(p))) {
+      throw new AppError(Status.FORBIDDEN, 'errors.permission', { permission: anyOf.join(' | ') });
     }
   });
 }

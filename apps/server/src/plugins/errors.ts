@@ -1,7 +1,7 @@
 import type { FieldError } from '@clearplay/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, httpStatusFor } from '../lib/errors.ts';
+import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
 import { pickLocale, t, type Locale, type MessageKey } from '../lib/messages.ts';
 
 export const localeOf = (request: FastifyRequest): Locale => pickLocale(request.headers['accept-language']);
@@ -89,7 +89,9 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       if (error.status === 429 && error.data && typeof error.data.retryAfterSeconds === 'number') {
         void reply.header('retry-after', String(error.data.retryAfterSeconds));
       }
-      return send(reply, error.status, t(locale, error.key, error.params), error.data);
+      const msg = t(locale, error.key, error.params);
+      if (error instanceof FieldAppError) return send(reply, error.status, msg, { errors: [{ field: error.field, message: msg }] });
+      return send(reply, error.status, msg, error.data);
     }
     if (error.validation) {
       const errors = fieldErrors(error.validation as AjvError[], error.validationContext ?? 'body', locale);

@@ -191,3 +191,41 @@ export async function loginAs(ctx: TestContext, roleName: string): Promise<Logge
   if (body.status !== 200) throw new Error(`loginAs(${roleName}) failed: ${res.body}`);
   return { ...user, token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
 }
+
+export interface CallResult<T> {
+  http: number;
+  status: number;
+  msg: string;
+  data: T;
+}
+
+/** One API call through app.inject, answering the envelope. */
+export async function call<T = unknown>(
+  ctx: TestContext,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { as?: { headers: Record<string, string> } | null; payload?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult<T>> {
+  const res = await ctx.app.inject({
+    method,
+    url,
+    headers: { ...options.as?.headers, ...options.headers },
+    ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+  });
+  const body = res.json<{ status: number; msg: string; data: T }>();
+  return { http: res.statusCode, status: body.status, msg: body.msg, data: body.data };
+}
+
+/** Waits until every operation-log row of the calls made so far is written. */
+export async function flushLogs(ctx: TestContext): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await ctx.app.flushOperationLogs();
+}
+
+/** Logs in an existing user through the real endpoint. */
+export async function loginWith(ctx: TestContext, username: string, password: string): Promise<{ token: string; headers: { authorization: string } }> {
+  const res = await ctx.app.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username, password } });
+  const body = res.json<{ status: number; data: { token: string } }>();
+  if (body.status !== 200) throw new Error(`login ${username} failed: ${res.body}`);
+  return { token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
+}

@@ -9,20 +9,23 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
   app.post(
     '/admin/user/login',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', log: { module: 'auth', action: 'login', operatorFromBody: 'username' } },
       schema: { tags: ['auth'], summary: 'Log in; answers a bearer token', body: LoginBody, response: responses(LoginData) },
     },
     async (request) => {
       const client = { ip: request.ip, userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) };
+      request.logContent = `login ${request.body.username}`;
       return ok(await auth.login(db, config, request.body, client));
     },
   );
 
   app.get(
     '/admin/user/logout',
-    { config: { auth: 'user' }, schema: { tags: ['auth'], summary: 'End this session', security: [{ bearer: [] }], response: responses(Empty) } },
+    { config: { auth: 'user', log: { module: 'auth', action: 'logout' } }, schema: { tags: ['auth'], summary: 'End this session', security: [{ bearer: [] }], response: responses(Empty) } },
     async (request) => {
-      await auth.logout(db, requireUser(request).sessionId);
+      const user = requireUser(request);
+      await auth.logout(db, user.sessionId);
+      request.logContent = `user ${user.username} (#${user.id}): logged out`;
       return ok(null);
     },
   );

@@ -115,6 +115,7 @@ const REVOKED_KEYS = {
   password_reset: 'auth.revoked.password_reset',
   deleted: 'auth.revoked.deleted',
   logged_out_elsewhere: 'auth.revoked.logged_out_elsewhere',
+  role_changed: 'auth.revoked.role_changed',
 } as const;
 
 /**

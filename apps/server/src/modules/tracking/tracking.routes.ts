@@ -22,7 +22,7 @@ const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db })
   app.post(
     '/visit-stats/create',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', log: false },
       schema: { tags: ['tracking'], summary: 'Record a page view', body: PageViewBody, response: responses(Empty) },
     },
     async (request) => {
@@ -34,7 +34,7 @@ const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db })
   app.post(
     '/analytics/event',
     {
-      config: { auth: 'optional' },
+      config: { auth: 'optional', log: false },
       schema: { tags: ['tracking'], summary: 'Record a client event', body: EventBody, response: responses(Empty) },
     },
     async (request) => {

@@ -1,0 +1,164 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/index.ts';
+import { nowMs } from '../lib/time.ts';
+import { recordOperation } from '../modules/logs/logs.service.ts';
+import { DOCS_PREFIX } from './auth.ts';
+
+/**
+ * How a route appears in the operation log: its module and action, or `false` for a route
+ * that changes nothing worth auditing (tracking beacons). `operatorFromBody` names the body
+ * field that says who is acting when nobody is signed in (the login's attempted username).
+ */
+export interface LogRule {
+  module: string;
+  action: string;
+  operatorFromBody?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    log?: LogRule | false;
+  }
+  interface FastifyRequest {
+    /** Human-readable line naming the record touched, e.g. `user shop0001 (#12): disabled`; set by the handler. */
+    logContent: string | null;
+    /** The answer's body status and message, read as it is sent. */
+    logOutcome: { status: number; msg: string } | null;
+  }
+  interface FastifyInstance {
+    /** Resolves when every operation-log write started so far has finished (tests, shutdown). */
+    flushOperationLogs(): Promise<void>;
+  }
+}
+
+const API_PREFIX = '/api/';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const PAYLOAD_MAX_BYTES = 4096;
+const SECRET_KEY = /(password|passwd|pwd|token|secret|authorization|cookie|credential|(access|private|api|secret)[-_]?key)/i;
+export const MASK = '***';
+
+export class UnloggedRouteError extends Error {
+  constructor(method: string | string[], url: string) {
+    super(
+      `Route ${String(method)} ${url} changes data but declares no operation-log rule: add config.log: { module, action } (or log: false for a route that must not be recorded)`,
+    );
+    this.name = 'UnloggedRouteError';
+  }
+}
+
+/** Replaces the value of every secret-looking key, at any depth. */
+export function maskSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_KEY.test(key) ? MASK : maskSecrets(v, depth + 1);
+  return out;
+}
+
+/** UTF-8 safe cut to at most `max` bytes, marked with a trailing ellipsis when cut. */
+export function cutBytes(text: string, max: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  const marker = '…';
+  const room = max - Buffer.byteLength(marker);
+  return bytes.subarray(0, room).toString('utf8').replace(/\uFFFD+$/, '') + marker;
+}
+
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
+
+function payloadOf(request: FastifyRequest): Record<string, unknown> | unknown[] | null {
+  const { body } = request;
+  if (body !== undefined && body !== null) return typeof body === 'object' ? (body as Record<string, unknown>) : { body: String(body) };
+  const merged = { ...(request.params as object | undefined), ...(request.query as object | undefined) };
+  return Object.keys(merged).length > 0 ? merged : null;
+}
+
+function outcomeOf(payload: unknown, httpStatus: number): { status: number; msg: string } {
+  if (typeof payload === 'string') {
+    if (payload.startsWith('{"status":200,')) return { status: 200, msg: '' };
+    try {
+      const body = JSON.parse(payload) as { status?: unknown; msg?: unknown };
+      if (typeof body.status === 'number') return { status: body.status, msg: typeof body.msg === 'string' ? body.msg : '' };
+    } catch {
+      // not an envelope
+    }
+  }
+  return { status: httpStatus, msg: '' };
+}
+
+function defaultContent(rule: LogRule, payload: ReturnType<typeof payloadOf>): string {
+  const target = payload !== null && !Array.isArray(payload) ? (payload.id ?? payload.userId ?? payload.code ?? payload.username) : undefined;
+  const named = typeof target === 'number' ? ` #${target}` : typeof target === 'string' ? ` ${target}` : '';
+  return `${rule.module} ${rule.action}${named}`;
+}
+
+/**
+ * The operation log (spec §3): every call that changes data is recorded, success or failure,
+ * without the call waiting for it. Each API route that is not a plain read must say how it is
+ * logged (`config.log`), or the start fails, like the access rule. The row is written after
+ * the answer has gone (onResponse) and never awaited; a failed write is logged, nothing more.
+ */
+async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
+  const pending = new Set<Promise<void>>();
+  app.decorateRequest('logContent', null);
+  app.decorateRequest('logOutcome', null);
+  app.decorate('flushOperationLogs', async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  });
+  app.addHook('onClose', async () => app.flushOperationLogs());
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith(API_PREFIX) || route.url.startsWith(DOCS_PREFIX)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const log = route.config?.log;
+    if (log === undefined) {
+      if (methods.some((m) => !READ_METHODS.has(m))) throw new UnloggedRouteError(route.method, route.url);
+      return;
+    }
+    if (log !== false && (log.module.trim() === '' || log.action.trim() === '')) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares an operation-log rule without module or action`);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.routeOptions.config?.log) request.logOutcome = outcomeOf(payload, reply.statusCode);
+    return payload;
+  });
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const rule = request.routeOptions.config?.log;
+    if (!rule) return done();
+    try {
+      const outcome = request.logOutcome ?? { status: reply.statusCode, msg: '' };
+      const payload = payloadOf(request);
+      const bodyOperator =
+        rule.operatorFromBody !== undefined && payload !== null && !Array.isArray(payload) ? payload[rule.operatorFromBody] : undefined;
+      const operator = request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
+      const write = recordOperation(db, {
+        module: rule.module,
+        action: rule.action,
+        content: cut(request.logContent ?? defaultContent(rule, payload), 512),
+        operator: cut(operator, 64),
+        operatorId: request.user?.id ?? null,
+        status: outcome.status === 200 ? 1 : 0,
+        ip: cut(request.ip, 64),
+        method: request.method,
+        path: cut(request.url.split('?')[0] ?? request.url, 512),
+        durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+        errorMsg: outcome.status === 200 ? '' : cut(outcome.msg, 512),
+        userAgent: cut(request.headers['user-agent'] ?? '', 512),
+        payload: payload === null ? '' : cutBytes(JSON.stringify(maskSecrets(payload)), PAYLOAD_MAX_BYTES),
+        createdAt: nowMs(),
+      })
+        .catch((err: unknown) => request.log.error({ err, module: rule.module, action: rule.action }, 'operation log not recorded'))
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    } catch (err) {
+      request.log.error({ err }, 'operation log not recorded');
+    }
+    done();
+  });
+}
+
+export default fp(operationLogPlugin, { name: 'operation-log', dependencies: ['auth'] });
