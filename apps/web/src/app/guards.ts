@@ -7,6 +7,7 @@ import { resetUser, userStore } from '../features/auth/user-store.ts';
 import { loadDicts } from '../features/dicts/api/get-dicts.ts';
 import { ApiError, api } from '../lib/api-client.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { loadScreenMessages } from '../lib/i18n.ts';
 import { appStore, setServerMenu, type ServerMenuItem } from '../lib/settings.ts';
 import { getToken, isLoggedIn } from '../lib/storage.ts';
 import { logout } from './session.ts';
@@ -74,6 +75,9 @@ export async function guard(route: AppRoute, request: Request): Promise<null> {
     await logout({ callServer: !sessionOver });
     throw redirect(loginLocation(route.name, url.searchParams));
   }
+
+  // The logged-in screens' messages (a chunk of their own, see lib/i18n.ts) before they render.
+  await loadScreenMessages();
 
   const role = user.role.name;
   if (appStore.get().menuFromServer) {

@@ -13,6 +13,12 @@ export const StorageKey = {
   REMEMBERED_USERNAME: 'remembered-username',
 } as const;
 
+/**
+ * A table's column settings and density, per user and table (components/SearchTable):
+ * `table:<userId>:<tableId>`.
+ */
+export const tablePrefsKey = (userId: number | string, tableId: string): string => `table:${userId}:${tableId}`;
+
 function read(key: string): string | null {
   try {
     return window.localStorage.getItem(key);

@@ -1,4 +1,4 @@
-import { Layout } from 'antd';
+import { App as AntApp, Layout } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
@@ -31,6 +31,8 @@ export default function DefaultLayout() {
 
   return (
     <QueryClientProvider client={queryClient}>
+    {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
+    <AntApp component={false}>
     <Layout className="app-layout" data-testid="app-layout">
       {navbar ? (
         <Layout.Header className="app-navbar">
@@ -62,6 +64,7 @@ export default function DefaultLayout() {
         </Layout>
       </Layout>
     </Layout>
+    </AntApp>
     </QueryClientProvider>
   );
 }

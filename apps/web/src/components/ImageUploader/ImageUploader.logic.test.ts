@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { uploaderMessages, uploaderText } from './messages.ts';
+import screensEnUS from '../../locales/screens/en-US.ts';
+import screensZhCN from '../../locales/screens/zh-CN.ts';
 import { sdkConfigFor, SPEC_UPLOAD_CONFIG } from './sdk-config.ts';
 import { describeUploadError, looksLikeImage, tokenStillValid } from './upload-image.ts';
 import { formatImageList, parseImageList } from './value.ts';
@@ -64,13 +65,15 @@ describe('tokens and errors', () => {
 });
 
 describe('messages', () => {
-  it('has the spec texts and the same keys in both locales', () => {
-    expect(Object.keys(uploaderMessages['en-US']).sort()).toEqual(Object.keys(uploaderMessages['zh-CN']).sort());
-    expect(uploaderText('zh-CN', 'upload.image.select')).toBe('选择图片上传');
-    expect(uploaderText('zh-CN', 'upload.image.uploading')).toBe('上传中...');
-    expect(uploaderText('zh-CN', 'upload.image.noFile')).toBe('请选择文件');
-    expect(uploaderText('zh-CN', 'upload.image.tokenFailed')).toBe('获取上传 token 失败');
-    expect(uploaderText('zh-CN', 'upload.image.failed')).toBe('上传失败：');
-    expect(uploaderText('en-US', 'upload.image.tooLarge', { mb: 20 })).toBe('An image cannot exceed 20 MB');
+  it('live in the app locale files with the spec texts, in both languages', () => {
+    const keys = (messages: object) => Object.keys(messages).filter((key) => key.startsWith('upload.image.')).sort();
+    expect(keys(screensEnUS)).toEqual(keys(screensZhCN));
+    expect(keys(screensZhCN)).toHaveLength(9);
+    expect(screensZhCN['upload.image.select']).toBe('选择图片上传');
+    expect(screensZhCN['upload.image.uploading']).toBe('上传中...');
+    expect(screensZhCN['upload.image.noFile']).toBe('请选择文件');
+    expect(screensZhCN['upload.image.tokenFailed']).toBe('获取上传 token 失败');
+    expect(screensZhCN['upload.image.failed']).toBe('上传失败：');
+    expect(screensEnUS['upload.image.tooLarge']).toBe('An image cannot exceed {{mb}} MB');
   });
 });

@@ -3,7 +3,7 @@ import { LoadingOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons
 import { Button, Image, message, Tooltip, Upload } from 'antd';
 import type { UploadFile, UploadProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { uploaderText, type UploaderMessageKey } from './messages.ts';
+import type { ScreenMessageKey } from '../../locales/screens/zh-CN.ts';
 import { sdkConfigFor, type Config } from './sdk-config.ts';
 import {
   describeUploadError,
@@ -15,6 +15,9 @@ import {
   type UploadTicket,
 } from './upload-image.ts';
 import { formatImageList, parseImageList } from './value.ts';
+
+/** The widget's strings live in the app's locale files (locales/screens/*.ts) under `upload.image.*`. */
+export type UploaderMessageKey = Extract<ScreenMessageKey, `upload.image.${string}`>;
 
 export interface ImageUploaderProps {
   /** Comma-separated image URLs (antd Form passes it). */
@@ -65,10 +68,11 @@ export function ImageUploader({
   disabled = false,
   id,
 }: ImageUploaderProps) {
-  const { i18n } = useTranslation();
+  const { t } = useTranslation();
   const text = useCallback(
-    (key: UploaderMessageKey, params?: Record<string, string | number>) => uploaderText(i18n.language, key, params),
-    [i18n.language],
+    // The keys are checked by UploaderMessageKey; `{{mb}}` is the one parameter, filled where used.
+    (key: UploaderMessageKey, params?: Record<string, string | number>) => (t as (key: string, params?: object) => string)(key, params),
+    [t],
   );
   const [messageApi, contextHolder] = message.useMessage();
   const [pending, setPending] = useState<PendingItem[]>([]);

@@ -1,6 +1,236 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useState } from 'react';
+import { App, Button, Dropdown, Tag } from 'antd';
+import { DeleteOutlined, DownOutlined, EditOutlined, KeyOutlined, PlusOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import type { SubscriptionState, UserItem } from '@clearplay/contract';
+import { useTranslation } from 'react-i18next';
+import { useConfirmDelete } from '../../components/confirm.ts';
+import { DictTag } from '../../components/DictTag.tsx';
+import { Money } from '../../components/Money.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
+import { StatusSwitch } from '../../components/StatusSwitch.tsx';
+import dayjs from '../../lib/dayjs.ts';
+import { useCurrentUser } from '../auth/user-store.ts';
+import {
+  getUsers,
+  useCancelSubscription,
+  useDeleteUser,
+  useRoleOptions,
+  useSetUserStatus,
+  userListQueryKey,
+} from './api/users.ts';
+import { ResetPasswordModal } from './components/ResetPasswordModal.tsx';
+import { SubscriptionDrawer } from './components/SubscriptionDrawer.tsx';
+import { DATE_TIME, SubscriptionModal } from './components/SubscriptionModal.tsx';
+import { UserFormModal } from './components/UserFormModal.tsx';
+import { SUBSCRIPTION_STATE_COLOR } from './subscription.ts';
 
-/** User management (spec §2). Placeholder until the issue that builds this screen lands. */
+const STATES: readonly SubscriptionState[] = ['none', 'active', 'expiring', 'expired'];
+
+/** User management (spec §2, §3 User, §4 status and subscription). super_admin only. */
 export default function UsersPage() {
-  return <ComingSoon description="page.user.description" />;
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const me = useCurrentUser();
+  const roles = useRoleOptions();
+  const setStatus = useSetUserStatus();
+  const remove = useDeleteUser();
+  const cancel = useCancelSubscription();
+  const confirmDelete = useConfirmDelete();
+
+  const [form, setForm] = useState<{ open: boolean; user: UserItem | null }>({ open: false, user: null });
+  const [resetting, setResetting] = useState<UserItem | null>(null);
+  const [subscribing, setSubscribing] = useState<UserItem | null>(null);
+  const [history, setHistory] = useState<UserItem | null>(null);
+
+  const format = (value: string | null) => (value ? dayjs(value).format(DATE_TIME) : '-');
+
+  const unsubscribe = (user: UserItem) =>
+    modal.confirm({
+      title: t('user.unsubscribe.title'),
+      content: t('user.unsubscribe.confirm', { name: user.username }),
+      okButtonProps: { danger: true },
+      okText: t('user.unsubscribe'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        try {
+          await cancel.mutateAsync(user.id);
+          void message.success(t('feedback.unsubscribe.success'));
+        } catch {
+          void message.error(t('feedback.unsubscribe.failed'));
+        }
+      },
+    });
+
+  const columns: SearchTableColumn<UserItem>[] = [
+      {
+        key: 'username',
+        title: t('user.field.username'),
+        fixed: 'left',
+        width: 140,
+        search: { type: 'input' },
+        render: (_, u) => (
+          <span>
+            {u.username}
+            {u.id === me?.id ? (
+              <Tag color="blue" style={{ marginInlineStart: 6 }}>
+                {t('user.me')}
+              </Tag>
+            ) : null}
+          </span>
+        ),
+      },
+      { key: 'nickname', title: t('user.field.nickname'), width: 130, ellipsis: true, search: { type: 'input' } },
+      {
+        key: 'roleName',
+        title: t('user.field.role'),
+        width: 120,
+        search: {
+          type: 'select',
+          name: 'roleId',
+          options: (roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
+        },
+        render: (_, u) => <Tag color={u.roleIsAdmin ? 'geekblue' : 'default'}>{u.roleName}</Tag>,
+      },
+      { key: 'wechat', title: t('user.field.wechat'), width: 130, ellipsis: true, search: { type: 'input' } },
+      { key: 'phone', title: t('user.field.phone'), width: 130, search: { type: 'input' } },
+      {
+        key: 'status',
+        title: t('user.field.status'),
+        width: 100,
+        search: { type: 'dict', dictType: 'common_status', numeric: true },
+        render: (_, u) => (
+          <StatusSwitch
+            status={u.status}
+            disabled={u.id === me?.id}
+            disabledReason={t('user.self.status')}
+            onChange={(status) => setStatus.mutateAsync({ id: u.id, status })}
+            data-testid={`user-status-${u.username}`}
+          />
+        ),
+      },
+      { key: 'defaultPrice', title: t('user.field.defaultPrice'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPrice} /> },
+      { key: 'defaultPriceCheat', title: t('user.field.defaultPriceCheat'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPriceCheat} /> },
+      { key: 'defaultPriceSuspect', title: t('user.field.defaultPriceSuspect'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPriceSuspect} /> },
+      { key: 'defaultPriceNotPass', title: t('user.field.defaultPriceNotPass'), width: 120, align: 'right', render: (_, u) => <Money fen={u.defaultPriceNotPass} /> },
+      {
+        key: 'serviceEndDate',
+        title: t('user.field.serviceEndDate'),
+        width: 230,
+        searchLabel: t('user.field.subscriptionState'),
+        search: {
+          type: 'select',
+          name: 'subscriptionState',
+          options: STATES.map((s) => ({ value: s, label: t(`user.subscriptionState.${s}`) })),
+        },
+        render: (_, u) =>
+          u.roleIsAdmin ? (
+            <span style={{ opacity: 0.45 }}>{t('user.subscription.notApplicable')}</span>
+          ) : (
+            <span data-testid={`user-end-${u.username}`} data-end={u.serviceEndDate ?? ''}>
+              <Tag color={SUBSCRIPTION_STATE_COLOR[u.subscriptionState]}>{t(`user.subscriptionState.${u.subscriptionState}`)}</Tag>
+              {u.serviceEndDate ? dayjs(u.serviceEndDate).format('YYYY-MM-DD HH:mm') : null}
+            </span>
+          ),
+      },
+      {
+        key: 'ifPublic',
+        title: t('user.field.ifPublic'),
+        width: 100,
+        defaultHidden: true,
+        render: (_, u) => <DictTag type="public_private" value={u.ifPublic} />,
+      },
+      {
+        key: 'createdTime',
+        title: t('common.createdTime'),
+        width: 170,
+        search: { type: 'dateRange', names: ['createdStart', 'createdEnd'] },
+        render: (_, u) => format(u.createdTime),
+      },
+      { key: 'loginTime', title: t('user.field.loginTime'), width: 170, render: (_, u) => format(u.loginTime) },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        width: 300,
+        render: (_, u) => {
+          const self = u.id === me?.id;
+          const more = [
+            ...(u.roleIsAdmin
+              ? []
+              : [
+                  { key: 'unsubscribe', label: t('user.unsubscribe'), disabled: u.serviceEndDate === null || u.subscriptionState === 'expired' },
+                  { key: 'history', label: t('user.subscription.historyShort') },
+                  { type: 'divider' as const },
+                ]),
+            { key: 'delete', label: t('common.delete'), danger: true, disabled: self, icon: <DeleteOutlined /> },
+          ];
+          return (
+            <span className="table-actions">
+              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setForm({ open: true, user: u })} data-testid={`user-edit-${u.username}`}>
+                {t('common.edit')}
+              </Button>
+              <Button type="link" size="small" icon={<KeyOutlined />} onClick={() => setResetting(u)} data-testid={`user-reset-${u.username}`}>
+                {t('user.resetPassword')}
+              </Button>
+              {u.roleIsAdmin ? null : (
+                <Button
+                  type="link"
+                  size="small"
+                  icon={<ShoppingCartOutlined />}
+                  onClick={() => setSubscribing(u)}
+                  data-testid={`user-subscribe-${u.username}`}
+                >
+                  {u.subscriptionState === 'active' || u.subscriptionState === 'expiring' ? t('user.subscription.renew') : t('user.subscription.subscribe')}
+                </Button>
+              )}
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: more,
+                  onClick: ({ key }) => {
+                    if (key === 'unsubscribe') unsubscribe(u);
+                    else if (key === 'history') setHistory(u);
+                    else if (key === 'delete')
+                      confirmDelete(async () => {
+                        await remove.mutateAsync(u.id);
+                        void message.success(t('feedback.delete.success'));
+                      });
+                  },
+                }}
+              >
+                <Button type="link" size="small" data-testid={`user-more-${u.username}`}>
+                  {t('common.more')} <DownOutlined />
+                </Button>
+              </Dropdown>
+            </span>
+          );
+        },
+      },
+  ];
+
+  return (
+    <>
+      <PageHeader description={t('page.user.description')} />
+      <SearchTable<UserItem>
+        tableId="system-user"
+        rowKey="id"
+        columns={columns}
+        queryKey={userListQueryKey}
+        fetcher={(params, signal) => getUsers(params, signal)}
+        scrollX={2100}
+        title={t('user.list')}
+        toolbar={() => (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, user: null })} data-testid="user-create">
+            {t('user.create')}
+          </Button>
+        )}
+        data-testid="user-table"
+      />
+      <UserFormModal open={form.open} user={form.user} onClose={() => setForm({ open: false, user: null })} />
+      <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} />
+      <SubscriptionModal user={subscribing} onClose={() => setSubscribing(null)} />
+      <SubscriptionDrawer user={history} onClose={() => setHistory(null)} />
+    </>
+  );
 }

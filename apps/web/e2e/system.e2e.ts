@@ -1,0 +1,350 @@
+// Browser journeys of issue 3: users (create with prices, subscribe, renew, disable while the
+// user is signed in elsewhere), dictionaries, roles, each visible afterwards in the operation
+// log; the house table's density and column settings; screenshots of every screen in both
+// languages (docs/screenshots/system-*.png).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
+const until = <T>(read: () => T | Promise<T>, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
+const SHOP = { username: 'e2eshop01', password: 'Shop#2026', nickname: '端到端店铺' };
+
+/** A screenshot for the docs once toasts are gone and modals/drawers have finished moving. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  await page.waitForTimeout(600);
+  await save(page, name);
+}
+
+/** A fresh context in `locale`, signed in; lands on `path`. */
+async function signedIn(username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await login(page, username, password);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await page.goto(path);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  return page;
+}
+
+/** The visible modal whose title contains `title`. */
+const modal = (page: Page, title: string | RegExp): Locator => page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+
+/** Picks an option of the antd Select inside the form item labelled `label`. */
+async function pick(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
+  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  await item.locator('.ant-select').first().click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
+
+const toast = (page: Page, text: string) => until(() => page.locator('.ant-message-notice', { hasText: text }).first().isVisible()).toBe(true);
+
+/** Filters the operation log by module and expects a row per `contents` fragment. */
+async function expectLogged(page: Page, module: string, contents: string[], shot?: string): Promise<void> {
+  await page.locator('.ant-menu').getByText('操作日志', { exact: true }).click();
+  await page.waitForURL(/\/system\/log/);
+  const table = page.getByTestId('log-table');
+  await table.locator('#search-system-log_module').fill(module);
+  await table.getByTestId('search-submit').click();
+  for (const content of contents) {
+    await until(() => row(page, content).first().isVisible()).toBe(true);
+  }
+  // every row shown is of that module
+  const modules = await table.locator('.ant-table-row td:first-child').allTextContents();
+  expect(modules.length).toBeGreaterThan(0);
+  expect(new Set(modules)).toEqual(new Set([module]));
+  if (shot) await screenshot(page, shot);
+}
+
+const endOf = async (page: Page, username: string): Promise<number> => {
+  const value = await page.getByTestId(`user-end-${username}`).getAttribute('data-end');
+  expect(value).toBeTruthy();
+  return Date.parse(value!);
+};
+
+describe('user management', () => {
+  test('create a shop user with prices, subscribe monthly, renew, history; disable them while they are signed in elsewhere; all in the log', async () => {
+    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
+    await until(() => row(page, 'shop0001').isVisible()).toBe(true);
+    await screenshot(page, 'system-user-zh-CN');
+
+    // Create: a taken username comes back as a message on the username field.
+    await page.getByTestId('user-create').click();
+    const form = modal(page, '新建用户');
+    await form.getByTestId('user-form-username').fill('shop0001');
+    await form.getByTestId('user-form-password').fill(SHOP.password);
+    await form.getByTestId('user-form-nickname').fill(SHOP.nickname);
+    await pick(page, form, '角色', /^shop/);
+    await form.getByTestId('user-form-wechat').fill('wx_e2eshop01');
+    await form.getByTestId('user-form-phone').fill('13800138000');
+    await form.getByTestId('user-form-defaultPrice').fill('12.5');
+    await form.getByTestId('user-form-defaultPriceCheat').fill('30');
+    await form.getByTestId('user-form-defaultPriceSuspect').fill('20.05');
+    await form.getByTestId('user-form-defaultPriceNotPass').fill('8');
+    await screenshot(page, 'system-user-form-zh-CN');
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    const usernameItem = form.locator('.ant-form-item').filter({ has: page.getByTestId('user-form-username') });
+    await until(() => usernameItem.locator('.ant-form-item-explain-error').textContent()).toMatch(/shop0001/);
+    await screenshot(page, 'system-user-form-server-error-zh-CN');
+
+    await form.getByTestId('user-form-username').fill(SHOP.username);
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await toast(page, '创建成功');
+    await until(() => row(page, SHOP.username).isVisible()).toBe(true);
+    const created = row(page, SHOP.username);
+    expect(await created.textContent()).toContain('¥12.50');
+    expect(await created.textContent()).toContain('¥20.05');
+    expect(await created.textContent()).toContain('未订阅');
+
+    // Subscribe monthly: the dialog shows the end it will set; the table shows it after.
+    await page.getByTestId(`user-subscribe-${SHOP.username}`).click();
+    const subscribe = modal(page, '订阅服务');
+    await until(() => subscribe.getByTestId('subscription-new-end').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} /);
+    const before = Date.now();
+    await subscribe.getByRole('button', { name: /^订\s*阅$/ }).click();
+    await toast(page, '订阅成功');
+    await until(() => created.textContent()).toContain('生效中');
+    const firstEnd = await endOf(page, SHOP.username);
+    expect(firstEnd - before).toBeGreaterThan(30 * DAY_MS - 60_000);
+    expect(firstEnd - before).toBeLessThan(30 * DAY_MS + 60_000);
+
+    // Renew: extends from the current end, ~30 days more.
+    await page.getByTestId(`user-subscribe-${SHOP.username}`).click();
+    const renew = modal(page, '续费服务');
+    await until(() => renew.getByTestId('subscription-current-end').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} /);
+    await screenshot(page, 'system-user-subscribe-zh-CN');
+    await renew.getByRole('button', { name: /^续\s*费$/ }).click();
+    await toast(page, '订阅成功');
+    await until(() => endOf(page, SHOP.username)).toBeGreaterThan(firstEnd);
+    const secondEnd = await endOf(page, SHOP.username);
+    expect(Math.abs(secondEnd - firstEnd - 30 * DAY_MS)).toBeLessThan(60_000);
+
+    // The history lists both changes.
+    await page.getByTestId(`user-more-${SHOP.username}`).click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('订阅记录').click();
+    const history = page.getByTestId('subscription-history');
+    await until(() => history.locator('.ant-table-row').count()).toBe(2);
+    expect(await history.locator('.ant-table-row').allTextContents()).toEqual([expect.stringContaining('续费'), expect.stringContaining('订阅')]);
+    await screenshot(page, 'system-user-history-zh-CN');
+    await history.locator('.ant-drawer-close').click();
+
+    // The shop signs in in a second browser; the admin disables them; their next call ends the session.
+    const shop = await signedIn(SHOP.username, SHOP.password, '/order/inspect');
+    await page.getByTestId(`user-status-${SHOP.username}`).click();
+    await toast(page, '状态设置成功');
+    await until(() => created.textContent()).toContain('e2eshop01');
+    expect(await page.getByTestId(`user-status-${SHOP.username}`).getAttribute('aria-checked')).toBe('false');
+    await shop.locator('.ant-menu').getByText('检测记录', { exact: true }).click();
+    const dialog = shop.locator('.ant-modal-confirm-title', { hasText: '您已退出登录' });
+    await until(() => dialog.isVisible()).toBe(true);
+    await screenshot(shop, 'system-user-disabled-session-zh-CN');
+    await shop.context().close();
+
+    await expectLogged(page, 'user', [`user ${SHOP.username}`, 'created with role shop', 'renew monthly', ': disabled'], 'system-log-zh-CN');
+    const logRow = row(page, `user ${SHOP.username}`).filter({ hasText: 'created with role shop' }).first();
+    await logRow.getByRole('button', { name: /详情/ }).click();
+    const detail = page.getByTestId('log-detail');
+    await until(() => page.getByTestId('log-payload').textContent()).toContain('"username": "e2eshop01"');
+    // The password is masked in the recorded payload.
+    expect(await page.getByTestId('log-payload').textContent()).not.toContain(SHOP.password);
+    expect(await detail.isVisible()).toBe(true);
+    await screenshot(page, 'system-log-detail-zh-CN');
+    await page.context().close();
+  });
+});
+
+describe('dictionary management', () => {
+  test('type and data: create, view data, toggle, delete; the log shows each change', async () => {
+    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
+    await until(() => row(page, 'order_result').isVisible()).toBe(true);
+    await screenshot(page, 'system-dict-zh-CN');
+
+    await page.getByTestId('dict-type-create').click();
+    const typeForm = modal(page, '新建字典类型');
+    await typeForm.getByTestId('dict-type-form-code').fill('e2e_region');
+    await typeForm.getByTestId('dict-type-form-name').fill('测试区域');
+    await typeForm.getByRole('button', { name: /确\s*定/ }).click();
+    await toast(page, '字典类型创建成功');
+    await until(() => row(page, 'e2e_region').isVisible()).toBe(true);
+
+    // View data opens the data tab on that type.
+    await page.getByTestId('dict-type-view-e2e_region').click();
+    await until(() => page.getByTestId('dict-data-table').isVisible()).toBe(true);
+    expect(await page.getByTestId('dict-data-type').textContent()).toContain('e2e_region');
+
+    const addEntry = async (label: string, value: string, listClass: string, parent?: string) => {
+      await page.getByTestId('dict-data-create').click();
+      const form = modal(page, '新建字典数据');
+      await form.getByTestId('dict-data-form-label').fill(label);
+      await form.getByTestId('dict-data-form-value').fill(value);
+      await pick(page, form, '标签样式', listClass);
+      if (parent) {
+        const item = form.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '上级' }) });
+        await item.locator('.ant-select').click();
+        await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', { hasText: parent }).click();
+      }
+      await form.getByRole('button', { name: /确\s*定/ }).click();
+      await toast(page, '字典数据创建成功');
+      await until(() => row(page, value).isVisible()).toBe(true);
+    };
+    await addEntry('华东', 'east', '成功');
+    await addEntry('上海', 'shanghai', '警告', '华东');
+    expect(await row(page, 'shanghai').textContent()).toContain('华东');
+    // The label renders as a tag in its listClass colour.
+    expect(await row(page, 'east').locator('.ant-tag').first().getAttribute('class')).toContain('success');
+    await screenshot(page, 'system-dict-data-zh-CN');
+
+    await page.getByTestId('dict-data-status-east').click();
+    await toast(page, '字典数据状态设置成功');
+    await until(() => page.getByTestId('dict-data-status-east').getAttribute('aria-checked')).toBe('false');
+
+    await page.getByTestId('dict-data-delete-shanghai').click();
+    await until(() => page.locator('.ant-modal-confirm-content').textContent()).toBe('此操作不可撤销，确定要删除吗？');
+    await page.getByTestId('confirm-ok').click();
+    await toast(page, '字典数据删除成功');
+    await until(() => row(page, 'shanghai').count()).toBe(0);
+
+    // Back on the types: disable the type, then delete it with its remaining entry.
+    await page.getByTestId('dict-tab-types').click();
+    await until(() => row(page, 'e2e_region').textContent()).toContain('1');
+    await page.getByTestId('dict-type-status-e2e_region').click();
+    await toast(page, '字典类型状态设置成功');
+    await page.getByTestId('dict-type-delete-e2e_region').click();
+    await page.getByTestId('confirm-ok').click();
+    await toast(page, '字典类型删除成功');
+    await until(() => row(page, 'e2e_region').count()).toBe(0);
+
+    await expectLogged(page, 'dict', [
+      'dict type e2e_region',
+      'dict data e2e_region/east "华东"',
+      'dict data e2e_region/shanghai "上海"',
+      'deleted with 1 entries',
+    ]);
+    await page.context().close();
+  });
+});
+
+describe('role management', () => {
+  test('create a role with permissions from the tree; built-in roles cannot be deleted; the log shows it', async () => {
+    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/role');
+    await until(() => row(page, 'super_admin').isVisible()).toBe(true);
+    await screenshot(page, 'system-role-zh-CN');
+    expect(await page.getByTestId('role-delete-super_admin').isDisabled()).toBe(true);
+    expect(await page.getByTestId('role-delete-shop').isDisabled()).toBe(true);
+
+    await page.getByTestId('role-create').click();
+    const form = modal(page, '新建角色');
+    await form.getByTestId('role-form-name').fill('auditor');
+    await form.getByTestId('role-form-description').fill('审计员：查看订单和操作日志');
+    const tree = form.getByTestId('permission-tree');
+    await tree.locator('.ant-tree-treenode', { hasText: '查看订单' }).locator('.ant-tree-checkbox').click();
+    await tree.locator('.ant-tree-treenode', { hasText: '操作日志' }).first().locator('.ant-tree-checkbox').click();
+    await screenshot(page, 'system-role-form-zh-CN');
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await toast(page, '创建成功');
+    await until(() => row(page, 'auditor').isVisible()).toBe(true);
+    expect(await row(page, 'auditor').textContent()).toContain('2 项权限');
+    expect(await page.getByTestId('role-delete-auditor').isDisabled()).toBe(false);
+
+    await expectLogged(page, 'role', ['role auditor', 'created with 2 permissions']);
+    await page.context().close();
+  });
+});
+
+describe('the house table', () => {
+  test('search collapses and expands, reset re-queries, density and column settings are remembered per user', async () => {
+    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
+    const table = page.getByTestId('user-table');
+    await until(() => row(page, 'inspector01').isVisible()).toBe(true);
+
+    // Collapsed: the first row of fields; expanded: all of them.
+    const phone = table.locator('#search-system-user_phone');
+    expect(await phone.isVisible()).toBe(false);
+    await table.getByTestId('search-toggle').click();
+    await until(() => phone.isVisible()).toBe(true);
+
+    await table.locator('#search-system-user_username').fill('inspector');
+    await table.getByTestId('search-submit').click();
+    await until(() => table.locator('.ant-table-row').count()).toBe(1);
+    await table.getByTestId('search-reset').click();
+    await until(() => table.locator('.ant-table-row').count()).toBeGreaterThan(1);
+    expect(await table.locator('#search-system-user_username').inputValue()).toBe('');
+
+    // Density mini and a hidden column survive a reload.
+    await table.getByTestId('table-density').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('迷你').click();
+    await table.getByTestId('table-columns').click();
+    await page.getByTestId('column-toggle-wechat').click();
+    await until(() => table.locator('th', { hasText: '微信号' }).count()).toBe(0);
+    await screenshot(page, 'system-user-columns-zh-CN');
+    const saved = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('table:') && k.endsWith(':system-user')));
+    expect(saved).toHaveLength(1);
+
+    await page.reload();
+    await until(() => row(page, 'inspector01').isVisible()).toBe(true);
+    expect(await table.locator('th', { hasText: '微信号' }).count()).toBe(0);
+    expect(await table.locator('.ant-table-wrapper .search-table-mini, .search-table-mini').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+});
+
+describe('English screens', () => {
+  test('every system screen and a form in en-US', async () => {
+    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user', 'en-US');
+    await until(() => row(page, 'shop0001').isVisible()).toBe(true);
+    expect(await page.getByTestId('user-create').textContent()).toContain('New user');
+    await screenshot(page, 'system-user-en-US');
+    await page.getByTestId('user-create').click();
+    await until(() => modal(page, 'New user').isVisible()).toBe(true);
+    await modal(page, 'New user').getByRole('button', { name: 'OK' }).click();
+    await until(() => modal(page, 'New user').locator('.ant-form-item-explain-error').first().isVisible()).toBe(true);
+    expect(await modal(page, 'New user').locator('.ant-form-item-explain-error').allTextContents()).toContain('Please enter Username');
+    await screenshot(page, 'system-user-form-en-US');
+    await modal(page, 'New user').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.locator('.ant-menu').getByText('Roles', { exact: true }).click();
+    await until(() => row(page, 'super_admin').isVisible()).toBe(true);
+    await screenshot(page, 'system-role-en-US');
+    await page.getByTestId('role-edit-inspector').click();
+    await until(() => page.getByTestId('permission-tree').textContent()).toContain('Detection orders');
+    await screenshot(page, 'system-role-form-en-US');
+    await modal(page, 'Edit role').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.locator('.ant-menu').getByText('Dictionaries', { exact: true }).click();
+    await until(() => row(page, 'order_result').isVisible()).toBe(true);
+    await screenshot(page, 'system-dict-en-US');
+    await page.getByTestId('dict-type-view-order_result').click();
+    await until(() => page.getByTestId('dict-data-table').locator('.ant-table-row').count()).toBe(4);
+    await screenshot(page, 'system-dict-data-en-US');
+
+    await page.locator('.ant-menu').getByText('Operation Log', { exact: true }).click();
+    await until(() => page.getByTestId('log-table').locator('.ant-table-row').count()).toBeGreaterThan(0);
+    await screenshot(page, 'system-log-en-US');
+    await page.getByTestId('log-table').locator('.ant-table-row').first().getByRole('button', { name: /Details/ }).click();
+    await until(() => page.getByTestId('log-detail').textContent()).toContain('Log entry');
+    await screenshot(page, 'system-log-detail-en-US');
+    await page.context().close();
+  });
+});

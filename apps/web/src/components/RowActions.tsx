@@ -1,0 +1,54 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { App, Button, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useConfirmDelete } from './confirm.ts';
+
+/** The row's edit action, the same on every list screen. */
+export function EditButton({ onClick, testId }: { onClick: () => void; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button type="link" size="small" icon={<EditOutlined />} onClick={onClick} data-testid={testId}>
+      {t('common.edit')}
+    </Button>
+  );
+}
+
+/**
+ * The row's delete action: the spec's confirm text, then `onDelete`, then the success toast
+ * (failures are already shown by the API client). With `disabledReason` the button is
+ * disabled and the reason shows as its tooltip.
+ */
+export function DeleteButton({
+  onDelete,
+  successMessage,
+  disabledReason = null,
+  testId,
+}: {
+  onDelete: () => Promise<unknown>;
+  successMessage?: string;
+  disabledReason?: string | null;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const confirmDelete = useConfirmDelete();
+  const button = (
+    <Button
+      type="link"
+      size="small"
+      danger
+      icon={<DeleteOutlined />}
+      disabled={disabledReason !== null}
+      data-testid={testId}
+      onClick={() =>
+        confirmDelete(async () => {
+          await onDelete();
+          void message.success(successMessage ?? t('feedback.delete.success'));
+        })
+      }
+    >
+      {t('common.delete')}
+    </Button>
+  );
+  return disabledReason === null ? button : <Tooltip title={disabledReason}>{button}</Tooltip>;
+}

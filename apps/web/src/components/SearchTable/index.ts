@@ -1,0 +1,2 @@
+export { SearchTable, type SearchTableProps } from './SearchTable.tsx';
+export type { Density, QueryParams, SearchField, SearchTableActions, SearchTableColumn, TablePage, ToolbarContext } from './types.ts';

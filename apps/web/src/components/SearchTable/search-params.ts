@@ -1,0 +1,38 @@
+import type { Dayjs } from 'dayjs';
+import type { QueryParams, SearchField } from './types.ts';
+
+export interface SearchFieldDef {
+  /** The form field name. */
+  name: string;
+  label: string;
+  field: SearchField;
+}
+
+const isDayjs = (value: unknown): value is Dayjs =>
+  typeof value === 'object' && value !== null && typeof (value as Dayjs).toISOString === 'function' && typeof (value as Dayjs).startOf === 'function';
+
+/**
+ * The search form's values → query params: text trimmed (empty dropped), date ranges as two
+ * ISO instants (whole days unless the field picks times), everything else as it is.
+ */
+export function toQueryParams(fields: readonly SearchFieldDef[], values: Record<string, unknown>): QueryParams {
+  const params: QueryParams = {};
+  for (const { name, field } of fields) {
+    const value = values[name];
+    if (value === undefined || value === null) continue;
+    if (field.type === 'dateRange') {
+      if (!Array.isArray(value) || !isDayjs(value[0]) || !isDayjs(value[1])) continue;
+      const [start, end] = value as [Dayjs, Dayjs];
+      params[field.names[0]] = (field.showTime ? start : start.startOf('day')).toISOString();
+      params[field.names[1]] = (field.showTime ? end : end.endOf('day')).toISOString();
+      continue;
+    }
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text !== '') params[name] = text;
+      continue;
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') params[name] = value;
+  }
+  return params;
+}

@@ -1,0 +1,172 @@
+import { useState } from 'react';
+import { Button, Card, Empty, Select, Space, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { DictDataItem, DictDataNode } from '@clearplay/contract';
+import { useTranslation } from 'react-i18next';
+import { DeleteButton, EditButton } from '../../../components/RowActions.tsx';
+import { ListClassTag } from '../../../components/DictTag.tsx';
+import { SearchTable, type SearchTableColumn } from '../../../components/SearchTable/index.ts';
+import { StatusSwitch } from '../../../components/StatusSwitch.tsx';
+import dayjs from '../../../lib/dayjs.ts';
+import {
+  dictDataListQueryKey,
+  getDictData,
+  useDeleteDictData,
+  useDictDataTree,
+  useDictTypeOptions,
+  useUpdateDictData,
+  type ListClass,
+} from '../api/dict-admin.ts';
+import { DictDataFormModal } from './DictDataFormModal.tsx';
+
+function labelsById(nodes: readonly DictDataNode[], into = new Map<number, string>()): Map<number, string> {
+  for (const node of nodes) {
+    into.set(node.id, node.label);
+    if (node.children) labelsById(node.children, into);
+  }
+  return into;
+}
+
+/** The data tab: the entries of one type (chosen above the table, or by a type's "view data"). */
+export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | null; onTypeChange: (code: string) => void }) {
+  const { t } = useTranslation();
+  const types = useDictTypeOptions();
+  const tree = useDictDataTree(typeCode);
+  const update = useUpdateDictData();
+  const remove = useDeleteDictData();
+  const [form, setForm] = useState<{ open: boolean; entry: DictDataItem | null }>({ open: false, entry: null });
+  const parents = labelsById(tree.data ?? []);
+  const current = types.data?.find((type) => type.code === typeCode);
+
+  const columns: SearchTableColumn<DictDataItem>[] = [
+    {
+      key: 'label',
+      title: t('dict.data.field.label'),
+      width: 180,
+      search: { type: 'input' },
+      render: (_, d) => <ListClassTag label={d.label} listClass={d.listClass} className={d.cssClass} />,
+    },
+    { key: 'value', title: t('dict.data.field.value'), width: 200, ellipsis: true, render: (_, d) => <code>{d.value}</code> },
+    { key: 'sort', title: t('dict.data.field.sort'), width: 80, align: 'right' },
+    {
+      key: 'listClass',
+      title: t('dict.data.field.listClass'),
+      width: 110,
+      render: (_, d) => <ListClassTag label={d.listClass || 'default'} listClass={d.listClass} />,
+    },
+    { key: 'cssClass', title: t('dict.data.field.cssClass'), width: 110, defaultHidden: true, render: (_, d) => d.cssClass || '-' },
+    {
+      key: 'isDefault',
+      title: t('dict.data.field.isDefault'),
+      width: 90,
+      render: (_, d) => (d.isDefault ? <Tag color="processing">{t('common.yes')}</Tag> : <Tag>{t('common.no')}</Tag>),
+    },
+    {
+      key: 'parentId',
+      title: t('dict.data.field.parent'),
+      width: 130,
+      render: (_, d) => (d.parentId === null ? '-' : (parents.get(d.parentId) ?? `#${d.parentId}`)),
+    },
+    {
+      key: 'status',
+      title: t('common.status'),
+      width: 100,
+      search: { type: 'dict', dictType: 'common_status', numeric: true },
+      render: (_, d) => (
+        <StatusSwitch
+          status={d.status}
+          successMessage={t('feedback.dictData.status.success')}
+          failureMessage={t('feedback.dictData.status.failed')}
+          onChange={(status) =>
+            update.mutateAsync({
+              id: d.id,
+              typeCode: d.typeCode,
+              label: d.label,
+              value: d.value,
+              sort: d.sort,
+              cssClass: d.cssClass,
+              listClass: d.listClass as ListClass,
+              isDefault: d.isDefault,
+              parentId: d.parentId,
+              remark: d.remark,
+              status,
+            })
+          }
+          data-testid={`dict-data-status-${d.value}`}
+        />
+      ),
+    },
+    { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => d.remark || '-' },
+    { key: 'createdTime', title: t('common.createdTime'), width: 170, defaultHidden: true, render: (_, d) => dayjs(d.createdTime).format('YYYY-MM-DD HH:mm:ss') },
+    {
+      key: 'actions',
+      title: t('common.actions'),
+      width: 160,
+      fixed: 'right',
+      render: (_, d) => (
+        <span className="table-actions">
+          <EditButton onClick={() => setForm({ open: true, entry: d })} testId={`dict-data-edit-${d.value}`} />
+          <DeleteButton onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictData.delete.success')} testId={`dict-data-delete-${d.value}`} />
+        </span>
+      ),
+    },
+  ];
+
+  const typeSelect = (
+    <Space>
+      <span>{t('dict.data.field.type')}</span>
+      <Select
+        style={{ width: 280 }}
+        value={typeCode ?? undefined}
+        placeholder={t('dict.data.chooseType')}
+        loading={types.isLoading}
+        showSearch={{ optionFilterProp: 'label' }}
+        onChange={onTypeChange}
+        options={(types.data ?? []).map((type) => ({ value: type.code, label: `${type.name} (${type.code})` }))}
+        data-testid="dict-data-type"
+      />
+    </Space>
+  );
+
+  return (
+    <>
+      {typeCode ? (
+        <SearchTable<DictDataItem>
+          // A new type starts with a fresh search form and page 1.
+          key={typeCode}
+          tableId="system-dict-data"
+          rowKey="id"
+          columns={columns}
+          queryKey={dictDataListQueryKey(typeCode)}
+          fetcher={(params, signal) => getDictData(typeCode, params, signal)}
+          loadErrorMessage={t('feedback.dictData.search.failed')}
+          title={
+            <Space size={12}>
+              {typeSelect}
+              {current && current.status !== 1 ? <Tag color="error">{t('dict.type.disabledHint')}</Tag> : null}
+            </Space>
+          }
+          scrollX={1300}
+          toolbar={() => (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, entry: null })} data-testid="dict-data-create">
+              {t('dict.data.create')}
+            </Button>
+          )}
+          data-testid="dict-data-table"
+        />
+      ) : (
+        <Card variant="borderless">
+          {typeSelect}
+          <Empty style={{ margin: '48px 0' }} description={t('dict.data.chooseTypeHint')} />
+        </Card>
+      )}
+      <DictDataFormModal
+        open={form.open}
+        entry={form.entry}
+        typeCode={typeCode ?? ''}
+        types={types.data ?? []}
+        onClose={() => setForm({ open: false, entry: null })}
+      />
+    </>
+  );
+}
