@@ -106,9 +106,13 @@ export async function listUsers(db: Db, query: UserListQuery): Promise<{ list: U
   const f = toUserFilter(query, now);
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
-  const [rows, count] = await Promise.all([repo.listPage(db, f, (page - 1) * pageSize, pageSize).execute(), repo.countQuery(db, f).executeTakeFirstOrThrow()]);
+  // The count first: it is answered from an index, and tells whether a text filter is
+  // selective enough to drive the page query from its own index (see repo.listPage).
+  const total = Number((await repo.countQuery(db, f).executeTakeFirstOrThrow()).n);
+  const driveFromFilter = repo.hasTextFilter(f) && total <= repo.DRIVE_FROM_FILTER_MAX;
+  const rows = await repo.listPage(db, f, (page - 1) * pageSize, pageSize, driveFromFilter).execute();
   const latest = await repo.latestSubscriptions(db, rows.map((r) => r.id));
-  return { list: rows.map((r) => toUserItem(r, latest.get(r.id), now)), total: Number(count.n) };
+  return { list: rows.map((r) => toUserItem(r, latest.get(r.id), now)), total };
 }
 
 export async function searchUsers(db: Db, query: UserSearchQuery): Promise<UserOption[]> {
