@@ -25,6 +25,19 @@ declare module 'fastify' {
 /** Routes registered by third-party plugins (the OpenAPI UI): public, and the only exception. */
 export const DOCS_PREFIX = '/api/docs';
 
+/** The signed-in user acting on others: who they are and what their role may do. */
+export interface Operator {
+  id: number;
+  username: string;
+  permissions: readonly string[];
+}
+
+/** The operator of a route declared `auth: 'user'`. */
+export function operatorOf(request: FastifyRequest): Operator {
+  const user = requireUser(request);
+  return { id: user.id, username: user.username, permissions: user.role.permissions };
+}
+
 /** The user of a route declared `auth: 'user'` (the hook guarantees one). */
 export function requireUser(request: FastifyRequest): AuthUser {
   if (request.user === null) throw new AppError(Status.UNAUTHORIZED, 'auth.required');

@@ -1,19 +1,14 @@
 import { Empty, IdQuery, Page, RoleCreateBody, RoleItem, RoleListQuery, RoleUpdateBody } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { operatorOf } from '../../plugins/auth.ts';
 import type { RouteDeps } from '../../routes.ts';
 import * as roles from './roles.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['role'];
 
-const operatorOf = (request: FastifyRequest): roles.Operator => {
-  const user = requireUser(request);
-  return { id: user.id, username: user.username, permissions: user.role.permissions };
-};
 
 /** Roles (spec §3 Role, §6): permissions from the contract's catalogue. */
 const roleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {

@@ -1,4 +1,5 @@
 import { ALL_PERMISSIONS, isPermission, RoleName, type RoleCreateBody, type RoleItem, type RoleListQuery, type RoleUpdateBody } from '@clearplay/contract';
+import type { Operator } from '../../plugins/auth.ts';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { RoleRow } from '../../db/schema.ts';
@@ -10,12 +11,6 @@ import * as repo from './roles.repository.ts';
 /** The roles seeded on first start: never deleted or renamed. */
 export const BUILT_IN_ROLES: ReadonlySet<string> = new Set(Object.values(RoleName));
 
-/** Who is acting: their id and their role's permissions. */
-export interface Operator {
-  id: number;
-  username: string;
-  permissions: readonly string[];
-}
 
 export const toRoleItem = (row: RoleRow, userCount: number): RoleItem => ({
   id: row.id,

@@ -16,20 +16,15 @@ import {
   UserUpdateBody,
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { operatorOf } from '../../plugins/auth.ts';
 import type { RouteDeps } from '../../routes.ts';
 import * as users from './users.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['user'];
 
-const operatorOf = (request: FastifyRequest): users.Operator => {
-  const user = requireUser(request);
-  return { id: user.id, username: user.username, permissions: user.role.permissions };
-};
 
 /** User management (spec §3 User, §4 subscription, §7). */
 const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {

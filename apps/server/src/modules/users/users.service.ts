@@ -13,6 +13,7 @@ import {
   type UserSearchQuery,
   type UserUpdateBody,
 } from '@clearplay/contract';
+import type { Operator } from '../../plugins/auth.ts';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason, SubscriptionRow } from '../../db/schema.ts';
@@ -27,12 +28,6 @@ import * as repo from './users.repository.ts';
 /** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
 export const EXPIRING_WITHIN_MS = 7 * DAY_MS;
 
-/** The signed-in user acting on others. */
-export interface Operator {
-  id: number;
-  username: string;
-  permissions: readonly string[];
-}
 
 export function subscriptionState(serviceEndAt: number | null, now: number): SubscriptionState {
   if (serviceEndAt === null) return 'none';
