@@ -25,11 +25,14 @@ export function createDb(target: DbTarget): Db {
       database.pragma('busy_timeout = 5000');
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
     }
-    case 'postgres':
-      return new Kysely<Database>({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 }) }),
-        plugins,
-      });
+    case 'postgres': {
+      const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 });
+      // An idle connection the server ends (a restart, a failover, an administrator) is reported
+      // on the pool; unheard, that event would crash the process. The pool drops the connection
+      // and opens a new one at the next query.
+      pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); it will be replaced`));
+      return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    }
     case 'mysql':
       return new Kysely<Database>({
         dialect: new MysqlDialect({

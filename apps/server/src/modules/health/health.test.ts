@@ -1,11 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/context.ts';
+import pg from 'pg';
+import { createTestContext, testDbKind, type TestContext } from '../../test/context.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterAll(() => ctx.destroy());
+
+// PostgreSQL only: the server ends the app's idle connections (as a restart or failover does).
+describe.runIf(testDbKind() === 'pg')('when PostgreSQL ends idle connections', () => {
+  it('keeps serving: the pool replaces them instead of crashing the process', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    if (ctx.config.database.dialect !== 'postgres') throw new Error('expected PostgreSQL');
+    const admin = new pg.Client({ connectionString: ctx.config.database.url });
+    await admin.connect();
+    const ended = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    await admin.end();
+    expect(ended.rowCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up' } });
+  });
+});
 
 describe('GET /api/health', () => {
   it('answers db up without a token', async () => {
