@@ -2,25 +2,25 @@ import type { Db } from '../../db/index.ts';
 import { insertReturningId } from '../../db/dialect.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 
+/** What the spec's Current user is built from, besides id and username (auth.service toCurrentUser). */
+const CURRENT_USER_COLUMNS = [
+  'users.nickname',
+  'users.roleId',
+  'users.wechat',
+  'users.phone',
+  'users.avatar',
+  'users.status',
+  'roles.name as roleName',
+  'roles.description as roleDescription',
+  'roles.permissions as rolePermissions',
+  'roles.isAdmin as roleIsAdmin',
+] as const;
+
 const userWithRole = (db: Db) =>
   db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.roleId')
-    .select([
-      'users.id',
-      'users.username',
-      'users.passwordHash',
-      'users.nickname',
-      'users.roleId',
-      'users.wechat',
-      'users.phone',
-      'users.avatar',
-      'users.status',
-      'roles.name as roleName',
-      'roles.description as roleDescription',
-      'roles.permissions as rolePermissions',
-      'roles.isAdmin as roleIsAdmin',
-    ]);
+    .select(['users.id', 'users.username', 'users.passwordHash', ...CURRENT_USER_COLUMNS]);
 
 export type UserWithRole = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
 
@@ -41,16 +41,7 @@ export const findSessionByTokenHash = (db: Db, tokenHash: string) =>
       'sessions.revokedAt',
       'sessions.revokeReason',
       'users.username',
-      'users.nickname',
-      'users.roleId',
-      'users.wechat',
-      'users.phone',
-      'users.avatar',
-      'users.status',
-      'roles.name as roleName',
-      'roles.description as roleDescription',
-      'roles.permissions as rolePermissions',
-      'roles.isAdmin as roleIsAdmin',
+      ...CURRENT_USER_COLUMNS,
     ])
     .where('sessions.tokenHash', '=', tokenHash)
     .executeTakeFirst();
