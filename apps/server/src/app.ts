@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -29,6 +30,21 @@ export const REDACT_PATHS = [
   '*.authorization',
 ];
 
+const ajvCompilers = AjvCompiler();
+
+/**
+ * Query strings, params and headers are text, so they are coerced to their schema types
+ * ("5" → 5). JSON bodies already carry types: coercing them would read `null` as 0 or ""
+ * (a missing result recorded as "normal"), so bodies are validated without coercion.
+ */
+const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options) => {
+  const coercing = ajvCompilers(externalSchemas, options);
+  // The app never uses JTD mode: its options are plain Ajv options.
+  const ajvOptions = options as { customOptions?: Record<string, unknown> } | undefined;
+  const strict = ajvCompilers(externalSchemas, { ...ajvOptions, customOptions: { ...ajvOptions?.customOptions, coerceTypes: false } } as typeof options);
+  return (route) => ((route as unknown as { httpPart?: string }).httpPart === 'body' ? strict : coercing)(route);
+};
+
 /**
  * The whole app, without listening. Plugin order matters: the error handler first (so it
  * covers everything), then the access-rule guard (so it sees every later route), the
@@ -50,6 +66,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
         allErrors: false,
       },
     },
+    schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(errorsPlugin);

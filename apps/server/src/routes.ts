@@ -8,7 +8,10 @@ import type { Db } from './db/index.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
+import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
+import orderFileRoutes from './modules/orders/orders.files.routes.ts';
+import orderRoutes from './modules/orders/orders.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
@@ -28,6 +31,9 @@ export const modules = [
   userRoutes, //    /api/admin/user/{list,search,create,update,resetPassword,setUserStatus,delete,subscriptions} · /api/admin/setSubscription · /api/admin/cancelSubscription
   roleRoutes, //    /api/admin/role/{list,all,create,update,delete}
   logRoutes, //     GET  /api/admin/log/list · GET /api/admin/log/detail
+  orderRoutes, //   /api/admin/order/{list,detail,price,create,update,delete}
+  orderFileRoutes, // GET /api/admin/order/import/template · POST /api/admin/order/import · GET /api/admin/order/{export,download}
+  ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
 ] as const;

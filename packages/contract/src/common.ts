@@ -8,7 +8,8 @@ export const Flag = Type.Union([Type.Literal(0), Type.Literal(1)]);
 export const Instant = Type.String({ format: 'date-time' });
 /** Money on the wire is integer fen (1 CNY = 100 fen), shown as CNY with two decimals. */
 export const Fen = Type.Integer({ minimum: 0, maximum: 100_000_000 });
-export const Id = Type.Integer({ minimum: 1 });
+/** A row id: a positive 32-bit integer (the id columns' range on every database). */
+export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const IdQuery = Type.Object({ id: Id }, { additionalProperties: false });
 export const IdsBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false });
 /** Optional free-text filter: trimmed by the server, empty means "no filter". */

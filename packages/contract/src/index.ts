@@ -11,3 +11,5 @@ export * from './dict-admin.ts';
 export * from './logs.ts';
 export * from './uploads.ts';
 export * from './tracking.ts';
+export * from './orders.ts';
+export * from './sheets.ts';

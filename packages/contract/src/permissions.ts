@@ -11,6 +11,7 @@ export const PERMISSION_TREE = [
     key: 'order',
     children: [
       'order:view',
+      'order:view:all',
       'order:create',
       'order:update',
       'order:update:any',
@@ -54,6 +55,7 @@ export const SEEDED_ROLE_PERMISSIONS: Record<'super_admin' | 'admin' | 'inspecto
   super_admin: ALL_PERMISSIONS,
   admin: [
     'order:view',
+    'order:view:all',
     'order:create',
     'order:update',
     'order:update:any',
@@ -65,6 +67,12 @@ export const SEEDED_ROLE_PERMISSIONS: Record<'super_admin' | 'admin' | 'inspecto
     'user:recharge',
     'user:ledger',
   ],
-  inspector: ['order:view', 'order:create', 'order:update', 'order:import', 'order:download'],
+  inspector: ['order:view', 'order:view:all', 'order:create', 'order:update', 'order:import', 'order:download'],
   shop: ['order:view', 'order:export', 'order:download'],
 };
+
+/**
+ * `GET /admin/user/search` (the user pickers) answers any one of these: user management, and
+ * the order form's and the shop-balance drawer's shop and inspector pickers.
+ */
+export const USER_SEARCH_PERMISSIONS: readonly Permission[] = ['user:view', 'order:create', 'order:update', 'user:ledger'];

@@ -166,3 +166,12 @@ export const textFilter = (value: string | undefined): string | undefined => {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 };
+
+/**
+ * Rows read to be changed in the same transaction are locked (SELECT … FOR UPDATE) on
+ * PostgreSQL and MySQL, so a concurrent writer waits and then sees the new row. SQLite needs
+ * none: writeTransaction's BEGIN IMMEDIATE already runs writers one at a time.
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
+  return dialectOf(db) === 'sqlite' ? query : query.forUpdate();
+}

@@ -23,6 +23,8 @@ export function createDb(target: DbTarget): Db {
       database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
       database.pragma('busy_timeout = 5000');
+      // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
+      database.pragma('cache_size = -65536');
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
     }
     case 'postgres': {

@@ -32,6 +32,8 @@ export interface UsersTable {
   defaultPriceSuspect: number;
   defaultPriceNotPass: number;
   serviceEndAt: number | null;
+  /** Sum of the user's ledger_entries in fen (0004); changed only together with an entry. bigint: PostgreSQL returns a string. */
+  balance: Generated<number>;
   loginAt: number | null;
   passwordChangedAt: number;
   createdAt: number;
@@ -162,6 +164,52 @@ export interface UserCountsTable {
   n: number;
 }
 
+export interface OrdersTable {
+  id: Generated<number>;
+  code: string;
+  objWechat: string;
+  objWechatName: string;
+  gameName: string;
+  mac: string;
+  installationAt: number;
+  result: number;
+  userId: number;
+  objClientName: string;
+  inspectorId: number;
+  amount: number;
+  ifPublic: number;
+  ifChangedMac: number;
+  description: string;
+  certImages: string;
+  proofImages: string;
+  personCertImages: string;
+  createdBy: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Orders per (UTC day, result, if_public), written with each order: the list's total. */
+export interface OrderDailyTable {
+  day: number;
+  result: number;
+  ifPublic: number;
+  n: number;
+  amount: number;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  userId: number;
+  kind: 'recharge' | 'charge' | 'adjust' | 'reversal';
+  amount: number;
+  balanceAfter: number;
+  orderId: number | null;
+  remark: string;
+  operator: string;
+  operatorId: number | null;
+  createdAt: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -175,6 +223,9 @@ export interface Database {
   operationLogs: OperationLogsTable;
   operationLogDaily: OperationLogDailyTable;
   userCounts: UserCountsTable;
+  orders: OrdersTable;
+  orderDaily: OrderDailyTable;
+  ledgerEntries: LedgerEntriesTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;
@@ -187,3 +238,5 @@ export type DictTypeRow = Selectable<DictTypesTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type OperationLogRow = Selectable<OperationLogsTable>;
 export type NewOperationLog = Insertable<OperationLogsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;

@@ -17,6 +17,9 @@ export const DEMO_USERS = [
   { username: 'shop0001', nickname: '演示店铺01', role: RoleName.SHOP },
 ] as const;
 
+/** The demo shop's prices in fen (normal, cheating, not pass, suspicious): ¥30, ¥50, ¥20, ¥40. */
+export const DEMO_SHOP_PRICES = { defaultPrice: 3000, defaultPriceCheat: 5000, defaultPriceNotPass: 2000, defaultPriceSuspect: 4000 } as const;
+
 const ROLES = [
   { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', isAdmin: 1 },
   { name: RoleName.ADMIN, description: '管理员：订单的全部操作', isAdmin: 1 },
@@ -101,7 +104,7 @@ const count = async (db: Db, table: 'roles' | 'users' | 'dictTypes'): Promise<nu
   return Number(row.n);
 };
 
-async function newUser(db: Db, username: string, nickname: string, roleId: number, passwordHash: string, now: number) {
+async function newUser(db: Db, username: string, nickname: string, roleId: number, passwordHash: string, now: number, prices?: typeof DEMO_SHOP_PRICES) {
   await insertReturningId(db, 'users', {
     username,
     passwordHash,
@@ -116,6 +119,7 @@ async function newUser(db: Db, username: string, nickname: string, roleId: numbe
     defaultPriceCheat: 0,
     defaultPriceSuspect: 0,
     defaultPriceNotPass: 0,
+    ...prices,
     serviceEndAt: null,
     loginAt: null,
     passwordChangedAt: now,
@@ -192,7 +196,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
         async (trx) => {
           const exists = await trx.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst();
           if (exists) return false;
-          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), demoHash, now);
+          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), demoHash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
           return true;
         },
         false,

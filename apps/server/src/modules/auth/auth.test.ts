@@ -147,7 +147,7 @@ describe('GET /api/admin/user/info', () => {
         role: {
           name: 'inspector',
           description: expect.any(String),
-          permissions: ['order:view', 'order:create', 'order:update', 'order:import', 'order:download'],
+          permissions: ['order:view', 'order:view:all', 'order:create', 'order:update', 'order:import', 'order:download'],
           isAdmin: false,
         },
       },

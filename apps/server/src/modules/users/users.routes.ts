@@ -14,6 +14,7 @@ import {
   UserOption,
   UserSearchQuery,
   UserUpdateBody,
+  USER_SEARCH_PERMISSIONS,
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -40,8 +41,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
   app.get(
     '/admin/user/search',
     {
-      // The order form's "client shop" and "inspector" pickers use it too.
-      config: { auth: 'user', permission: ['user:view', 'order:create', 'order:update'] },
+      config: { auth: 'user', permission: USER_SEARCH_PERMISSIONS },
       schema: { tags, summary: 'Light look-up by username or nickname prefix (pickers)', security, querystring: UserSearchQuery, response: responses(Type.Array(UserOption)) },
     },
     async (request) => ok(await users.searchUsers(db, request.query)),

@@ -23,6 +23,8 @@ import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { revokeSessionsOfUser } from '../auth/auth.repository.ts';
 import { parsePermissions } from '../auth/auth.service.ts';
 import { assertDictValue, PUBLIC_DICT, STATUS_DICT } from '../dicts/dicts.service.ts';
+import { countEntries } from '../ledger/ledger.repository.ts';
+import { countOrdersOf } from '../orders/orders.repository.ts';
 import * as repo from './users.repository.ts';
 
 /** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
@@ -285,7 +287,10 @@ export async function deleteUser(db: Db, id: number, operator: Operator): Promis
     const target = await findTarget(trx, id);
     assertCanManage(operator, target);
     await assertNotLastSuperAdmin(trx, target);
-    const records = await repo.countSubscriptions(trx, id);
+    // Subscriptions, orders naming the user (client or inspector) and ledger entries are
+    // history other records point at: such a user is disabled, never deleted.
+    const counts = await Promise.all([repo.countSubscriptions(trx, id), countOrdersOf(trx, id), countEntries(trx, id)]);
+    const records = counts.reduce((a, b) => a + b, 0);
     if (records > 0) throw new AppError(409, 'user.hasData', { username: target.username, count: records });
     await revokeSessionsOfUser(trx, id, 'deleted', nowMs());
     await repo.deleteUser(trx, id);

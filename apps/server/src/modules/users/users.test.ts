@@ -259,7 +259,7 @@ describe('updates, status, password reset and delete', () => {
     await call(ctx, 'POST', '/api/admin/setSubscription', { as: boss, payload: { userId: paid.id, type: 'monthly' } });
     const refused = await call(ctx, 'GET', `/api/admin/user/delete?id=${paid.id}`, { as: boss });
     expect(refused.status).toBe(409);
-    expect(refused.msg).toBe(`${paid.username} has 1 subscription records and cannot be deleted; disable the account instead`);
+    expect(refused.msg).toBe(`${paid.username} has 1 records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead`);
   });
 
   it('never disables, demotes or deletes the last enabled super_admin', async () => {

@@ -1,0 +1,44 @@
+import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
+import { insertReturningId } from '../../db/dialect.ts';
+import type { Db } from '../../db/index.ts';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * Adds each user's delta to their balance (one UPDATE per 500 users, a CASE on the id) and
+ * reads the new balances back. Must run inside a write transaction.
+ */
+export async function addToBalances(db: Db, deltas: ReadonlyMap<number, number>): Promise<Map<number, number>> {
+  const balances = new Map<number, number>();
+  const ids = [...deltas.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const cases = sql.join(chunk.map((id) => sql`when ${id} then ${deltas.get(id) ?? 0}`), sql` `);
+    await db.updateTable('users').set({ balance: sql`balance + (case id ${cases} else 0 end)` }).where('id', 'in', chunk).execute();
+    const rows = await db.selectFrom('users').select(['id', 'balance']).where('id', 'in', chunk).execute();
+    for (const row of rows) balances.set(row.id, Number(row.balance));
+  }
+  return balances;
+}
+
+export const insertEntry = (db: Db, row: Insertable<Database['ledgerEntries']>) => insertReturningId(db, 'ledgerEntries', row);
+
+/** Many entries in one statement (import). */
+export async function insertEntries(db: Db, rows: Insertable<Database['ledgerEntries']>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 2000) await db.insertInto('ledgerEntries').values(rows.slice(i, i + 2000)).execute();
+}
+
+
+export const entriesPage = (db: Db, userId: number, offset: number, limit: number) =>
+  db.selectFrom('ledgerEntries').selectAll().where('userId', '=', userId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+
+export const countEntries = async (db: Db, userId: number) =>
+  Number((await db.selectFrom('ledgerEntries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('userId', '=', userId).executeTakeFirstOrThrow()).n);
+
+export const findAccount = (db: Db, userId: number) =>
+  db
+    .selectFrom('users')
+    .innerJoin('roles', 'roles.id', 'users.roleId')
+    .select(['users.id', 'users.username', 'users.balance', 'roles.isAdmin'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();

@@ -1,0 +1,105 @@
+import type { LedgerEntry, LedgerKind, LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
+import { writeTransaction } from '../../db/dialect.ts';
+import type { Db } from '../../db/index.ts';
+import type { LedgerEntryRow } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { nowMs, toIso } from '../../lib/time.ts';
+import type { Operator } from '../../plugins/auth.ts';
+import * as repo from './ledger.repository.ts';
+
+/**
+ * A shop's ledger (PRODUCT.md "Money"): recharges recorded by staff, a charge for each order,
+ * adjustments when an order's amount changes, reversals when an order is deleted. The
+ * balance on the user row is the sum of the ledger: it changes only here, together with an
+ * entry, inside the caller's transaction.
+ */
+
+export const toLedgerEntry = (row: LedgerEntryRow): LedgerEntry => ({
+  id: Number(row.id),
+  userId: row.userId,
+  kind: row.kind,
+  amount: Number(row.amount),
+  balanceAfter: Number(row.balanceAfter),
+  orderId: row.orderId === null ? null : Number(row.orderId),
+  remark: row.remark,
+  operator: row.operator,
+  createdTime: toIso(Number(row.createdAt)),
+});
+
+export interface Posting {
+  userId: number;
+  kind: LedgerKind;
+  /** Signed fen: money in is positive, a charge negative. */
+  amount: number;
+  orderId?: number | null;
+  remark?: string;
+}
+
+/** The ledger row of a posting, with the balance it leaves. */
+const entryRow = (posting: Posting, balanceAfter: number, operator: Operator, now: number) => ({
+  userId: posting.userId,
+  kind: posting.kind,
+  amount: posting.amount,
+  balanceAfter,
+  orderId: posting.orderId ?? null,
+  remark: posting.remark ?? '',
+  operator: operator.username,
+  operatorId: operator.id,
+  createdAt: now,
+});
+
+/** Posts one entry and moves the balance with it. Must run inside a write transaction. */
+export async function post(trx: Db, posting: Posting, operator: Operator, now = nowMs()): Promise<LedgerEntry> {
+  const balances = await repo.addToBalances(trx, new Map([[posting.userId, posting.amount]]));
+  const row = entryRow(posting, balances.get(posting.userId) ?? 0, operator, now);
+  const id = await repo.insertEntry(trx, row);
+  return toLedgerEntry({ ...row, id });
+}
+
+/**
+ * Posts many entries (an import, a batch delete): balances moved by one statement per 500
+ * users, entries carrying the running balance in order. Must run inside a write transaction.
+ */
+export async function postMany(trx: Db, postings: readonly Posting[], operator: Operator, now = nowMs()): Promise<void> {
+  const byUser = new Map<number, Posting[]>();
+  for (const p of postings) {
+    if (p.amount === 0) continue;
+    const list = byUser.get(p.userId);
+    if (list) list.push(p);
+    else byUser.set(p.userId, [p]);
+  }
+  const totals = new Map([...byUser].map(([userId, list]) => [userId, list.reduce((sum, p) => sum + p.amount, 0)]));
+  const balances = await repo.addToBalances(trx, totals);
+  const rows = [];
+  for (const [userId, list] of byUser) {
+    let running = (balances.get(userId) ?? 0) - (totals.get(userId) ?? 0);
+    for (const p of list) {
+      running += p.amount;
+      rows.push(entryRow(p, running, operator, now));
+    }
+  }
+  await repo.insertEntries(trx, rows);
+}
+
+async function account(db: Db, userId: number) {
+  const user = await repo.findAccount(db, userId);
+  if (user === undefined) throw new AppError(404, 'user.notFound', { id: userId });
+  return user;
+}
+
+export async function recharge(db: Db, body: RechargeBody, operator: Operator): Promise<RechargeResult & { username: string }> {
+  return writeTransaction(db, async (trx) => {
+    const user = await account(trx, body.userId);
+    if (user.isAdmin === 1) throw new AppError(400, 'ledger.adminAccount', { username: user.username });
+    const entry = await post(trx, { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' }, operator);
+    return { entry, balance: entry.balanceAfter, username: user.username };
+  });
+}
+
+export async function ledgerPage(db: Db, query: LedgerQuery): Promise<LedgerPage> {
+  const user = await account(db, query.userId);
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 20;
+  const [rows, total] = await Promise.all([repo.entriesPage(db, query.userId, (page - 1) * pageSize, pageSize), repo.countEntries(db, query.userId)]);
+  return { list: rows.map(toLedgerEntry), total, balance: Number(user.balance) };
+}

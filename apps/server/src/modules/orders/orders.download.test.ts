@@ -1,0 +1,235 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OrderItem, UploadTokenData } from '@clearplay/contract';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { pngBytes } from '../uploads/test-support.ts';
+import { sourceOf } from './orders.download.ts';
+
+/**
+ * GET /admin/order/download through the HTTP boundary, the ZIP read back with jszip: images
+ * from the embedded upload host (uploaded for real) and from the provider's public domain (a
+ * local HTTP server stands in for the provider's servers), numbered per kind, missing images
+ * listed in the summary, the summary in the caller's language, and who may download what.
+ */
+
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(3000, 9)]);
+
+interface Zip {
+  http: number;
+  headers: Record<string, unknown>;
+  names: string[];
+  file: (name: string) => Promise<Buffer>;
+  summary: string;
+}
+
+async function download(ctx: TestContext, as: LoggedIn, id: number, lang = 'en-US'): Promise<Zip> {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/order/download?id=${id}`, headers: { ...as.headers, 'accept-language': lang } });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  const zip = await JSZip.loadAsync(res.rawPayload);
+  const names = Object.keys(zip.files).sort();
+  const file = async (name: string) => Buffer.from(await zip.file(name)!.async('uint8array'));
+  const summaryBytes = await file('summary.txt');
+  expect([...summaryBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  return { http: res.statusCode, headers: res.headers, names, file, summary: summaryBytes.subarray(3).toString('utf8') };
+}
+
+const base = (o: Record<string, unknown>) => ({
+  objWechat: 'dl_target',
+  objWechatName: 'Target',
+  gameName: 'CS2',
+  mac: 'aa:bb:cc:dd:ee:0f',
+  installationTime: '2026-01-02T03:04:05.000Z',
+  result: 1,
+  objClientName: 'Their shop',
+  amount: 3000,
+  ...o,
+});
+
+describe('with the embedded upload host', () => {
+  let ctx: TestContext;
+  let dataDir: string;
+  let admin: LoggedIn;
+  let inspector: LoggedIn;
+  let shopA: LoggedIn;
+  let shopB: LoggedIn;
+  let uploaded: { url: string; bytes: Buffer };
+  let privateOrder: OrderItem;
+  let publicOrder: OrderItem;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-download-'));
+    ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
+    admin = await loginAs(ctx, 'admin');
+    inspector = await loginAs(ctx, 'inspector');
+    shopA = await loginAs(ctx, 'shop');
+    shopB = await loginAs(ctx, 'shop');
+    await ctx.db.updateTable('users').set({ defaultPriceCheat: 3000, nickname: 'Shop A' }).where('id', '=', shopA.id).execute();
+
+    // A real upload through the embedded host, as the browser's uploader does it.
+    const token = await call<UploadTokenData>(ctx, 'GET', '/api/admin/upload/token?purpose=cert', { as: inspector });
+    expect(token.status).toBe(200);
+    const bytes = pngBytes(5000, 3);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'photo.png');
+    form.append('token', token.data.uploadToken);
+    form.append('key', token.data.key);
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const res = await ctx.app.inject({ method: 'POST', url: '/upload', headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) });
+    expect(res.statusCode, res.body).toBe(200);
+    uploaded = { url: res.json<{ url: string }>().url, bytes };
+
+    const missing = '/upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff';
+    const created = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: inspector,
+      payload: base({
+        userId: shopA.id,
+        inspectorId: inspector.id,
+        certImages: `${uploaded.url},${missing}`,
+        proofImages: `https://elsewhere.example/x.png,${uploaded.url}`,
+        personCertImages: '',
+        description: 'Cheat tool found',
+      }),
+    });
+    expect(created.status, created.msg).toBe(200);
+    privateOrder = created.data;
+    const pub = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: inspector,
+      payload: base({ objWechat: 'dl_public', userId: shopA.id, inspectorId: inspector.id, ifPublic: 1, personCertImages: uploaded.url }),
+    });
+    expect(pub.status, pub.msg).toBe(200);
+    publicOrder = pub.data;
+  });
+  afterAll(async () => {
+    await ctx?.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('zips the images by kind with a summary that lists the missing ones', async () => {
+    const zip = await download(ctx, admin, privateOrder.id, 'zh-CN');
+    expect(zip.headers['content-disposition']).toBe(`attachment; filename="order-${privateOrder.code}.zip"; filename*=UTF-8''order-${privateOrder.code}.zip`);
+    expect(zip.names).toEqual(['summary.txt', '健康证明/01.png', '问题证明/02.png']);
+    expect((await zip.file('健康证明/01.png')).equals(uploaded.bytes)).toBe(true);
+    expect((await zip.file('问题证明/02.png')).equals(uploaded.bytes)).toBe(true);
+    const s = zip.summary;
+    expect(s).toContain(`检测记录 ${privateOrder.code}`);
+    expect(s).toContain('目标微信号：dl_target');
+    expect(s).toContain('检测结果：作弊');
+    expect(s).toContain('客户店铺：Shop A');
+    expect(s).toContain('金额：¥30.00');
+    expect(s).toContain('安装时间：2026-01-02 11:04:05');
+    expect(s).toContain('描述：Cheat tool found');
+    expect(s).toContain('健康证明：1 张，在文件夹 健康证明/ 中');
+    expect(s).toContain('环境证明：0 张');
+    expect(s).toContain('未能包含的图片');
+    expect(s).toContain('健康证明/02：/upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff（文件不存在）');
+    expect(s).toContain('问题证明/01：https://elsewhere.example/x.png（不是本服务图片存储的地址）');
+    expect(s).toContain('\r\n');
+  });
+
+  it('names folders and the summary in English for an English caller', async () => {
+    const zip = await download(ctx, inspector, privateOrder.id);
+    expect(zip.names).toEqual(['health-certificate/01.png', 'problem-proof/02.png', 'summary.txt']);
+    expect(zip.summary).toContain(`Detection record ${privateOrder.code}`);
+    expect(zip.summary).toContain('Amount: ¥30.00');
+    expect(zip.summary).toContain('Health certificate: 1 in the folder health-certificate/');
+    expect(zip.summary).toContain('health-certificate/02: /upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff (the file does not exist)');
+  });
+
+  it('gives the owner shop its order, and another shop only public orders, reduced', async () => {
+    const own = await download(ctx, shopA, privateOrder.id);
+    expect(own.summary).toContain('Amount: ¥30.00');
+    expect(own.summary).toContain('Client shop: Shop A');
+
+    const hidden = await call(ctx, 'GET', `/api/admin/order/download?id=${privateOrder.id}`, { as: shopB });
+    expect(hidden).toMatchObject({ http: 404, status: 404, msg: `Order #${privateOrder.id} does not exist` });
+
+    const reduced = await download(ctx, shopB, publicOrder.id);
+    expect(reduced.names).toEqual(['environment-proof/01.png', 'summary.txt']);
+    expect(reduced.summary).not.toContain('Amount');
+    expect(reduced.summary).not.toContain('Client shop');
+    expect(reduced.summary).not.toContain('Shop A');
+    expect(reduced.summary).toContain("Another shop's public record: the amount and the client shop are not shown.");
+    expect(reduced.summary).toContain('Target WeChat ID: dl_public');
+  });
+
+  it('answers an unknown order with the JSON envelope', async () => {
+    const res = await call(ctx, 'GET', '/api/admin/order/download?id=99999999', { as: admin });
+    expect(res).toMatchObject({ http: 404, status: 404 });
+    const bad = await call(ctx, 'GET', '/api/admin/order/download?id=abc', { as: admin });
+    expect(bad.status).toBe(400);
+  });
+
+  it('never reads a path outside the upload folder', () => {
+    const store = { dataDir: '/data', publicBaseUrl: null };
+    expect(sourceOf('/upload/files/../../etc/passwd', store, 'app.example')).toEqual({ local: null });
+    expect(sourceOf('/upload/files/%2e%2e/%2e%2e/etc/passwd', store, 'app.example')).toEqual({ local: null });
+    expect(sourceOf('/etc/passwd', store, 'app.example')).toEqual({ foreign: true });
+    expect(sourceOf('file:///etc/passwd', store, 'app.example')).toEqual({ foreign: true });
+    expect(sourceOf('http://169.254.169.254/latest/meta-data', store, 'app.example')).toEqual({ foreign: true });
+    expect(sourceOf('https://app.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ local: '/data/uploads/files/evidence/cert/202601/ab' });
+  });
+});
+
+describe('with the cloud provider', () => {
+  let ctx: TestContext;
+  let dataDir: string;
+  let server: Server;
+  let origin: string;
+  let admin: LoggedIn;
+  let shop: LoggedIn;
+
+  beforeAll(async () => {
+    // Stands in for the provider's public image domain.
+    server = createServer((req, res) => {
+      if (req.url === '/evidence/cert/ok') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
+      } else if (req.url === '/evidence/proof/shot.webp?v=1') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from('not an image, but a file'));
+      } else if (req.url === '/evidence/cert/moved') {
+        res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      } else {
+        res.writeHead(404).end('no such file');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    origin = `http://127.0.0.1:${address.port}`;
+    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-download-'));
+    ctx = await createTestContext({
+      env: { DATA_DIR: dataDir, QINIU_ACCESS_KEY: 'ak-test', QINIU_SECRET_KEY: 'sk-test', QINIU_BUCKET: 'evidence', QINIU_DOMAIN: origin },
+    });
+    admin = await loginAs(ctx, 'admin');
+    shop = await loginAs(ctx, 'shop');
+  });
+  afterAll(async () => {
+    await ctx?.destroy();
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('fetches the images from the provider’s domain and lists what it could not get', async () => {
+    const created = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: admin,
+      payload: base({
+        userId: shop.id,
+        inspectorId: admin.id,
+        amount: 0,
+        certImages: `${origin}/evidence/cert/ok,${origin}/evidence/cert/gone,${origin}/evidence/cert/moved`,
+        proofImages: `${origin}/evidence/proof/shot.webp?v=1`,
+      }),
+    });
+    expect(created.status, created.msg).toBe(200);
+    const zip = await download(ctx, admin, created.data.id);
+    expect(zip.names).toEqual(['health-certificate/01.jpg', 'problem-proof/01.webp', 'summary.txt']);
+    expect((await zip.file('health-certificate/01.jpg')).equals(JPEG)).toBe(true);
+    expect(zip.summary).toContain(`health-certificate/02: ${origin}/evidence/cert/gone (the image server answered HTTP 404)`);
+    expect(zip.summary).toContain(`health-certificate/03: ${origin}/evidence/cert/moved (it could not be read)`);
+    expect(zip.summary).toContain('Amount: ¥0.00');
+  });
+});

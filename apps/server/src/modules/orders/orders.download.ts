@@ -1,0 +1,259 @@
+/**
+ * An order's evidence as a ZIP (PRODUCT.md "Orders"): one folder per image kind, the images
+ * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
+ * record in the caller's language (another shop's public record without amount and client).
+ *
+ * Where the images come from:
+ * - `/upload/files/<key>` (the embedded upload host; also as an absolute URL on this server's
+ *   own host): read from `<dataDir>/uploads/files` through the uploads module's key rules,
+ *   so no path can leave that folder;
+ * - `<provider public domain>/<key>` (the cloud provider): fetched with a timeout and a size
+ *   limit, redirects refused;
+ * - anything else is not fetched: the server does not request arbitrary addresses for a
+ *   client (no request forgery through an order's image list).
+ * An image that cannot be read is left out and listed in the summary; the ZIP still comes.
+ * Images are added one at a time, each once the previous one has been sent on.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PassThrough, Readable } from 'node:stream';
+import { ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
+import { ZipFile } from 'yazl';
+import type { Db } from '../../db/index.ts';
+import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
+import { nowMs } from '../../lib/time.ts';
+import type { Operator } from '../../plugins/auth.ts';
+import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
+import { pathForKey } from '../uploads/keys.ts';
+import { LOCAL_UPLOAD_PREFIX } from '../uploads/uploads.config.ts';
+import { formatFen, toOrderItem, visibleOrder } from './orders.service.ts';
+import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
+import { room } from '../../lib/streams.ts';
+
+export interface ImageStore {
+  /** The app's data directory (the embedded host keeps files in `<dataDir>/uploads/files`). */
+  dataDir: string;
+  /** The cloud provider's public base URL, or null with the embedded host. */
+  publicBaseUrl: string | null;
+  maxImageBytes: number;
+  /** Per remote image (default 15 s). */
+  fetchTimeoutMs?: number;
+}
+
+const FOLDER_KEY: Record<OrderImageKind, MessageKey> = {
+  certImages: 'orderSheet.folder.certImages',
+  proofImages: 'orderSheet.folder.proofImages',
+  personCertImages: 'orderSheet.folder.personCertImages',
+};
+
+const EXTENSION: Record<string, string> = {
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/bmp': '.bmp',
+  'image/tiff': '.tif',
+  'image/heic': '.heic',
+  'image/heif': '.heif',
+  'image/avif': '.avif',
+};
+
+/** Remote images together may take this long; later ones are then listed as timed out. */
+const REMOTE_BUDGET_MS = 120_000;
+const LOCAL_FILES = `${LOCAL_UPLOAD_PREFIX}/files/`;
+
+type Missing = { key: MessageKey; params?: Record<string, string | number> };
+type Fetched = { data: Buffer } | { missing: Missing };
+
+type Source = { local: string | null } | { remote: URL } | { foreign: true };
+
+/** Where an image URL of an order is read from (see the file comment). */
+export function sourceOf(raw: string, store: Pick<ImageStore, 'dataDir' | 'publicBaseUrl'>, ownHost: string | undefined): Source {
+  const filesDir = join(store.dataDir, 'uploads', 'files');
+  const localPath = (pathname: string): Source => {
+    let key: string;
+    try {
+      key = decodeURIComponent(pathname.slice(LOCAL_FILES.length));
+    } catch {
+      return { local: null };
+    }
+    return { local: pathForKey(filesDir, key) };
+  };
+  if (raw.startsWith('/') && !raw.startsWith('//')) {
+    const pathname = raw.split(/[?#]/)[0] ?? '';
+    return pathname.startsWith(LOCAL_FILES) ? localPath(pathname) : { foreign: true };
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { foreign: true };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { foreign: true };
+  if (store.publicBaseUrl !== null && url.href.startsWith(`${store.publicBaseUrl}/`)) return { remote: url };
+  if (ownHost !== undefined && url.host === ownHost && url.pathname.startsWith(LOCAL_FILES)) return localPath(url.pathname);
+  return { foreign: true };
+}
+
+async function readLocal(path: string | null, max: number): Promise<Fetched> {
+  const info = path === null ? null : await stat(path).catch(() => null);
+  if (path === null || info === null || !info.isFile()) return { missing: { key: 'orderSheet.missing.notFound' } };
+  if (info.size > max) return { missing: { key: 'orderSheet.missing.tooLarge', params: { max: Math.floor(max / 1024 / 1024) } } };
+  try {
+    return { data: await readFile(path) };
+  } catch {
+    return { missing: { key: 'orderSheet.missing.failed' } };
+  }
+}
+
+async function fetchRemote(url: URL, max: number, timeoutMs: number): Promise<Fetched> {
+  const tooLarge: Fetched = { missing: { key: 'orderSheet.missing.tooLarge', params: { max: Math.floor(max / 1024 / 1024) } } };
+  if (timeoutMs <= 0) return { missing: { key: 'orderSheet.missing.timeout' } };
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    if (!res.ok || res.body === null) {
+      await res.body?.cancel().catch(() => undefined);
+      return { missing: { key: 'orderSheet.missing.http', params: { status: res.status } } };
+    }
+    if (Number(res.headers.get('content-length') ?? 0) > max) {
+      await res.body.cancel().catch(() => undefined);
+      return tooLarge;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => undefined);
+        return tooLarge;
+      }
+      chunks.push(value);
+    }
+    return { data: Buffer.concat(chunks) };
+  } catch (error) {
+    const name = (error as { name?: unknown }).name;
+    return { missing: { key: name === 'TimeoutError' || name === 'AbortError' ? 'orderSheet.missing.timeout' : 'orderSheet.missing.failed' } };
+  }
+}
+
+/** The file extension: from the content, else from the URL, else none. */
+export function extensionOf(data: Buffer, raw: string): string {
+  const type = detectImageType(data.subarray(0, IMAGE_SNIFF_BYTES));
+  if (type !== null && EXTENSION[type] !== undefined) return EXTENSION[type];
+  const path = raw.split(/[?#]/)[0] ?? '';
+  const match = /\.([A-Za-z0-9]{1,5})$/.exec(path.slice(path.lastIndexOf('/') + 1));
+  return match ? `.${match[1]!.toLowerCase()}` : '';
+}
+
+const imageUrls = (list: string): string[] =>
+  list
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+
+const number = (i: number, count: number) => String(i + 1).padStart(Math.max(2, String(count).length), '0');
+
+interface MissingImage {
+  entry: string;
+  url: string;
+  reason: string;
+}
+
+/** The text of summary.txt (CRLF lines, for every text editor). */
+export function summaryText(item: OrderItem, locale: Locale, labels: { result: string; ifPublic: string; ifChangedMac: string }, counts: Record<OrderImageKind, number>, missing: readonly MissingImage[], now: number): string {
+  const colon = locale === 'zh-CN' ? '：' : ': ';
+  const line = (column: SheetColumn, value: string) => `${headerOf(locale, column)}${colon}${value}`;
+  const full = item.view === 'full';
+  const title = t(locale, 'orderSheet.summary.title', { code: item.code });
+  const lines = [
+    title,
+    '='.repeat(Math.max(20, title.length * 2)),
+    line('code', item.code),
+    line('objWechat', item.objWechat),
+    line('objWechatName', item.objWechatName),
+    line('gameName', item.gameName),
+    line('mac', item.mac),
+    line('installationTime', formatBeijing(Date.parse(item.installationTime))),
+    line('result', labels.result),
+    ...(full ? [line('userName', item.userName ?? '')] : []),
+    line('objClientName', item.objClientName),
+    line('inspectorName', item.inspectorName),
+    ...(full && item.amount !== null ? [line('amount', formatFen(item.amount))] : []),
+    line('ifPublic', labels.ifPublic),
+    line('ifChangedMac', labels.ifChangedMac),
+    line('description', item.description),
+    line('createdTime', formatBeijing(Date.parse(item.createdTime))),
+    line('updatedTime', formatBeijing(Date.parse(item.updatedTime))),
+    '',
+    `${t(locale, 'orderSheet.summary.images')}${colon}`,
+    ...ORDER_IMAGE_KINDS.map(
+      (kind) => `  ${t(locale, 'orderSheet.summary.imageCount', { kind: headerOf(locale, kind), count: counts[kind], folder: t(locale, FOLDER_KEY[kind]) })}`,
+    ),
+  ];
+  if (missing.length > 0) {
+    lines.push('', `${t(locale, 'orderSheet.summary.missing')}${colon}`);
+    for (const m of missing) lines.push(`  ${m.entry}${colon}${m.url}${locale === 'zh-CN' ? `（${m.reason}）` : ` (${m.reason})`}`);
+  }
+  lines.push('');
+  if (!full) lines.push(t(locale, 'orderSheet.summary.publicView'));
+  lines.push(t(locale, 'orderSheet.summary.times'), t(locale, 'orderSheet.summary.generated', { time: formatBeijing(now) }));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+
+export interface OrderZip {
+  fileName: string;
+  stream: Readable;
+}
+
+/**
+ * The order must be visible to the operator (404 otherwise, before any byte is sent). The
+ * returned stream is filled as the images are read; `onError` hears a failure after that.
+ */
+export async function orderZip(db: Db, id: number, op: Operator, locale: Locale, store: ImageStore, ownHost: string | undefined, onError: (error: unknown) => void): Promise<OrderZip> {
+  const item = toOrderItem(await visibleOrder(db, id, op), op);
+  const dict = await loadDictLabels(db);
+  const zip = new ZipFile();
+  const out = zip.outputStream as PassThrough;
+  const started = nowMs();
+  const mtime = new Date(started);
+
+  const fill = async () => {
+    const missing: MissingImage[] = [];
+    const counts = { certImages: 0, proofImages: 0, personCertImages: 0 } as Record<OrderImageKind, number>;
+    for (const kind of ORDER_IMAGE_KINDS) {
+      const folder = t(locale, FOLDER_KEY[kind]);
+      const urls = imageUrls(item[kind]);
+      for (const [i, url] of urls.entries()) {
+        if (out.destroyed) return;
+        const source = sourceOf(url, store, ownHost);
+        const got: Fetched =
+          'local' in source
+            ? await readLocal(source.local, store.maxImageBytes)
+            : 'remote' in source
+              ? await fetchRemote(source.remote, store.maxImageBytes, Math.min(store.fetchTimeoutMs ?? 15_000, started + REMOTE_BUDGET_MS - nowMs()))
+              : { missing: { key: 'orderSheet.missing.foreign' } };
+        const name = `${folder}/${number(i, urls.length)}`;
+        if ('missing' in got) {
+          missing.push({ entry: name, url, reason: t(locale, got.missing.key, got.missing.params) });
+          continue;
+        }
+        zip.addBuffer(got.data, `${name}${extensionOf(got.data, url)}`, { mtime, compress: false });
+        counts[kind] += 1;
+        await room(out);
+      }
+    }
+    const labels = { result: labelOf(dict, 'result', item.result), ifPublic: labelOf(dict, 'ifPublic', item.ifPublic), ifChangedMac: labelOf(dict, 'ifChangedMac', item.ifChangedMac) };
+    const summary = summaryText(item, locale, labels, counts, missing, nowMs());
+    zip.addBuffer(Buffer.from(`\uFEFF${summary}`, 'utf8'), 'summary.txt', { mtime });
+    zip.end();
+  };
+  fill().catch((error: unknown) => {
+    onError(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return { fileName: `order-${item.code}.zip`, stream: out };
+}

@@ -1,0 +1,100 @@
+import { IdQuery, OrderExportQuery, OrderImportQuery, OrderImportResult } from '@clearplay/contract';
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorEnvelope, ok, responses } from '../../lib/envelope.ts';
+import { operatorOf } from '../../plugins/auth.ts';
+import { localeOf } from '../../plugins/errors.ts';
+import type { RouteDeps } from '../../routes.ts';
+import { orderZip } from './orders.download.ts';
+import { exportOrders } from './orders.export.ts';
+import { importOrders, importTemplate, readSheet, readUploadedFile } from './orders.import.ts';
+import { attachment, XLSX_TYPE } from './orders.sheet.ts';
+
+const security = [{ bearer: [] }];
+const tags = ['order'];
+
+/** A file answer in the docs: the bytes on success, the JSON envelope on an error. */
+const fileResponses = (type: string, description: string) =>
+  ({
+    200: { description, content: { [type]: { schema: Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' }) } } },
+    '4xx': ErrorEnvelope,
+    '5xx': ErrorEnvelope,
+  }) as const;
+
+/** Order files (PRODUCT.md "Orders"): import with its template, export, and an order's evidence ZIP. */
+const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  // The import reads its multipart body itself (a stream with a size limit), in this plugin only.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+
+  app.get(
+    '/admin/order/import/template',
+    {
+      config: { auth: 'user', permission: 'order:import' },
+      schema: { tags, summary: 'The import template (xlsx), headers in the caller’s language', security, response: fileResponses(XLSX_TYPE, 'xlsx workbook') },
+    },
+    async (request, reply) => {
+      const locale = localeOf(request);
+      const data = await importTemplate(db, locale);
+      const name = locale === 'zh-CN' ? '订单导入模板' : 'order-import-template';
+      return reply.type(XLSX_TYPE).header('content-disposition', attachment(`${name}.xlsx`, 'order-import-template.xlsx')).send(data);
+    },
+  );
+
+  app.post(
+    '/admin/order/import',
+    {
+      config: { auth: 'user', permission: 'order:import', log: { module: 'order', action: 'import' } },
+      schema: {
+        tags,
+        summary: 'Import orders from an xlsx or csv file (multipart field "file"); all or nothing unless keepValid',
+        security,
+        querystring: OrderImportQuery,
+        response: responses(OrderImportResult),
+      },
+    },
+    async (request) => {
+      const file = await readUploadedFile(request);
+      const name = file.fileName.slice(0, 120);
+      request.logContent = `order import "${name}" (${file.data.length} bytes)`;
+      const sheet = await readSheet(file.data);
+      const keepValid = request.query.keepValid ?? false;
+      const result = await importOrders(db, sheet, operatorOf(request), localeOf(request), keepValid);
+      request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
+      return ok(result);
+    },
+  );
+
+  app.get(
+    '/admin/order/export',
+    {
+      config: { auth: 'user', permission: 'order:export' },
+      schema: { tags, summary: 'The orders the list shows for these filters, streamed as xlsx', security, querystring: OrderExportQuery, response: fileResponses(XLSX_TYPE, 'xlsx workbook') },
+    },
+    async (request, reply) => {
+      const exported = await exportOrders(db, request.query, operatorOf(request), localeOf(request), (error) => request.log.error({ err: error, reqId: request.id }, 'order export failed'));
+      return reply.type(XLSX_TYPE).header('content-disposition', attachment(exported.fileName, exported.asciiName)).header('cache-control', 'no-store').send(exported.stream);
+    },
+  );
+
+  app.get(
+    '/admin/order/download',
+    {
+      config: { auth: 'user', permission: 'order:download' },
+      schema: { tags, summary: 'An order’s images by kind and a one-page summary, as a ZIP', security, querystring: IdQuery, response: fileResponses('application/zip', 'zip archive') },
+    },
+    async (request, reply) => {
+      const store = {
+        dataDir: config.dataDir,
+        publicBaseUrl: config.uploads.provider === 'qiniu' ? config.uploads.publicBaseUrl : null,
+        maxImageBytes: config.uploads.maxImageBytes,
+      };
+      const zip = await orderZip(db, request.query.id, operatorOf(request), localeOf(request), store, request.host, (error) =>
+        request.log.error({ err: error, reqId: request.id }, 'order download failed'),
+      );
+      return reply.type('application/zip').header('content-disposition', attachment(zip.fileName, zip.fileName)).header('cache-control', 'no-store').send(zip.stream);
+    },
+  );
+};
+
+export default orderFileRoutes;

@@ -1,0 +1,651 @@
+/**
+ * Order import (PRODUCT.md "Orders"): an xlsx or csv file, one order per row under a header
+ * row in Chinese or English. Every row goes through the same checks as a created order
+ * (orders.service.ts `checkOrder`); the answer lists every rejected row with all its reasons.
+ * All or nothing unless the caller keeps the valid rows.
+ *
+ * Limits: 20 MB per file, 50,000 orders per file, 200 MB of unpacked xlsx content.
+ * Times: see orders.sheet.ts (Beijing time unless the text names a zone).
+ */
+import { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
+import { ORDER_SHEET_COLUMNS, ORDER_TEXT_MAX, type ImportRejectedRow, type OrderImportResult, type OrderSheetColumn } from '@clearplay/contract';
+import { Busboy } from '@fastify/busboy';
+import ExcelJS from 'exceljs';
+import type { FastifyRequest } from 'fastify';
+import { writeTransaction } from '../../db/dialect.ts';
+import type { Db } from '../../db/index.ts';
+import { AppError } from '../../lib/errors.ts';
+import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/messages.ts';
+import { nowMs } from '../../lib/time.ts';
+import type { Operator } from '../../plugins/auth.ts';
+import * as repo from './orders.repository.ts';
+import { checkOrder, loadDictSets, insertChecked, type CheckContext, type OrderInput, type OrderValues } from './orders.service.ts';
+import {
+  REQUIRED_COLUMNS,
+  SHEET_ZONE_OFFSET_MS,
+  columnOfHeader,
+  formatWallClock,
+  headerOf,
+  loadImportVocabulary,
+  type CodedField,
+  type ImportVocabulary,
+  type SheetColumn,
+} from './orders.sheet.ts';
+
+export const IMPORT_MAX_MB = 20;
+export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 50_000;
+/** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */
+const XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
+
+// ── the upload ──
+
+export interface UploadedFile {
+  fileName: string;
+  data: Buffer;
+}
+
+/** The `file` field of a multipart/form-data request, at most IMPORT_MAX_BYTES, in memory. */
+export async function readUploadedFile(request: FastifyRequest): Promise<UploadedFile> {
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw new AppError(400, 'orderImport.notMultipart');
+  if (Number(request.headers['content-length'] ?? 0) > IMPORT_MAX_BYTES + 64 * 1024) {
+    request.raw.resume();
+    throw new AppError(413, 'orderImport.tooLarge', { max: IMPORT_MAX_MB });
+  }
+  let busboy: ReturnType<typeof Busboy>;
+  try {
+    busboy = Busboy({ headers: { ...request.headers, 'content-type': contentType }, limits: { files: 1, fields: 20, parts: 21, fileSize: IMPORT_MAX_BYTES, fieldSize: 1024 } });
+  } catch {
+    throw new AppError(400, 'orderImport.badMultipart');
+  }
+  const file = await new Promise<UploadedFile | null>((resolve, reject) => {
+    let found: Promise<UploadedFile> | null = null;
+    let failed = false;
+    const fail = (error: AppError) => {
+      if (failed) return;
+      failed = true;
+      request.raw.unpipe(busboy);
+      request.raw.resume();
+      reject(error);
+    };
+    busboy.on('file', (name, stream, fileName) => {
+      if (name !== 'file' || found !== null) {
+        stream.resume();
+        return;
+      }
+      found = new Promise<UploadedFile>((done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('limit', () => fail(new AppError(413, 'orderImport.tooLarge', { max: IMPORT_MAX_MB })));
+        stream.on('end', () => done({ fileName, data: Buffer.concat(chunks) }));
+      });
+    });
+    busboy.on('error', () => fail(new AppError(400, 'orderImport.badMultipart')));
+    busboy.on('finish', () => {
+      if (failed) return;
+      if (found === null) resolve(null);
+      else found.then(resolve, reject);
+    });
+    request.raw.on('error', () => fail(new AppError(400, 'orderImport.badMultipart')));
+    // A client that goes away mid-upload: the body never completes.
+    request.raw.on('close', () => {
+      if (!request.raw.complete) fail(new AppError(400, 'orderImport.badMultipart'));
+    });
+    request.raw.pipe(busboy);
+  });
+  if (file === null) throw new AppError(400, 'orderImport.noFile');
+  return file;
+}
+
+// ── reading the sheet ──
+
+/** A cell as read: text, a number, a flag, or a date (a sheet's date is wall-clock time). */
+export type Cell = string | number | boolean | Date | null;
+
+export interface SheetRow {
+  /** As the spreadsheet numbers it: the header is row 1. */
+  row: number;
+  cells: Cell[];
+}
+
+export interface Sheet {
+  headers: string[];
+  rows: SheetRow[];
+}
+
+const isBlank = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');
+
+/** A cell as text (the report's values, and every text field). */
+export function cellText(cell: Cell): string {
+  if (cell === null) return '';
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : formatWallClock(cell);
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  return String(cell);
+}
+
+/** Text files carry no NUL and few control characters; binaries (xls, pdf, images) do. */
+function looksBinary(text: string): boolean {
+  const end = Math.min(text.length, 65_536);
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0c) return true;
+  }
+  return false;
+}
+
+/** An xlsx (a zip: PK\x03\x04) or a UTF-8 csv, with or without a byte order mark. */
+export async function readSheet(data: Buffer): Promise<Sheet> {
+  if (data.length === 0) throw new AppError(400, 'orderImport.empty');
+  if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) return readXlsx(data);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
+  } catch {
+    throw new AppError(400, 'orderImport.notSpreadsheet');
+  }
+  if (looksBinary(text)) throw new AppError(400, 'orderImport.notSpreadsheet');
+  return fromRecords(parseCsv(text, IMPORT_MAX_ROWS + 1));
+}
+
+/**
+ * RFC 4180 records: comma separated, fields optionally in double quotes (a quote inside is
+ * doubled, line breaks allowed), lines ending in CRLF, LF or CR. Stops with an error past
+ * `maxRecords` records.
+ */
+export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let i = 0;
+  const n = text.length;
+  let quoted = false;
+  let fieldStart = true;
+  const endRecord = () => {
+    record.push(field);
+    records.push(record);
+    if (records.length > maxRecords) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+    record = [];
+    field = '';
+    fieldStart = true;
+  };
+  while (i < n) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += c;
+      i++;
+      continue;
+    }
+    if (c === '"' && fieldStart) {
+      quoted = true;
+      fieldStart = false;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      record.push(field);
+      field = '';
+      fieldStart = true;
+      i++;
+      continue;
+    }
+    if (c === '\r' || c === '\n') {
+      endRecord();
+      i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      continue;
+    }
+    field += c;
+    fieldStart = false;
+    i++;
+  }
+  if (quoted) throw new AppError(400, 'orderImport.csvQuote', { row: records.length + 1 });
+  if (field !== '' || record.length > 0) endRecord();
+  return records;
+}
+
+function fromRecords(records: string[][]): Sheet {
+  const [header, ...rest] = records;
+  if (header === undefined || header.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+  return { headers: header, rows: rest.map((cells, i) => ({ row: i + 2, cells })) };
+}
+
+/** How many bytes a raw-deflate stream inflates to, counted without keeping them; stops past `limit`. */
+function inflatedSize(compressed: Buffer, limit: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflate = createInflateRaw();
+    let size = 0;
+    inflate.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        inflate.destroy();
+        resolve(size);
+      }
+    });
+    inflate.on('end', () => resolve(size));
+    inflate.on('error', reject);
+    inflate.end(compressed);
+  });
+}
+
+/**
+ * The unpacked size of an xlsx's parts, measured (not as declared: a zip can lie), stopping
+ * once past `limit`; null when it is not a zip exceljs could read. Guards the server's memory
+ * against a small file that unpacks to gigabytes.
+ */
+async function zipUnpackedSize(data: Buffer, limit: number): Promise<number | null> {
+  const floor = Math.max(0, data.length - 65_557);
+  let end = -1;
+  for (let at = data.length - 22; at >= floor; at--) {
+    if (data.readUInt32LE(at) === 0x06054b50) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const entries = data.readUInt16LE(end + 10);
+  let p = data.readUInt32LE(end + 16);
+  let total = 0;
+  try {
+    for (let e = 0; e < entries; e++) {
+      if (p + 46 > data.length || data.readUInt32LE(p) !== 0x02014b50) return null;
+      const method = data.readUInt16LE(p + 10);
+      const compressedSize = data.readUInt32LE(p + 20);
+      const local = data.readUInt32LE(p + 42);
+      p += 46 + data.readUInt16LE(p + 28) + data.readUInt16LE(p + 30) + data.readUInt16LE(p + 32);
+      if (local + 30 > data.length || data.readUInt32LE(local) !== 0x04034b50) return null;
+      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
+      const body = data.subarray(start, start + compressedSize);
+      if (method === 0) total += body.length;
+      else if (method === 8) total += await inflatedSize(body, limit - total);
+      else return null;
+      if (total > limit) return total;
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+/** An exceljs cell value as a Cell: rich text joined, a formula's result, a hyperlink's text. */
+function toCell(value: ExcelJS.CellValue | undefined): Cell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if ('richText' in value) return value.richText.map((part) => part.text).join('');
+  if ('formula' in value || 'sharedFormula' in value) return toCell(value.result as ExcelJS.CellValue | undefined);
+  if ('hyperlink' in value) return toCell(value.text as ExcelJS.CellValue);
+  if ('error' in value) return String(value.error);
+  return null;
+}
+
+/**
+ * The first worksheet of an xlsx, read with exceljs's streaming reader (a SAX parse, faster
+ * and lighter than loading the whole workbook model). A date cell comes as a Date whose UTC
+ * fields are the wall-clock time; a date whose style could not be applied, as its serial number.
+ */
+async function readXlsx(data: Buffer): Promise<Sheet> {
+  const unpacked = await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
+  if (unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
+  if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  let headers: string[] | null = null;
+  const rows: SheetRow[] = [];
+  let first = true;
+  try {
+    for await (const worksheet of reader) {
+      for await (const row of worksheet) {
+        if (!first) continue; // later sheets (the template's instructions) are read past
+        const values = (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
+        if (headers === null) {
+          if (row.number !== 1) throw new AppError(400, 'orderImport.empty');
+          headers = values.slice(1).map((v) => cellText(toCell(v)));
+          continue;
+        }
+        const cells: Cell[] = [];
+        for (let c = 1; c <= headers.length; c++) cells.push(toCell(values[c]));
+        if (cells.every(isBlank)) continue;
+        if (rows.length >= IMPORT_MAX_ROWS) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+        rows.push({ row: row.number, cells });
+      }
+      first = false;
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(400, 'orderImport.badWorkbook');
+  }
+  if (headers === null || headers.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+  return { headers, rows };
+}
+
+// ── reading a row's cells ──
+
+/** A sheet time as an instant: a date cell or zoneless text is Beijing time; an Excel serial number too. */
+export function parseSheetTime(cell: Cell): number | null {
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? null : cell.getTime() - SHEET_ZONE_OFFSET_MS;
+  if (typeof cell === 'number') {
+    // A date typed into a cell without a date format: days since 1899-12-30.
+    if (!(cell > 1 && cell < 2_958_466)) return null;
+    return Math.round((cell - 25_569) * 86_400) * 1000 - SHEET_ZONE_OFFSET_MS;
+  }
+  if (typeof cell !== 'string') return null;
+  const text = cell.trim();
+  const zoned = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-]\d{2}:\d{2})$/i.exec(text);
+  if (zoned) {
+    const ms = Date.parse(`${zoned[1]}T${zoned[2]}${zoned[3]!.toUpperCase()}`);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  // 2026-01-02 03:04, 2026/1/2 3:04:05, 2026.1.2, 2026年1月2日 3时4分 …
+  const normal = text
+    .replace(/[年月]/g, '-')
+    .replace(/日/g, ' ')
+    .replace(/[时分：]/g, ':')
+    .replace(/秒/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/:$/, '');
+  const wall = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?$/.exec(normal);
+  if (!wall) return null;
+  const [year, month, day, hour, minute, second] = wall.slice(1, 7).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+  const millis = wall[7] === undefined ? 0 : Number(wall[7].slice(0, 3).padEnd(3, '0'));
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  if (new Date(wallMs).getUTCDate() !== day) return null; // 2026-02-30
+  return wallMs - SHEET_ZONE_OFFSET_MS;
+}
+
+/** An amount in CNY (12.5, "¥12.50", "1,200", "12元") as fen; undefined when empty, null when not an amount. */
+export function parseAmount(cell: Cell): number | undefined | null {
+  if (isBlank(cell)) return undefined;
+  if (typeof cell === 'number') {
+    if (!Number.isFinite(cell) || cell < 0) return null;
+    const fen = Math.round(cell * 100);
+    return Math.abs(fen - cell * 100) < 1e-6 ? fen : null;
+  }
+  if (typeof cell !== 'string') return null;
+  let text = cell
+    .trim()
+    .replace(/^(¥|￥|CNY|RMB)\s*/i, '')
+    .replace(/\s*元$/, '');
+  // Thousands separators only where they group by three (12,5 is not 125).
+  if (/^\d{1,3}(?:[,，]\d{3})+(?:\.\d*)?$/.test(text)) text = text.replace(/[,，]/g, '');
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** A MAC as text; one typed as a number (digits only) lost its leading zeros to the spreadsheet. */
+const macText = (cell: Cell): string => (typeof cell === 'number' && Number.isInteger(cell) && cell >= 0 && cell < 1e12 ? String(cell).padStart(12, '0') : cellText(cell).trim());
+
+/** A coded cell (label, value or English word) as its value; undefined when empty, null when unknown. */
+const parseCoded = (cell: Cell, words: ReadonlyMap<string, number>): number | undefined | null => {
+  if (isBlank(cell)) return undefined;
+  return words.get(cellText(cell).trim().toLowerCase()) ?? null;
+};
+
+// ── people named by the sheet ──
+
+type Person = { id: number } | { ambiguous: number } | null;
+
+const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * Users named by username (case-insensitive) or nickname (exact). A username wins over a
+ * nickname; a nickname several users share is ambiguous.
+ */
+async function findPeople(db: Db, names: ReadonlySet<string>): Promise<Map<string, Person>> {
+  const list = [...names];
+  const rows: { id: number; username: string; nickname: string }[] = [];
+  for (let i = 0; i < list.length; i += 200) {
+    const chunk = list.slice(i, i + 200);
+    // SQLite's lower() folds ASCII only, the others fold everything: ask for both spellings.
+    const lowered = [...new Set(chunk.flatMap((n) => [n.toLowerCase(), lowerAscii(n)]))];
+    rows.push(...(await repo.findUsersByName(db, lowered, chunk)));
+  }
+  const found = new Map<string, Person>();
+  for (const name of list) {
+    const lower = name.toLowerCase();
+    const byUsername = rows.filter((r) => r.username.toLowerCase() === lower);
+    const exact = byUsername.find((r) => r.username === name);
+    if (byUsername.length === 1 || exact !== undefined) {
+      found.set(name, { id: Number((exact ?? byUsername[0])!.id) });
+      continue;
+    }
+    if (byUsername.length > 1) {
+      found.set(name, { ambiguous: byUsername.length });
+      continue;
+    }
+    const byNickname = [...new Map(rows.filter((r) => r.nickname.trim() === name).map((r) => [r.id, r])).values()];
+    found.set(name, byNickname.length === 1 ? { id: Number(byNickname[0]!.id) } : byNickname.length > 1 ? { ambiguous: byNickname.length } : null);
+  }
+  return found;
+}
+
+// ── the import ──
+
+interface Problem {
+  column: SheetColumn;
+  key: MessageKey;
+  params?: MessageParams;
+}
+
+/** checkOrder's field → the sheet column that holds it. */
+const COLUMN_OF_FIELD: Record<string, SheetColumn> = { userId: 'userName', inspectorId: 'inspectorName' };
+const COLUMN_ORDER: readonly string[] = ORDER_SHEET_COLUMNS;
+
+interface ParsedRow {
+  row: number;
+  values: Record<string, string>;
+  input: OrderInput;
+  problems: Problem[];
+}
+
+/** The header → column map of a sheet; a duplicate or a missing required column stops the import. */
+function mapHeaders(headers: readonly string[], locale: Locale): Map<OrderSheetColumn, number> {
+  const at = new Map<OrderSheetColumn, number>();
+  headers.forEach((text, index) => {
+    const column = columnOfHeader(text);
+    if (column === undefined) return;
+    if (at.has(column)) throw new AppError(400, 'orderImport.duplicateHeader', { header: text.trim() });
+    at.set(column, index);
+  });
+  const missing = REQUIRED_COLUMNS.filter((c) => !at.has(c));
+  if (missing.length > 0) {
+    throw new AppError(400, 'orderImport.missingColumns', { columns: missing.map((c) => headerOf(locale, c)).join(locale === 'zh-CN' ? '、' : ', ') });
+  }
+  return at;
+}
+
+function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMap<OrderSheetColumn, number>, vocabulary: ImportVocabulary, people: ReadonlyMap<string, Person>, op: Operator): ParsedRow {
+  const problems: Problem[] = [];
+  const cell = (column: OrderSheetColumn): Cell => {
+    const index = at.get(column);
+    return index === undefined ? null : (sheetRow.cells[index] ?? null);
+  };
+  const text = (column: OrderSheetColumn, max?: number): string => {
+    const value = cellText(cell(column)).trim();
+    if (max !== undefined && value.length > max) problems.push({ column, key: 'order.tooLong', params: { max } });
+    return value;
+  };
+  const coded = (column: CodedField): number | undefined => {
+    const value = parseCoded(cell(column), vocabulary.words[column]);
+    if (value === null) problems.push({ column, key: column === 'result' ? 'orderImport.result' : 'orderImport.flag', params: { value: cellText(cell(column)).trim().slice(0, 40), allowed: vocabulary.allowed[column] } });
+    return value ?? undefined;
+  };
+  const person = (column: 'userName' | 'inspectorName', fallback?: number): number => {
+    const name = text(column);
+    if (name === '') {
+      if (fallback !== undefined) return fallback;
+      problems.push({ column, key: 'order.required' });
+      return -1;
+    }
+    const found = people.get(name) ?? null;
+    if (found === null) problems.push({ column, key: 'orderImport.userNotFound', params: { name: name.slice(0, 64) } });
+    else if ('ambiguous' in found) problems.push({ column, key: 'orderImport.userAmbiguous', params: { name: name.slice(0, 64), count: found.ambiguous } });
+    return found !== null && 'id' in found ? found.id : -1;
+  };
+
+  const installationCell = cell('installationTime');
+  let installationAt = Number.NaN;
+  if (isBlank(installationCell)) problems.push({ column: 'installationTime', key: 'order.required' });
+  else {
+    const parsed = parseSheetTime(installationCell);
+    if (parsed === null) problems.push({ column: 'installationTime', key: 'orderImport.time', params: { value: cellText(installationCell).trim().slice(0, 40) } });
+    else installationAt = parsed;
+  }
+  const result = coded('result');
+  if (result === undefined && isBlank(cell('result'))) problems.push({ column: 'result', key: 'order.required' });
+  const amount = parseAmount(cell('amount'));
+  if (amount === null) problems.push({ column: 'amount', key: 'orderImport.amount', params: { value: cellText(cell('amount')).trim().slice(0, 40) } });
+  const gameText = text('gameName', ORDER_TEXT_MAX.gameName);
+
+  const input: OrderInput = {
+    objWechat: text('objWechat', ORDER_TEXT_MAX.objWechat),
+    objWechatName: text('objWechatName', ORDER_TEXT_MAX.objWechatName),
+    gameName: vocabulary.games.get(gameText) ?? gameText,
+    mac: macText(cell('mac')),
+    installationAt,
+    result: result ?? Number.NaN,
+    userId: person('userName'),
+    objClientName: text('objClientName', ORDER_TEXT_MAX.objClientName),
+    inspectorId: person('inspectorName', op.id),
+    amount: amount ?? undefined,
+    ifPublic: coded('ifPublic'),
+    ifChangedMac: coded('ifChangedMac'),
+    description: text('description'),
+  };
+  const values: Record<string, string> = {};
+  headers.forEach((header, index) => {
+    const name = header.trim();
+    if (name !== '' && !(name in values)) values[name] = cellText(sheetRow.cells[index] ?? null);
+  });
+  return { row: sheetRow.row, values, input, problems };
+}
+
+/**
+ * Checks every row against the rules of orders.service.ts and writes the valid ones (all of
+ * them only when no row is rejected, unless keepValid) with their counters and ledger charges.
+ * Lookups (dictionaries, people, prices) are read once, inside the write transaction.
+ */
+export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: Locale, keepValid: boolean): Promise<OrderImportResult> {
+  const at = mapHeaders(sheet.headers, locale);
+  const rows = sheet.rows.filter((r) => !r.cells.every(isBlank));
+  if (rows.length === 0) throw new AppError(400, 'orderImport.noRows');
+  if (rows.length > IMPORT_MAX_ROWS) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+  const headerText = (column: SheetColumn): string => {
+    const index = (COLUMN_ORDER.includes(column) ? at.get(column as OrderSheetColumn) : undefined) ?? -1;
+    const text = sheet.headers[index]?.trim();
+    return text === undefined || text === '' ? headerOf(locale, column) : text;
+  };
+
+  const colon = locale === 'zh-CN' ? '：' : ': ';
+  const names = new Set<string>();
+  for (const r of rows) {
+    for (const column of ['userName', 'inspectorName'] as const) {
+      const index = at.get(column);
+      const name = index === undefined ? '' : cellText(r.cells[index] ?? null).trim();
+      if (name !== '') names.add(name);
+    }
+  }
+
+  return writeTransaction(db, async (trx) => {
+    const [vocabulary, dicts, people] = await Promise.all([loadImportVocabulary(trx), loadDictSets(trx), findPeople(trx, names)]);
+    const ids = new Set<number>([op.id]);
+    for (const p of people.values()) if (p !== null && 'id' in p) ids.add(p.id);
+    const parties = await repo.findParties(trx, [...ids]);
+    const ctx: CheckContext = { op, now: nowMs(), ...dicts, parties: new Map(parties.map((p) => [Number(p.id), p])) };
+
+    const valid: OrderValues[] = [];
+    const rejected: ImportRejectedRow[] = [];
+    for (const sheetRow of rows) {
+      const parsed = parseRow(sheetRow, sheet.headers, at, vocabulary, people, op);
+      const { issues, values } = checkOrder(parsed.input, ctx);
+      const reported = new Set(parsed.problems.map((p) => p.column));
+      const problems = [...parsed.problems];
+      for (const issue of issues) {
+        const column = (COLUMN_OF_FIELD[issue.field] ?? issue.field) as SheetColumn;
+        if (!reported.has(column)) problems.push({ column, key: issue.key, params: issue.params });
+      }
+      if (problems.length === 0 && values !== null) {
+        valid.push(values);
+        continue;
+      }
+      const rank = (c: string) => (COLUMN_ORDER.includes(c) ? COLUMN_ORDER.indexOf(c) : COLUMN_ORDER.length);
+      problems.sort((a, b) => rank(a.column) - rank(b.column));
+      rejected.push({ row: parsed.row, reasons: problems.map((p) => `${headerText(p.column)}${colon}${t(locale, p.key, p.params)}`), values: parsed.values });
+    }
+
+    const write = keepValid || rejected.length === 0;
+    const imported = write ? await insertChecked(trx, valid, op) : 0;
+    return { total: rows.length, imported, rejected, keepValid };
+  });
+}
+
+// ── the template ──
+
+const TEXT_COLUMNS: ReadonlySet<OrderSheetColumn> = new Set(['objWechat', 'objWechatName', 'gameName', 'mac', 'result', 'userName', 'objClientName', 'inspectorName', 'ifPublic', 'ifChangedMac', 'description']);
+const COLUMN_WIDTH: Partial<Record<OrderSheetColumn, number>> = { installationTime: 20, mac: 20, description: 40, objClientName: 18 };
+
+/** The import template: the headers in the caller's language, and a sheet that explains each column. */
+export async function importTemplate(db: Db, locale: Locale): Promise<Buffer> {
+  const vocabulary = await loadImportVocabulary(db);
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'ClearPlay';
+  const sheet = workbook.addWorksheet(t(locale, 'orderSheet.sheet.orders'), { views: [{ state: 'frozen', ySplit: 1 }] });
+  ORDER_SHEET_COLUMNS.forEach((column, i) => {
+    const col = sheet.getColumn(i + 1);
+    col.width = COLUMN_WIDTH[column] ?? 14;
+    if (TEXT_COLUMNS.has(column)) col.numFmt = '@';
+    if (column === 'installationTime') col.numFmt = 'yyyy-mm-dd hh:mm';
+    if (column === 'amount') col.numFmt = '0.00';
+  });
+  const header = sheet.getRow(1);
+  ORDER_SHEET_COLUMNS.forEach((column, i) => {
+    const cell = header.getCell(i + 1);
+    cell.value = headerOf(locale, column);
+    cell.font = { bold: true, color: REQUIRED_COLUMNS.includes(column) ? { argb: 'FFC00000' } : undefined };
+    cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF2F2F2' } };
+  });
+  header.commit();
+
+  const help = workbook.addWorksheet(t(locale, 'orderSheet.sheet.help'));
+  help.getColumn(1).width = 18;
+  help.getColumn(2).width = 10;
+  help.getColumn(3).width = 90;
+  help.addRow([t(locale, 'orderSheet.help.intro')]);
+  help.mergeCells('A1:C1');
+  help.getRow(1).getCell(1).alignment = { wrapText: true, vertical: 'top' };
+  help.getRow(1).height = 36;
+  const helpHeader = help.addRow([t(locale, 'orderSheet.help.column'), t(locale, 'orderSheet.help.required'), t(locale, 'orderSheet.help.format')]);
+  helpHeader.font = { bold: true };
+  const explain: Record<OrderSheetColumn, string> = {
+    objWechat: t(locale, 'orderSheet.help.objWechat'),
+    objWechatName: t(locale, 'orderSheet.help.objWechatName'),
+    gameName: t(locale, 'orderSheet.help.gameName', { values: vocabulary.gameLabels.join(', ') }),
+    mac: t(locale, 'orderSheet.help.mac'),
+    installationTime: t(locale, 'orderSheet.help.installationTime'),
+    result: t(locale, 'orderSheet.help.result', { values: vocabulary.allowed.result.replace(/, 0–3$/, '') }),
+    userName: t(locale, 'orderSheet.help.userName'),
+    objClientName: t(locale, 'orderSheet.help.objClientName'),
+    inspectorName: t(locale, 'orderSheet.help.inspectorName'),
+    amount: t(locale, 'orderSheet.help.amount'),
+    ifPublic: t(locale, 'orderSheet.help.ifPublic', { values: vocabulary.allowed.ifPublic }),
+    ifChangedMac: t(locale, 'orderSheet.help.ifChangedMac', { values: vocabulary.allowed.ifChangedMac }),
+    description: t(locale, 'orderSheet.help.description'),
+  };
+  for (const column of ORDER_SHEET_COLUMNS) {
+    const required = REQUIRED_COLUMNS.includes(column);
+    help.addRow([headerOf(locale, column), t(locale, required ? 'orderSheet.help.yes' : 'orderSheet.help.no'), explain[column]]).getCell(3).alignment = { wrapText: true };
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -1,0 +1,455 @@
+import {
+  ORDER_DICTS,
+  ORDER_IMAGES_MAX,
+  ORDER_IMAGE_KINDS,
+  ORDER_TEXT_MAX,
+  PRICE_FIELD_OF_RESULT,
+  type OrderCreateBody,
+  type OrderExportQuery,
+  type OrderItem,
+  type OrderListQuery,
+  type OrderPrices,
+  type OrderResult,
+  type OrderUpdateBody,
+} from '@clearplay/contract';
+import type { Insertable } from 'kysely';
+import { textFilter, writeTransaction } from '../../db/dialect.ts';
+import type { Db } from '../../db/index.ts';
+import type { Database, OrderRow } from '../../db/schema.ts';
+import { AppError, FieldAppError } from '../../lib/errors.ts';
+import type { MessageKey, MessageParams } from '../../lib/messages.ts';
+import { DAY_MS, nowMs, toIso } from '../../lib/time.ts';
+import type { Operator } from '../../plugins/auth.ts';
+import { enabledDataOfType } from '../dicts/dicts.repository.ts';
+import * as ledger from '../ledger/ledger.service.ts';
+import { newVerificationCode } from './codes.ts';
+import { macFilterPrefix, normalizeMac } from './mac.ts';
+import * as repo from './orders.repository.ts';
+
+/**
+ * Detection orders (spec §3 Order, PRODUCT.md "Orders" and "Money"). Every rule lives here:
+ * who sees what, the checks of spec §5, the price of a result, and the ledger postings that
+ * keep each shop's balance equal to the sum of its ledger.
+ */
+
+// ── who sees and does what (PRODUCT.md "People and roles") ──
+
+const has = (op: Operator, permission: string) => op.permissions.includes(permission);
+/** Staff see every order in full; a shop sees its own in full and other shops' public ones reduced. */
+export const seesAll = (op: Operator) => has(op, 'order:view:all');
+export const editsAny = (op: Operator) => has(op, 'order:update:any');
+export const overridesAmount = (op: Operator) => has(op, 'order:amount:override');
+
+/** CNY with two decimals and a sign for negatives (log lines, summaries). */
+export const formatFen = (fen: number): string => `${fen < 0 ? '-' : ''}¥${(Math.abs(fen) / 100).toFixed(2)}`;
+
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+
+export const priceFor = (party: Pick<repo.PartyRow, 'defaultPrice' | 'defaultPriceCheat' | 'defaultPriceNotPass' | 'defaultPriceSuspect'>, result: number): number =>
+  Number(party[PRICE_FIELD_OF_RESULT[result as OrderResult]]);
+
+const displayName = (nickname: string | null, username: string | null): string => (nickname !== null && nickname.trim() !== '' ? nickname : (username ?? ''));
+
+export function toOrderItem(row: repo.OrderWithNamesRow, op: Operator): OrderItem {
+  const full = seesAll(op) || row.userId === op.id;
+  return {
+    id: Number(row.id),
+    code: row.code,
+    objWechat: row.objWechat,
+    objWechatName: row.objWechatName,
+    gameName: row.gameName,
+    mac: row.mac,
+    installationTime: toIso(Number(row.installationAt)),
+    result: row.result as OrderResult,
+    userId: full ? row.userId : null,
+    userName: full ? displayName(row.clientNickname, row.clientUsername) : null,
+    objClientName: row.objClientName,
+    inspectorId: row.inspectorId,
+    inspectorName: displayName(row.inspectorNickname, row.inspectorUsername),
+    amount: full ? Number(row.amount) : null,
+    ifPublic: row.ifPublic === 1 ? 1 : 0,
+    ifChangedMac: row.ifChangedMac === 1 ? 1 : 0,
+    description: row.description,
+    certImages: row.certImages,
+    proofImages: row.proofImages,
+    personCertImages: row.personCertImages,
+    createdTime: toIso(Number(row.createdAt)),
+    updatedTime: toIso(Number(row.updatedAt)),
+    view: full ? 'full' : 'public',
+  };
+}
+
+// ── list, detail ──
+
+/** The query as repository filters, narrowed to what the operator may see. Null: nothing can match. */
+export function toOrderFilter(query: OrderExportQuery, op: Operator): repo.OrderFilter | null {
+  const f: repo.OrderFilter = {
+    objWechat: textFilter(query.objWechat),
+    objWechatName: textFilter(query.objWechatName),
+    objClientName: textFilter(query.objClientName),
+    gameName: textFilter(query.gameName),
+    code: textFilter(query.code),
+    result: query.result,
+    userId: query.userId,
+    inspectorId: query.inspectorId,
+    ifPublic: query.ifPublic,
+    ifChangedMac: query.ifChangedMac,
+    start: query.orderStartTime === undefined ? undefined : Date.parse(query.orderStartTime),
+    end: query.orderEndTime === undefined ? undefined : Date.parse(query.orderEndTime),
+  };
+  const mac = textFilter(query.mac);
+  if (mac !== undefined) {
+    const prefix = macFilterPrefix(mac);
+    if (prefix === null) throw new FieldAppError(400, 'mac', 'order.macFilter', { value: mac });
+    f.macPrefix = prefix;
+  }
+  if (f.start !== undefined && f.end !== undefined && f.start > f.end) throw new FieldAppError(400, 'orderEndTime', 'order.timeRange');
+  if (!seesAll(op)) {
+    // A shop: its own orders, plus other shops' public ones. Filtering by another shop can
+    // only ever show that shop's public orders.
+    // A shop never learns which shop another public order belongs to: filtering by another
+    // client matches nothing.
+    if (f.userId !== undefined && f.userId !== op.id) return null;
+    if (f.userId === undefined) f.visibleTo = op.id;
+  }
+  return f;
+}
+
+export const toSort = (query: Pick<OrderExportQuery, 'sortField' | 'sortOrder'>): repo.OrderSort => ({
+  field: query.sortField === 'amount' ? 'amount' : 'createdAt',
+  dir: query.sortOrder === 'ascend' ? 'asc' : 'desc',
+});
+
+const onlyCounterKeys = (f: repo.OrderFilter) =>
+  Object.entries(f).every(([key, value]) => value === undefined || key === 'result' || key === 'ifPublic' || key === 'start' || key === 'end');
+
+/**
+ * The list's total. With no filter but result, public flag and time range, whole days come
+ * from order_daily and only the partial days at the edges are counted row by row. A shop's
+ * view (its own + every public order) is its own private orders (one index range) plus the
+ * public counters. Anything else is counted directly (those filters are selective).
+ */
+export async function countOrders(db: Db, f: repo.OrderFilter): Promise<number> {
+  if (f.visibleTo !== undefined && f.ifPublic === undefined) {
+    const { visibleTo, ...rest } = f;
+    if (onlyCounterKeys(rest)) {
+      const own = await repo.countExact(db, { ...rest, userId: visibleTo, ifPublic: 0 });
+      return own + (await countByCounters(db, { ...rest, ifPublic: 1 }));
+    }
+  }
+  if (f.visibleTo === undefined && onlyCounterKeys(f)) return countByCounters(db, f);
+  return repo.countExact(db, f);
+}
+
+async function countByCounters(db: Db, f: repo.OrderFilter): Promise<number> {
+  const firstWholeDay = f.start === undefined ? undefined : Math.ceil(f.start / DAY_MS) * DAY_MS;
+  const endOfWholeDays = f.end === undefined ? undefined : Math.floor((f.end + 1) / DAY_MS) * DAY_MS;
+  if (firstWholeDay !== undefined && endOfWholeDays !== undefined && firstWholeDay >= endOfWholeDays) return repo.countExact(db, f);
+  let n = await repo.sumDaily(db, { result: f.result, ifPublic: f.ifPublic, fromDay: firstWholeDay, toDay: endOfWholeDays });
+  if (f.start !== undefined && firstWholeDay !== undefined && f.start < firstWholeDay) n += await repo.countExact(db, { ...f, end: firstWholeDay - 1 });
+  if (f.end !== undefined && endOfWholeDays !== undefined && f.end >= endOfWholeDays) n += await repo.countExact(db, { ...f, start: endOfWholeDays });
+  return n;
+}
+
+export async function listOrders(db: Db, query: OrderListQuery, op: Operator): Promise<{ list: OrderItem[]; total: number }> {
+  const f = toOrderFilter(query, op);
+  if (f === null) return { list: [], total: 0 };
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 20;
+  const [rows, total] = await Promise.all([repo.listPage(db, f, toSort(query), (page - 1) * pageSize, pageSize).execute(), countOrders(db, f)]);
+  return { list: rows.map((r) => toOrderItem(r, op)), total };
+}
+
+/** An order the operator may see, or 404 (a shop never learns that a private order exists). */
+export async function visibleOrder(db: Db, id: number, op: Operator): Promise<repo.OrderWithNamesRow> {
+  const row = await repo.findById(db, id);
+  if (row === undefined || (!seesAll(op) && row.userId !== op.id && row.ifPublic !== 1)) throw new AppError(404, 'order.notFound', { id });
+  return row;
+}
+
+export async function orderDetail(db: Db, id: number, op: Operator): Promise<OrderItem> {
+  return toOrderItem(await visibleOrder(db, id, op), op);
+}
+
+export async function orderPrices(db: Db, userId: number): Promise<OrderPrices> {
+  const [party] = await repo.findParties(db, [userId]);
+  if (party === undefined) throw new FieldAppError(404, 'userId', 'order.clientMissing', { id: userId });
+  if (party.isAdmin === 1) throw new FieldAppError(400, 'userId', 'order.clientAdmin', { username: party.username });
+  return {
+    userId,
+    prices: { '0': priceFor(party, 0), '1': priceFor(party, 1), '2': priceFor(party, 2), '3': priceFor(party, 3) },
+    ifPublic: party.ifPublic === 1 ? 1 : 0,
+  };
+}
+
+// ── the checks of spec §5 and PRODUCT.md ──
+
+/**
+ * What a person enters, from the API or one import row: the create body with the install
+ * time in epoch ms, and the numbers an import row may get wrong left as plain numbers (the
+ * checks report them). An absent amount is the client's price for the result (import).
+ */
+export type OrderInput = Omit<OrderCreateBody, 'installationTime' | 'result' | 'amount' | 'ifPublic' | 'ifChangedMac'> & {
+  installationAt: number;
+  result: number;
+  amount?: number;
+  ifPublic?: number;
+  ifChangedMac?: number;
+};
+
+export interface Issue {
+  field: string;
+  key: MessageKey;
+  params?: MessageParams;
+}
+
+/** What the checks look things up in, loaded once per request or per import. */
+export interface CheckContext {
+  op: Operator;
+  now: number;
+  games: ReadonlySet<string>;
+  results: ReadonlySet<string>;
+  parties: ReadonlyMap<number, repo.PartyRow>;
+  /** The order being edited. */
+  existing?: OrderRow;
+}
+
+export type OrderValues = Omit<Insertable<Database['orders']>, 'code' | 'createdBy' | 'createdAt' | 'updatedAt'>;
+
+/** Install times before this are typing mistakes. */
+const EARLIEST_INSTALL = Date.UTC(2000, 0, 1);
+const IMAGE_URL = /^(https?:\/\/[^\s,]+|\/[^\s,]+)$/;
+
+function cleanImages(list: string | undefined, field: string, issues: Issue[]): string {
+  const urls = (list ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  if (urls.length > ORDER_IMAGES_MAX) issues.push({ field, key: 'order.tooManyImages', params: { max: ORDER_IMAGES_MAX } });
+  const bad = urls.find((u) => u.length > 500 || !IMAGE_URL.test(u));
+  if (bad !== undefined) issues.push({ field, key: 'order.imageUrl', params: { value: bad.slice(0, 80) } });
+  return urls.join(',');
+}
+
+const required = (value: string, field: keyof typeof ORDER_TEXT_MAX, issues: Issue[]): string => {
+  const trimmed = value.trim();
+  if (trimmed === '') issues.push({ field, key: 'order.required' });
+  else if (trimmed.length > ORDER_TEXT_MAX[field]) issues.push({ field, key: 'order.tooLong', params: { max: ORDER_TEXT_MAX[field] } });
+  return trimmed;
+};
+
+/**
+ * Checks one order against spec §5 and the product's rules; every problem is reported (an
+ * import lists them all). Values are normalised: trimmed text, MAC in its normal form, the
+ * amount from the client's price unless the operator may override it.
+ */
+export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issue[]; values: OrderValues | null } {
+  const issues: Issue[] = [];
+  const { op, existing } = ctx;
+  const objWechat = required(input.objWechat, 'objWechat', issues);
+  const objWechatName = required(input.objWechatName, 'objWechatName', issues);
+  const objClientName = required(input.objClientName, 'objClientName', issues);
+  const gameName = required(input.gameName, 'gameName', issues);
+  if (gameName !== '' && !ctx.games.has(gameName) && gameName !== existing?.gameName) {
+    issues.push({ field: 'gameName', key: 'order.unknownGame', params: { value: gameName } });
+  }
+  const mac = normalizeMac(input.mac);
+  if (mac === null) issues.push({ field: 'mac', key: 'order.mac', params: { value: input.mac.slice(0, 40) } });
+  if (!Number.isFinite(input.installationAt) || input.installationAt < EARLIEST_INSTALL || input.installationAt > ctx.now + DAY_MS) {
+    issues.push({ field: 'installationTime', key: 'order.installationTime' });
+  }
+  const resultKnown = ctx.results.has(String(input.result)) && PRICE_FIELD_OF_RESULT[input.result as OrderResult] !== undefined;
+  if (!resultKnown) issues.push({ field: 'result', key: 'order.unknownResult', params: { value: String(input.result) } });
+
+  const client = ctx.parties.get(input.userId);
+  const clientChanged = existing === undefined || existing.userId !== input.userId;
+  if (client === undefined) issues.push({ field: 'userId', key: 'order.clientMissing', params: { id: input.userId } });
+  else if (client.isAdmin === 1) issues.push({ field: 'userId', key: 'order.clientAdmin', params: { username: client.username } });
+  else if (clientChanged && client.status !== 1) issues.push({ field: 'userId', key: 'order.clientDisabled', params: { username: client.username } });
+
+  const inspector = ctx.parties.get(input.inspectorId);
+  const inspectorChanged = existing === undefined || existing.inspectorId !== input.inspectorId;
+  if (inspectorChanged && !editsAny(op) && input.inspectorId !== op.id) issues.push({ field: 'inspectorId', key: 'order.inspectorSelf' });
+  else if (inspector === undefined) issues.push({ field: 'inspectorId', key: 'order.inspectorMissing', params: { id: input.inspectorId } });
+  else if (inspectorChanged && inspector.status !== 1) issues.push({ field: 'inspectorId', key: 'order.inspectorDisabled', params: { username: inspector.username } });
+
+  let amount = input.amount;
+  if (client !== undefined && client.isAdmin !== 1 && resultKnown) {
+    const price = priceFor(client, input.result);
+    const unchanged = existing !== undefined && !clientChanged && existing.result === input.result;
+    if (amount === undefined) amount = unchanged ? Number(existing.amount) : price;
+    else if (!overridesAmount(op) && amount !== price && !(unchanged && amount === Number(existing.amount))) {
+      issues.push({ field: 'amount', key: 'order.amountNotPrice', params: { price: formatFen(price) } });
+    }
+  }
+  if (amount !== undefined && (!Number.isInteger(amount) || amount < 0 || amount > 100_000_000)) {
+    issues.push({ field: 'amount', key: 'order.amount' });
+  }
+  const description = (input.description ?? '').trim();
+  if (description.length > ORDER_TEXT_MAX.description) issues.push({ field: 'description', key: 'order.tooLong', params: { max: ORDER_TEXT_MAX.description } });
+  const images = Object.fromEntries(ORDER_IMAGE_KINDS.map((kind) => [kind, cleanImages(input[kind], kind, issues)])) as Record<(typeof ORDER_IMAGE_KINDS)[number], string>;
+
+  if (issues.length > 0 || mac === null || amount === undefined) return { issues, values: null };
+  return {
+    issues,
+    values: {
+      objWechat,
+      objWechatName,
+      gameName,
+      mac,
+      installationAt: input.installationAt,
+      result: input.result,
+      userId: input.userId,
+      objClientName,
+      inspectorId: input.inspectorId,
+      amount,
+      ifPublic: input.ifPublic ?? existing?.ifPublic ?? client?.ifPublic ?? 0,
+      ifChangedMac: input.ifChangedMac ?? 0,
+      description,
+      ...images,
+    },
+  };
+}
+
+/** Enabled values of the order dictionaries. */
+export async function loadDictSets(db: Db): Promise<{ games: Set<string>; results: Set<string> }> {
+  const [games, results] = await Promise.all([enabledDataOfType(db, ORDER_DICTS.game), enabledDataOfType(db, ORDER_DICTS.result)]);
+  return { games: new Set(games.map((d) => d.value)), results: new Set(results.map((d) => d.value)) };
+}
+
+async function contextFor(db: Db, op: Operator, input: OrderInput, existing?: OrderRow): Promise<CheckContext> {
+  const [dicts, parties] = await Promise.all([loadDictSets(db), repo.findParties(db, [...new Set([input.userId, input.inspectorId])])]);
+  return { op, now: nowMs(), ...dicts, parties: new Map(parties.map((p) => [p.id, p])), existing };
+}
+
+const fromBody = (body: OrderCreateBody): OrderInput => ({ ...body, installationAt: Date.parse(body.installationTime) });
+
+function throwFirst(issues: Issue[]): never {
+  const first = issues[0];
+  if (first === undefined) throw new AppError(400, 'errors.badRequest');
+  throw new FieldAppError(first.key === 'order.clientMissing' || first.key === 'order.inspectorMissing' ? 404 : 400, first.field, first.key, first.params);
+}
+
+// ── writes: order, counters and ledger in one transaction ──
+
+const chargeOf = (values: { userId: number; amount: number | string }) => ({ userId: values.userId, amount: -Number(values.amount) });
+
+export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): Promise<OrderItem> {
+  const id = await writeTransaction(db, async (trx) => {
+    const input = fromBody(body);
+    const { issues, values } = checkOrder(input, await contextFor(trx, op, input));
+    if (values === null) throwFirst(issues);
+    const now = nowMs();
+    const { id: orderId, code } = await repo.insertOrder(trx, { ...values, createdBy: op.id, createdAt: now, updatedAt: now }, newVerificationCode);
+    await repo.bumpDaily(trx, [{ day: dayOf(now), result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount }]);
+    if (values.amount !== 0) {
+      await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: `order ${code}` }, op, now);
+    }
+    return orderId;
+  });
+  return orderDetail(db, id, op);
+}
+
+/** An order the operator may change: inspectors only their own (PRODUCT.md). */
+async function editable(db: Db, id: number, op: Operator): Promise<OrderRow> {
+  const row = await repo.findRowForUpdate(db, id);
+  if (row === undefined || (!seesAll(op) && row.userId !== op.id && row.ifPublic !== 1)) throw new AppError(404, 'order.notFound', { id });
+  if (!editsAny(op) && row.inspectorId !== op.id) throw new AppError(403, 'order.notYours', { code: row.code });
+  return row;
+}
+
+export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): Promise<{ item: OrderItem; changes: string[] }> {
+  const changes: string[] = [];
+  await writeTransaction(db, async (trx) => {
+    const existing = await editable(trx, body.id, op);
+    const input = fromBody(body);
+    const { issues, values } = checkOrder(input, await contextFor(trx, op, input, existing));
+    if (values === null) throwFirst(issues);
+    const now = nowMs();
+    await repo.updateOrder(trx, existing.id, { ...values, updatedAt: now });
+    const oldAmount = Number(existing.amount);
+    const day = dayOf(Number(existing.createdAt));
+    if (existing.result !== values.result || existing.ifPublic !== values.ifPublic || oldAmount !== values.amount) {
+      await repo.bumpDaily(trx, [
+        { day, result: existing.result, ifPublic: existing.ifPublic, n: -1, amount: -oldAmount },
+        { day, result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount },
+      ]);
+    }
+    if (existing.userId !== values.userId) {
+      // Another client: the old shop gets its money back, the new one is charged.
+      if (oldAmount !== 0) await ledger.post(trx, { userId: existing.userId, kind: 'reversal', amount: oldAmount, orderId: existing.id, remark: `order ${existing.code}: client changed` }, op, now);
+      if (values.amount !== 0) await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId: existing.id, remark: `order ${existing.code}` }, op, now);
+      changes.push(`client #${existing.userId} → #${values.userId}`);
+    } else if (oldAmount !== values.amount) {
+      await ledger.post(trx, { userId: values.userId, kind: 'adjust', amount: oldAmount - values.amount, orderId: existing.id, remark: `order ${existing.code}: ${formatFen(oldAmount)} → ${formatFen(values.amount)}` }, op, now);
+    }
+    if (existing.result !== values.result) changes.push(`result ${existing.result} → ${values.result}`);
+    if (oldAmount !== values.amount) changes.push(`amount ${formatFen(oldAmount)} → ${formatFen(values.amount)}`);
+  });
+  return { item: await orderDetail(db, body.id, op), changes };
+}
+
+/** Deletes orders and reverses their charges; all or nothing. */
+export async function deleteOrders(db: Db, ids: readonly number[], op: Operator): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  return writeTransaction(db, async (trx) => {
+    const rows = await repo.findRowsForUpdate(trx, unique);
+    const found = new Set(rows.map((r) => Number(r.id)));
+    const missing = unique.find((id) => !found.has(id));
+    if (missing !== undefined) throw new AppError(404, 'order.notFound', { id: missing });
+    const now = nowMs();
+    await repo.deleteOrders(trx, unique);
+    await repo.bumpDaily(
+      trx,
+      rows.map((r) => ({ day: dayOf(Number(r.createdAt)), result: r.result, ifPublic: r.ifPublic, n: -1, amount: -Number(r.amount) })),
+    );
+    await ledger.postMany(
+      trx,
+      rows.map((r) => ({ userId: r.userId, kind: 'reversal' as const, amount: Number(r.amount), orderId: Number(r.id), remark: `order ${r.code}: deleted` })),
+      op,
+      now,
+    );
+    return rows.map((r) => r.code);
+  });
+}
+
+/**
+ * Inserts checked orders (an import) with their counters and charges, inside the caller's
+ * write transaction. Codes are drawn until none collides with the table or the batch.
+ */
+export async function insertChecked(trx: Db, list: readonly OrderValues[], op: Operator, now = nowMs()): Promise<number> {
+  if (list.length === 0) return 0;
+  const codes: string[] = [];
+  const taken = new Set<string>();
+  while (codes.length < list.length) {
+    const fresh: string[] = [];
+    while (codes.length + fresh.length < list.length) {
+      const code = newVerificationCode();
+      if (!taken.has(code)) {
+        taken.add(code);
+        fresh.push(code);
+      }
+    }
+    const clash = await repo.existingCodes(trx, fresh);
+    for (const code of fresh) if (!clash.has(code)) codes.push(code);
+  }
+  const rows = list.map((values, i) => ({ ...values, code: codes[i] as string, createdBy: op.id, createdAt: now, updatedAt: now }));
+  await repo.insertOrders(trx, rows);
+  const ids = await repo.idsByCode(trx, codes);
+  const daily = new Map<string, repo.DailyDelta>();
+  for (const r of rows) {
+    const key = `${r.result}:${r.ifPublic}`;
+    const d = daily.get(key) ?? { day: dayOf(now), result: r.result, ifPublic: r.ifPublic, n: 0, amount: 0 };
+    d.n += 1;
+    d.amount += r.amount;
+    daily.set(key, d);
+  }
+  await repo.bumpDaily(trx, [...daily.values()]);
+  await ledger.postMany(
+    trx,
+    rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: ids.get(r.code) ?? null, remark: `order ${r.code}` })),
+    op,
+    now,
+  );
+  return rows.length;
+}
