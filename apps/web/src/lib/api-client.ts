@@ -111,14 +111,42 @@ function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'Accept-Language': currentLocale(),
-  };
+function buildHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept, 'Accept-Language': currentLocale() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
 
+function transportFailure(error: unknown, options: RequestOptions): Error {
+  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  const message = error instanceof Error && error.message ? error.message : i18n.t('request.transportError');
+  if (!options.quiet) toastError(message);
+  return error instanceof TransportError ? error : new TransportError(message, { cause: error });
+}
+
+/** The error catalogue for an envelope whose status is not 200. */
+function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions): ApiError {
+  const { status, msg, data } = envelope;
+  if (!options.quiet) toastError(msg || i18n.t('request.error'));
+  if (options.session !== 'guard') {
+    if (status === Status.UNAUTHORIZED) hooks.goToRoot();
+    else if (SESSION_ENDED_STATUSES.includes(status)) void openSessionEndedDialog();
+  }
+  return new ApiError(status, msg || i18n.t('request.error'), data);
+}
+
+async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
+  // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
+  const envelope: unknown = await response.json().catch(() => {
+    throw new TransportError(`${response.status} ${response.statusText}`.trim());
+  });
+  if (!isEnvelope(envelope)) throw new TransportError(`${response.status} ${response.statusText}`.trim());
+  return envelope;
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = buildHeaders('application/json');
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {
@@ -126,35 +154,72 @@ export async function request<T>(method: string, path: string, options: RequestO
     body = JSON.stringify(options.body);
   }
 
-  let envelope: unknown;
+  let envelope: ApiEnvelope<unknown>;
   try {
-    const response = await fetch(buildUrl(path, options.params), {
-      method,
-      headers,
-      body,
-      signal: options.signal,
-    });
-    // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
-    envelope = await response.json().catch(() => {
-      throw new TransportError(`${response.status} ${response.statusText}`.trim());
-    });
-    if (!isEnvelope(envelope)) throw new TransportError(`${response.status} ${response.statusText}`.trim());
+    const response = await fetch(buildUrl(path, options.params), { method, headers, body, signal: options.signal });
+    envelope = await readEnvelope(response);
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    const message = error instanceof Error && error.message ? error.message : i18n.t('request.transportError');
-    if (!options.quiet) toastError(message);
-    throw error instanceof TransportError ? error : new TransportError(message, { cause: error });
+    throw transportFailure(error, options);
   }
+  if (envelope.status === Status.OK) return envelope.data as T;
+  throw envelopeFailure(envelope, options);
+}
 
-  const { status, msg, data } = envelope;
-  if (status === Status.OK) return data as T;
-
-  if (!options.quiet) toastError(msg || i18n.t('request.error'));
-  if (options.session !== 'guard') {
-    if (status === Status.UNAUTHORIZED) hooks.goToRoot();
-    else if (SESSION_ENDED_STATUSES.includes(status)) void openSessionEndedDialog();
+/** The file name of a Content-Disposition header (RFC 6266 `filename*` first). */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through to the plain name */
+    }
   }
-  throw new ApiError(status, msg || i18n.t('request.error'), data);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain?.[1];
+}
+
+export interface DownloadResult {
+  blob: Blob;
+  fileName: string;
+}
+
+/**
+ * A GET answered with a file (export, template, ZIP). A JSON answer is an envelope and goes
+ * through the same error catalogue as every other call; anything else is the file.
+ */
+export async function fetchFile(path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }): Promise<DownloadResult> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*'), signal: options.signal });
+  } catch (error) {
+    throw transportFailure(error, options);
+  }
+  if ((response.headers.get('Content-Type') ?? '').includes('application/json')) {
+    let envelope: ApiEnvelope<unknown>;
+    try {
+      envelope = await readEnvelope(response);
+    } catch (error) {
+      throw transportFailure(error, options);
+    }
+    throw envelopeFailure(envelope, options);
+  }
+  if (!response.ok) throw transportFailure(new TransportError(`${response.status} ${response.statusText}`.trim()), options);
+  const blob = await response.blob();
+  return { blob, fileName: fileNameOf(response.headers.get('Content-Disposition')) ?? options.fallbackName };
+}
+
+/** Saves a blob through a temporary link (the browser's own download). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 export const api = {
@@ -164,4 +229,10 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, options),
+  /** Fetch a file answer and save it under the server's file name. */
+  download: async (path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }) => {
+    const { blob, fileName } = await fetchFile(path, options);
+    saveBlob(blob, fileName);
+    return fileName;
+  },
 };

@@ -33,6 +33,8 @@ export interface ImageUploaderProps {
   maxCount?: number;
   disabled?: boolean;
   id?: string;
+  /** Told whenever an upload starts or the last one ends, so a form can wait for it. */
+  onUploadingChange?: (uploading: boolean) => void;
 }
 
 /** Spec §4 "Image upload": idle → uploading (progress 0 → 1) → done (url set) or failed. */
@@ -67,6 +69,7 @@ export function ImageUploader({
   maxCount,
   disabled = false,
   id,
+  onUploadingChange,
 }: ImageUploaderProps) {
   const { t } = useTranslation();
   const text = useCallback(
@@ -224,6 +227,9 @@ export function ImageUploader({
   };
 
   const uploading = pending.some((item) => item.state === 'uploading');
+  useEffect(() => {
+    onUploadingChange?.(uploading);
+  }, [uploading, onUploadingChange]);
 
   return (
     <div id={id} style={{ maxWidth: 500 }} data-upload-state={uploading ? 'uploading' : 'idle'}>
@@ -250,7 +256,7 @@ export function ImageUploader({
                   size="small"
                   icon={<ReloadOutlined />}
                   aria-label={text('upload.image.retry')}
-                  style={{ position: 'absolute', left: 4, bottom: 4 }}
+                  style={{ position: 'absolute', left: 4, bottom: 4, zIndex: 2 }}
                   onClick={() => void run(item.uid, item.file, item.ticket)}
                 >
                   {text('upload.image.retry')}

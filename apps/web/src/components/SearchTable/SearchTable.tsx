@@ -9,7 +9,7 @@ import { tablePrefsKey } from '../../lib/storage.ts';
 import { ColumnSettings } from './ColumnSettings.tsx';
 import { defaultPrefs, readPrefs, reconcile, writePrefs, type TablePrefs } from './column-prefs.ts';
 import { SearchForm } from './SearchForm.tsx';
-import { toQueryParams, type SearchFieldDef } from './search-params.ts';
+import { sortOf, sortParams, toQueryParams, type SearchFieldDef, type TableSort } from './search-params.ts';
 import type { Density, QueryParams, SearchTableActions, SearchTableColumn, TablePage, ToolbarContext } from './types.ts';
 import './search-table.css';
 
@@ -49,8 +49,9 @@ const PAGE_SIZES = [10, 20, 50, 100];
  * The house list component (every list screen uses it): a search form that collapses and
  * expands (search, reset = clear and query again), a toolbar with the screen's actions plus
  * refresh, density (mini/small/medium/large) and column settings (show/hide, order) saved
- * per user in localStorage, row selection for batch actions, and pagination that keeps the
- * filters. Data comes through TanStack Query, keyed by `queryKey` + the params.
+ * per user in localStorage, row selection for batch actions, sorting by the server on
+ * columns that name a `sortParam`, and pagination that keeps the filters and the sort.
+ * Data comes through TanStack Query, keyed by `queryKey` + the params.
  */
 export function SearchTable<Row extends object>({
   tableId,
@@ -100,8 +101,10 @@ export function SearchTable<Row extends object>({
   const [pageSize, setPageSize] = useState(defaultPageSize);
   const [collapsed, setCollapsed] = useState(!defaultExpanded);
   const [selected, setSelected] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
+  const [sort, setSort] = useState<TableSort>(null);
 
-  const params = { ...fixedParams, ...filters, page, pageSize };
+  const listParams: QueryParams = { ...fixedParams, ...filters, ...sortParams(sort) };
+  const params = { ...listParams, page, pageSize };
   const query = useQuery({
     queryKey: [...queryKey, params],
     queryFn: async ({ signal }) => {
@@ -154,11 +157,16 @@ export function SearchTable<Row extends object>({
     .filter((key) => !hidden.has(key))
     .map((key) => byKey.get(key))
     .filter((c): c is SearchTableColumn<Row> => c !== undefined)
-    .map(({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, ...column }) => ({ ...column, dataIndex: column.dataIndex ?? column.key }));
+    .map(({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, sortParam, ...column }) => ({
+      ...column,
+      dataIndex: column.dataIndex ?? column.key,
+      ...(sortParam ? { sorter: true, sortOrder: sort?.field === sortParam ? sort.order : null } : {}),
+    }));
+  const sortParamOf = new Map(tableColumns.filter((c) => c.sortParam).map((c) => [c.key, c.sortParam as string]));
 
   const densityItems = (['mini', 'small', 'medium', 'large'] as const).map((d) => ({ key: d, label: t(`table.density.${d}`) }));
 
-  const context: ToolbarContext<Row> = { selectedRowKeys: selected.keys, selectedRows: selected.rows, clearSelection, reload };
+  const context: ToolbarContext<Row> = { params: listParams, selectedRowKeys: selected.keys, selectedRows: selected.rows, clearSelection, reload };
   const selectDisabled = typeof selectable === 'object' ? selectable.disabled : undefined;
 
   return (
@@ -226,6 +234,11 @@ export function SearchTable<Row extends object>({
           loading={query.isFetching}
           scroll={scrollX ? { x: scrollX } : undefined}
           expandable={expandable}
+          onChange={(_pagination, _filters, sorter, extra) => {
+            if (extra.action !== 'sort' || Array.isArray(sorter)) return;
+            setSort(sortOf(sorter, sortParamOf.get(String(sorter.columnKey))));
+            setPage(1);
+          }}
           rowSelection={
             selectable
               ? {

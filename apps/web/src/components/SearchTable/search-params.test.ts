@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { toQueryParams, type SearchFieldDef } from './search-params.ts';
+import { sortOf, sortParams, toQueryParams, type SearchFieldDef } from './search-params.ts';
 
 const fields: SearchFieldDef[] = [
   { name: 'username', label: 'Username', field: { type: 'input' } },
@@ -23,5 +23,23 @@ describe('search params', () => {
     expect(params.createdEnd).toBe(end.endOf('day').toISOString());
     expect(params.startTime).toBe(start.toISOString());
     expect(params.endTime).toBe(end.toISOString());
+  });
+});
+
+describe('server-side sort', () => {
+  it('takes the clicked column and direction, and the default order when the header cycles back', () => {
+    expect(sortOf({ order: 'ascend' }, 'amount')).toEqual({ field: 'amount', order: 'ascend' });
+    expect(sortOf({ order: 'descend' }, 'amount')).toEqual({ field: 'amount', order: 'descend' });
+    expect(sortOf({ order: null }, 'amount')).toBeNull();
+    expect(sortOf({ order: undefined }, 'amount')).toBeNull();
+  });
+
+  it('starts over on another column', () => {
+    expect(sortOf({ order: 'ascend' }, 'createdTime')).toEqual({ field: 'createdTime', order: 'ascend' });
+  });
+
+  it('sends the sort as sortField/sortOrder, nothing for the default order', () => {
+    expect(sortParams({ field: 'createdTime', order: 'descend' })).toEqual({ sortField: 'createdTime', sortOrder: 'descend' });
+    expect(sortParams(null)).toEqual({});
   });
 });

@@ -36,3 +36,14 @@ export function toQueryParams(fields: readonly SearchFieldDef[], values: Record<
   }
   return params;
 }
+
+/** The server-side sort of a list: a column's sort param and its direction. */
+export type TableSort = { field: string; order: 'ascend' | 'descend' } | null;
+
+/** antd's sorter after a header click → the sort (no order = the server's default order). */
+export function sortOf(sorter: { order?: 'ascend' | 'descend' | null }, field: string | undefined): TableSort {
+  return sorter.order && field ? { field, order: sorter.order } : null;
+}
+
+/** The sort as list params (nothing for the default order). */
+export const sortParams = (sort: TableSort): QueryParams => (sort ? { sortField: sort.field, sortOrder: sort.order } : {});

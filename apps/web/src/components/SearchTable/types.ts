@@ -43,6 +43,11 @@ export interface SearchTableColumn<Row> extends Omit<ColumnType<Row>, 'key' | 't
   hideInTable?: boolean;
   /** Hidden until the user shows it in the column settings. */
   defaultHidden?: boolean;
+  /**
+   * Sorted by the server: a header click cycles ascending, descending, default and sends
+   * `sortField=<this>&sortOrder=ascend|descend` (page 1 again).
+   */
+  sortParam?: string;
 }
 
 /** mini is antd's small with tighter padding (a CSS class). */
@@ -56,6 +61,8 @@ export interface TablePage<Row> {
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 export interface ToolbarContext<Row> {
+  /** The list's current params without paging (filters and sort): what an export sends. */
+  params: QueryParams;
   selectedRowKeys: Key[];
   selectedRows: Row[];
   clearSelection: () => void;

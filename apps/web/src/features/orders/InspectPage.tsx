@@ -1,6 +1,223 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useState } from 'react';
+import { App, Button, Tooltip } from 'antd';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
+import { ORDER_DICTS, USER_SEARCH_PERMISSIONS, type OrderExportQuery, type OrderItem, type OrderListQuery } from '@clearplay/contract';
+import { useTranslation } from 'react-i18next';
+import { useConfirmDelete } from '../../components/confirm.ts';
+import { DictTag } from '../../components/DictTag.tsx';
+import { Money } from '../../components/Money.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { DeleteButton } from '../../components/RowActions.tsx';
+import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
+import { downloadOrder, getOrders, orderKeys, useDeleteOrders } from './api/orders.ts';
+import { ExportButton } from './components/ExportButton.tsx';
+import { ImportButton } from './components/ImportButton.tsx';
+import { LedgerButton } from '../ledger/index.ts';
+import { OrderDetailModal } from './components/OrderDetailModal.tsx';
+import { OrderFormModal } from './components/OrderFormModal.tsx';
+import { formatOrderTime } from './format.ts';
+import { can, canAny, useActor } from '../auth/permissions.ts';
+import { canEditOrder } from './permissions.ts';
 
-/** Order inspect: detection records (spec §2). Placeholder until the issue that builds this screen lands. */
+/**
+ * Order inspect (spec §2 "Order / detection records"): the detection records with a
+ * collapsible search form, server-side sorting by time and amount, create / import / export /
+ * batch delete, and per row details, edit, the evidence ZIP and delete. Every action shows
+ * only to users holding its permission; the server checks each call again.
+ */
 export default function InspectPage() {
-  return <ComingSoon description="page.inspect.description" />;
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const actor = useActor();
+  const confirmDelete = useConfirmDelete();
+  const remove = useDeleteOrders();
+
+  const [detail, setDetail] = useState<number | null>(null);
+  const [form, setForm] = useState<{ open: boolean; order?: OrderItem }>({ open: false });
+  const [downloading, setDownloading] = useState<number | null>(null);
+
+  const canDelete = can(actor, 'order:delete');
+  const canDownload = can(actor, 'order:download');
+  // The user pickers search users: a shop may not, and sees its own orders anyway.
+  const canPickUsers = canAny(actor, USER_SEARCH_PERMISSIONS);
+
+  const download = async (order: OrderItem) => {
+    setDownloading(order.id);
+    try {
+      const name = await downloadOrder(order.id);
+      void message.success(t('order.download.success', { name }));
+    } catch {
+      // the API client already showed why
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  const columns: SearchTableColumn<OrderItem>[] = [
+    { key: 'code', title: t('order.field.code'), fixed: 'left', width: 110 },
+    { key: 'objWechat', title: t('order.field.objWechat'), width: 140, ellipsis: true, search: { type: 'input' } },
+    { key: 'objWechatName', title: t('order.field.objWechatName'), width: 130, ellipsis: true, search: { type: 'input' } },
+    { key: 'gameName', title: t('order.field.gameName'), width: 120, ellipsis: true, search: { type: 'dict', dictType: ORDER_DICTS.game } },
+    { key: 'mac', title: t('order.field.mac'), width: 170, search: { type: 'input' } },
+    {
+      key: 'installationTime',
+      title: t('order.field.installationTime'),
+      width: 150,
+      render: (_, o) => formatOrderTime(o.installationTime),
+    },
+    {
+      key: 'result',
+      title: t('order.field.result'),
+      width: 100,
+      search: { type: 'dict', dictType: ORDER_DICTS.result, numeric: true },
+      render: (_, o) => <DictTag type={ORDER_DICTS.result} value={o.result} />,
+    },
+    {
+      key: 'userName',
+      title: t('order.field.userName'),
+      width: 130,
+      ellipsis: true,
+      searchLabel: t('order.field.userId'),
+      search: canPickUsers ? { type: 'user', name: 'userId', roleName: 'shop' } : undefined,
+      render: (_, o) => o.userName ?? '—',
+    },
+    { key: 'objClientName', title: t('order.field.objClientName'), width: 140, ellipsis: true, search: { type: 'input' } },
+    {
+      key: 'inspectorName',
+      title: t('order.field.inspectorName'),
+      width: 120,
+      ellipsis: true,
+      searchLabel: t('order.field.inspectorId'),
+      search: canPickUsers ? { type: 'user', name: 'inspectorId', roleName: 'inspector' } : undefined,
+    },
+    {
+      key: 'amount',
+      title: t('order.field.amount'),
+      width: 110,
+      align: 'right',
+      sortParam: 'amount',
+      render: (_, o) => (o.amount === null ? '—' : <Money fen={o.amount} />),
+    },
+    {
+      key: 'ifPublic',
+      title: t('order.field.ifPublic'),
+      width: 100,
+      search: { type: 'dict', dictType: ORDER_DICTS.ifPublic, numeric: true },
+      render: (_, o) => <DictTag type={ORDER_DICTS.ifPublic} value={o.ifPublic} />,
+    },
+    {
+      key: 'ifChangedMac',
+      title: t('order.field.ifChangedMac'),
+      width: 120,
+      search: { type: 'dict', dictType: ORDER_DICTS.ifChangedMac, numeric: true },
+      render: (_, o) => <DictTag type={ORDER_DICTS.ifChangedMac} value={o.ifChangedMac} />,
+    },
+    // The code is searched near the end of the form: the first row holds the usual filters.
+    { key: 'codeSearch', title: t('order.field.code'), hideInTable: true, search: { type: 'input', name: 'code' } },
+    {
+      key: 'createdTime',
+      title: t('order.field.createdTime'),
+      width: 160,
+      search: { type: 'dateRange', names: ['orderStartTime', 'orderEndTime'] },
+      sortParam: 'createdTime',
+      render: (_, o) => formatOrderTime(o.createdTime),
+    },
+    {
+      key: 'actions',
+      title: t('common.actions'),
+      fixed: 'right',
+      // details, plus edit / download / delete when held
+      width: 24 + 84 * (1 + [can(actor, 'order:update'), canDownload, canDelete].filter(Boolean).length),
+      render: (_, o) => (
+        <span className="table-actions">
+          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setDetail(o.id)} data-testid={`order-detail-${o.code}`}>
+            {t('order.detail')}
+          </Button>
+          {can(actor, 'order:update') ? (
+            <Tooltip title={canEditOrder(actor, o) ? undefined : t('order.edit.notOwn')}>
+              <Button
+                type="link"
+                size="small"
+                icon={<EditOutlined />}
+                disabled={!canEditOrder(actor, o)}
+                onClick={() => setForm({ open: true, order: o })}
+                data-testid={`order-edit-${o.code}`}
+              >
+                {t('common.edit')}
+              </Button>
+            </Tooltip>
+          ) : null}
+          {canDownload ? (
+            <Button
+              type="link"
+              size="small"
+              icon={<DownloadOutlined />}
+              loading={downloading === o.id}
+              onClick={() => void download(o)}
+              data-testid={`order-download-${o.code}`}
+            >
+              {t('order.download')}
+            </Button>
+          ) : null}
+          {canDelete ? <DeleteButton onDelete={() => remove.mutateAsync([o.id])} testId={`order-delete-${o.code}`} /> : null}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader description={t('page.inspect.description')} />
+      <SearchTable<OrderItem>
+        tableId="order-inspect"
+        rowKey="id"
+        columns={columns}
+        queryKey={orderKeys.lists()}
+        fetcher={(params, signal) => getOrders(params as OrderListQuery, signal)}
+        selectable={canDelete}
+        scrollX={2050}
+        title={t('order.list')}
+        toolbar={({ params, selectedRowKeys, clearSelection }) => (
+          <>
+            {can(actor, 'order:create') ? (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true })} data-testid="order-create">
+                {t('order.create')}
+              </Button>
+            ) : null}
+            <ImportButton />
+            <ExportButton filters={params as OrderExportQuery} />
+            <LedgerButton />
+            {canDelete ? (
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                disabled={selectedRowKeys.length === 0}
+                onClick={() =>
+                  confirmDelete(
+                    async () => {
+                      await remove.mutateAsync(selectedRowKeys.map(Number));
+                      clearSelection();
+                      void message.success(t('feedback.delete.success'));
+                    },
+                    { batch: true },
+                  )
+                }
+                data-testid="order-batch-delete"
+              >
+                {t('order.batchDelete')}
+              </Button>
+            ) : null}
+          </>
+        )}
+        data-testid="order-table"
+      />
+      <OrderDetailModal id={detail} onClose={() => setDetail(null)} onDownload={canDownload ? (o) => void download(o) : undefined} />
+      <OrderFormModal
+        open={form.open}
+        order={form.order}
+        onClose={() => setForm({ open: false })}
+        onSaved={() => setForm({ open: false })}
+      />
+    </>
+  );
 }

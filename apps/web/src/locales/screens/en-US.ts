@@ -1,4 +1,8 @@
 import type { ScreenMessages } from './zh-CN.ts';
+import { ordersEnUS } from './orders.en-US.ts';
+import { orderFormEnUS } from './order-form.en-US.ts';
+import { ordersIoEnUS } from './orders-io.en-US.ts';
+
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -164,6 +168,7 @@ const screensEnUS: ScreenMessages = {
   'permission.announcement:create': 'Publish announcements',
   'permission.announcement:delete': 'Delete announcements',
   'permission.order:view': 'View orders',
+  'permission.order:view:all': 'View all orders (otherwise only own and public ones)',
   'permission.order:create': 'Create orders',
   'permission.order:update': 'Edit own inspected orders',
   'permission.order:update:any': 'Edit any order',
@@ -256,6 +261,9 @@ const screensEnUS: ScreenMessages = {
   'upload.image.tooLarge': 'An image cannot exceed {{mb}} MB',
   'upload.image.retry': 'Retry',
   'upload.image.preview': 'Preview',
+  ...ordersEnUS,
+  ...orderFormEnUS,
+  ...ordersIoEnUS,
 };
 
 export default screensEnUS;

@@ -1,3 +1,6 @@
+import { ordersZhCN } from './orders.zh-CN.ts';
+import { orderFormZhCN } from './order-form.zh-CN.ts';
+import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -167,6 +170,7 @@ const screensZhCN = {
   'permission.announcement:create': '发布公告',
   'permission.announcement:delete': '删除公告',
   'permission.order:view': '查看订单',
+  'permission.order:view:all': '查看全部订单（否则仅本店及公开订单）',
   'permission.order:create': '新建订单',
   'permission.order:update': '编辑自己检测的订单',
   'permission.order:update:any': '编辑任意订单',
@@ -259,6 +263,9 @@ const screensZhCN = {
   'upload.image.tooLarge': '图片不能超过 {{mb}} MB',
   'upload.image.retry': '重试',
   'upload.image.preview': '预览',
+  ...ordersZhCN,
+  ...orderFormZhCN,
+  ...ordersIoZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

@@ -1,0 +1,3 @@
+export { LedgerButton } from './components/LedgerButton.tsx';
+export { LedgerDrawer, type LedgerShop } from './components/LedgerDrawer.tsx';
+export { ledgerKeys, useLedger, useRecharge } from './api/ledger.ts';

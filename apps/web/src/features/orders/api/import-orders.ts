@@ -1,0 +1,64 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { neutraliseFormula, type ImportRejectedRow, type OrderImportResult } from '@clearplay/contract';
+import { api } from '../../../lib/api-client.ts';
+import { orderKeys } from './orders.ts';
+
+/** The file types the import takes (the server reads xlsx and csv). */
+export const IMPORT_ACCEPT = '.xlsx,.csv';
+
+export const isImportFile = (name: string): boolean => /\.(xlsx|csv)$/i.test(name);
+
+/** GET /admin/order/import/template: the xlsx template, headers in the current language. */
+export const downloadImportTemplate = (fallbackName: string) =>
+  api.download('/admin/order/import/template', { fallbackName });
+
+/** POST /admin/order/import?keepValid=: all-or-nothing unless `keepValid`. */
+export function importOrders(file: File, keepValid: boolean, signal?: AbortSignal): Promise<OrderImportResult> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  return api.post<OrderImportResult>('/admin/order/import', body, { params: { keepValid }, signal });
+}
+
+/** The import as a mutation: when anything was imported, every order query is refreshed. */
+export function useImportOrders() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, keepValid }: { file: File; keepValid: boolean }) => importOrders(file, keepValid),
+    onSuccess: async (result) => {
+      if (result.imported > 0) await queryClient.invalidateQueries({ queryKey: orderKeys.all });
+    },
+  });
+}
+
+// ── The rejected-rows report (built in the browser from the import's answer) ──
+
+/** RFC 4180 quoting: a cell with a comma, a quote or a line break is quoted, quotes doubled. */
+export function quoteCsvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The value columns of the report: every header seen in the rejected rows, in first-seen order. */
+export function rejectedColumns(rows: readonly ImportRejectedRow[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row.values)) seen.add(key);
+  return [...seen];
+}
+
+/**
+ * The rejected rows as CSV text: the row number, the reasons (one per line in the cell), then
+ * the row's cells as read under their original headers. Every cell is neutralised and quoted;
+ * lines end with CRLF. Without the BOM (see `rejectedRowsCsvBlob`).
+ */
+export function rejectedRowsCsv(rows: readonly ImportRejectedRow[], labels: { row: string; reasons: string }): string {
+  const columns = rejectedColumns(rows);
+  const line = (cells: readonly string[]) => cells.map((cell) => quoteCsvCell(neutraliseFormula(cell))).join(',');
+  const lines = [line([labels.row, labels.reasons, ...columns])];
+  for (const row of rows) {
+    lines.push(line([String(row.row), row.reasons.join('\n'), ...columns.map((column) => row.values[column] ?? '')]));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The CSV as a file Excel opens as UTF-8 (the byte order mark first). */
+export const rejectedRowsCsvBlob = (rows: readonly ImportRejectedRow[], labels: { row: string; reasons: string }): Blob =>
+  new Blob(['\uFEFF', rejectedRowsCsv(rows, labels)], { type: 'text/csv;charset=utf-8' });

@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  OrderCreateBody,
+  OrderDeleteResult,
+  OrderItem,
+  OrderListQuery,
+  OrderUpdateBody,
+} from '@clearplay/contract';
+import type { TablePage } from '../../../components/SearchTable/index.ts';
+import { api } from '../../../lib/api-client.ts';
+
+/** Query keys of the order screen, defined once: a change invalidates `orderKeys.all`. */
+export const orderKeys = {
+  all: ['orders'] as const,
+  lists: () => [...orderKeys.all, 'list'] as const,
+  list: (query: OrderListQuery) => [...orderKeys.lists(), query] as const,
+  details: () => [...orderKeys.all, 'detail'] as const,
+  detail: (id: number) => [...orderKeys.details(), id] as const,
+};
+
+export const getOrders = (params: OrderListQuery, signal?: AbortSignal) =>
+  api.get<TablePage<OrderItem>>('/admin/order/list', { params, signal });
+
+export const getOrder = (id: number, signal?: AbortSignal) => api.get<OrderItem>('/admin/order/detail', { params: { id }, signal });
+
+/** One page of the order list. */
+export const useOrders = (query: OrderListQuery) =>
+  useQuery({ queryKey: orderKeys.list(query), queryFn: ({ signal }) => getOrders(query, signal) });
+
+/** One order (the detail modal and the edit form); idle while `id` is null. */
+export const useOrder = (id: number | null | undefined) =>
+  useQuery({
+    queryKey: orderKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => getOrder(id ?? 0, signal),
+    enabled: id !== null && id !== undefined,
+  });
+
+/** A mutation that refreshes every order query (lists and details) when it succeeds, and waits for it. */
+function useOrderMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<Result>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+  });
+}
+
+export const useCreateOrder = () => useOrderMutation((body: OrderCreateBody) => api.post<OrderItem>('/admin/order/create', body));
+export const useUpdateOrder = () => useOrderMutation((body: OrderUpdateBody) => api.post<OrderItem>('/admin/order/update', body));
+/** Deletes one or many orders by id. */
+export const useDeleteOrders = () =>
+  useOrderMutation((ids: readonly number[]) => api.post<OrderDeleteResult>('/admin/order/delete', { ids }));
+
+/** Saves the order's ZIP (images by kind plus a summary) under the server's file name. */
+export const downloadOrder = (id: number) =>
+  api.download('/admin/order/download', { params: { id }, fallbackName: `order-${id}.zip` });
