@@ -28,15 +28,22 @@ export interface RunningServer {
   dataDir: string;
   /** The server's SQLite database, for arranging what only time would do (expiring a session). */
   db: () => Database.Database;
+  /** Ends the server for good and removes its data directory. */
   stop: () => Promise<void>;
+  /**
+   * Ends the server process but keeps its data directory (database, uploaded files, unfinished
+   * chunked uploads), so `restart` can bring the same server back: a server outage mid-way.
+   */
+  halt: () => Promise<void>;
+  /** Starts the server again on the same port with the same data directory and environment. */
+  restart: () => Promise<void>;
+  /** True while the server process runs. */
+  running: () => boolean;
   output: () => string;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dist = join(repoRoot, 'apps', 'web', 'dist', 'index.html');
-  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
-  const dataDir = mkdtempSync(join(tmpdir(), 'clearplay-e2e-'));
-  const port = await freePort();
+/** One server process on `port` over `dataDir`; resolves once /api/health answers. */
+async function spawnServer(port: number, dataDir: string, env: Record<string, string>, log: (text: string) => void): Promise<ChildProcess> {
   let out = '';
   const child: ChildProcess = spawn(
     process.execPath,
@@ -57,8 +64,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const collect = (d: Buffer) => {
+    out += d.toString();
+    log(d.toString());
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -69,21 +80,57 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
+  return child;
+}
+
+/** SIGTERM (the server's graceful shutdown), SIGKILL if it has not exited after 10 s. */
+async function endProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dist = join(repoRoot, 'apps', 'web', 'dist', 'index.html');
+  if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first');
+  const dataDir = mkdtempSync(join(tmpdir(), 'clearplay-e2e-'));
+  const port = await freePort();
+  let out = '';
+  const log = (text: string) => (out += text);
+  let child: ChildProcess | null = await spawnServer(port, dataDir, env, log);
   let handle: Database.Database | undefined;
+  const closeDb = () => {
+    handle?.close();
+    handle = undefined;
+  };
+  const halt = async () => {
+    closeDb();
+    if (child) await endProcess(child);
+    child = null;
+  };
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     dataDir,
     output: () => out,
     db: () => (handle ??= new Database(join(dataDir, 'clearplay.db'))),
+    running: () => child !== null && child.exitCode === null && child.signalCode === null,
+    halt,
+    restart: async () => {
+      await halt();
+      log('\n── restart ──\n');
+      child = await spawnServer(port, dataDir, env, log);
+    },
     stop: async () => {
-      handle?.close();
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,360 @@
+// Browser journeys of the order screen's batch import and export, and of the shop balances
+// (ledger) drawer: an admin downloads the import template, fills it, imports it all-or-nothing
+// (nothing written, the bad rows reported) and then keeping the valid rows, downloads the
+// rejected-rows report; exports a filtered list and reads the xlsx back; records a recharge.
+// Screenshots: docs/screenshots/orders-import-*.png, orders-export*.png, ledger-*.png.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { DEMO_PASSWORD, cleanTmp, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let downloads: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-io-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (downloads) cleanTmp(downloads);
+});
+
+/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
+const until = <T>(read: () => T | Promise<T>, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
+
+/** A screenshot for the docs once toasts are gone and modals/drawers have finished moving. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  await page.waitForTimeout(600);
+  await save(page, name);
+}
+
+/** A fresh context in `locale`, signed in; lands on `path`. */
+async function signedIn(username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await login(page, username, password);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await page.goto(path);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  return page;
+}
+
+/** Clicks `trigger` and saves the file the browser downloads; resolves to its path and name. */
+async function downloadOf(page: Page, trigger: Locator): Promise<{ path: string; name: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), trigger.click()]);
+  const name = download.suggestedFilename();
+  const path = join(downloads, `${Date.now()}-${name}`);
+  await download.saveAs(path);
+  return { path, name };
+}
+
+const toast = (page: Page, text: string | RegExp) =>
+  until(() => page.locator('.ant-message-notice', { hasText: text }).first().isVisible()).toBe(true);
+
+/** The visible modal whose title contains `title`. */
+const modal = (page: Page, title: string | RegExp): Locator =>
+  page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+
+/** Picks the option matching `option` in the open antd Select dropdown. */
+async function chooseOption(page: Page, option: string | RegExp): Promise<void> {
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+/** The API as the page's user (its bearer token), for reading what the screen should show. */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { status: number; data: T };
+  expect(body.status).toBe(200);
+  return body.data;
+}
+
+const ROWS_BEFORE_MARKER = 'wx_e2e_';
+
+/** Yesterday as Beijing wall-clock text, `YYYY-MM-DD HH:mm` (an install time must not be in the future). */
+function yesterdayText(): string {
+  const d = new Date(Date.now() - 24 * 60 * 60 * 1000 + 8 * 60 * 60 * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+/** Header text as the template writes it, without a required marker or a note. */
+const bareHeader = (text: string) => text.replace(/\s+/g, '').replace(/^\*+|\*+$/g, '').replace(/[（(][^（()）]*[)）]$/, '');
+
+/**
+ * Five orders under the template's own headers: rows 2, 3 and 5 are valid; row 4 has a bad
+ * MAC; row 6 names a shop that does not exist (and carries a formula-like description).
+ */
+const IMPORT_ROWS: Record<string, string>[] = [
+  { 目标微信号: `${ROWS_BEFORE_MARKER}01`, 目标名称: '张三', 游戏: '王者荣耀', MAC地址: 'AA-BB-CC-DD-EE-01', 检测结果: '作弊', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '否', 描述: '导入的作弊记录' },
+  { 目标微信号: `${ROWS_BEFORE_MARKER}02`, 目标名称: '李四', 游戏: '和平精英', MAC地址: 'aa:bb:cc:dd:ee:02', 检测结果: '正常', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '12.50', 是否公开: '私密', 是否改过MAC: '否', 描述: '' },
+  { 目标微信号: `${ROWS_BEFORE_MARKER}03`, 目标名称: '王五', 游戏: '王者荣耀', MAC地址: 'ZZ-12-34', 检测结果: '作弊', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '否', 描述: '' },
+  { 目标微信号: `${ROWS_BEFORE_MARKER}04`, 目标名称: '赵六', 游戏: '无畏契约', MAC地址: 'aabbccddee04', 检测结果: '作弊', 客户店铺: '演示店铺01', 目标所属店铺: '月光陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '是', 描述: '' },
+  { 目标微信号: `${ROWS_BEFORE_MARKER}05`, 目标名称: '孙七', 游戏: '王者荣耀', MAC地址: 'AA-BB-CC-DD-EE-05', 检测结果: '正常', 客户店铺: 'noshop9999', 目标所属店铺: '星辰陪玩', 金额: '12.50', 是否公开: '公开', 是否改过MAC: '否', 描述: '=1+1' },
+];
+
+/** Writes IMPORT_ROWS under the headers of the downloaded template into a new xlsx. */
+async function fillTemplate(templatePath: string): Promise<{ path: string; headers: string[] }> {
+  const template = new ExcelJS.Workbook();
+  await template.xlsx.readFile(templatePath);
+  const sheet = template.worksheets[0]!;
+  const headers: string[] = [];
+  sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => (headers[col - 1] = String(cell.text)));
+  const installed = yesterdayText();
+  const book = new ExcelJS.Workbook();
+  const out = book.addWorksheet('orders');
+  out.addRow(headers);
+  for (const data of IMPORT_ROWS) {
+    out.addRow(headers.map((h) => (bareHeader(h) === '安装时间' ? installed : (data[bareHeader(h)] ?? ''))));
+  }
+  const path = join(downloads, `filled-${Date.now()}.xlsx`);
+  await book.xlsx.writeFile(path);
+  return { path, headers };
+}
+
+/** Imports `file` through the dialog (keeping valid rows or not) and waits for the report. */
+async function importFile(page: Page, file: string, keepValid: boolean): Promise<Locator> {
+  const dialog = modal(page, '批量导入');
+  await dialog.locator('input[type=file]').setInputFiles(file);
+  await until(() => dialog.getByTestId('order-import-file-name').textContent()).toContain('.xlsx');
+  const box = dialog.getByRole('checkbox', { name: '保留有效行' });
+  await box.setChecked(keepValid);
+  await dialog.getByTestId('order-import-submit').click();
+  const report = dialog.getByTestId('order-import-result');
+  await until(() => report.isVisible(), 30_000).toBe(true);
+  return report;
+}
+
+const statValue = async (scope: Locator, testId: string) => Number((await scope.getByTestId(testId).locator('.ant-statistic-content-value').textContent())?.replace(/\D/g, ''));
+
+interface OrderPage {
+  list: { objWechat: string; result: number; amount: number | null; code: string }[];
+  total: number;
+}
+
+describe('batch import', () => {
+  test('template → five rows, two bad: all-or-nothing imports none and reports rows 4 and 6; keeping the valid rows imports 3; the report downloads', async () => {
+    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
+    const before = await apiGet<OrderPage>(page, '/admin/order/list?pageSize=1');
+
+    await page.getByTestId('order-import').click();
+    const dialog = modal(page, '批量导入');
+    await until(() => dialog.isVisible()).toBe(true);
+    await screenshot(page, 'orders-import-zh-CN');
+
+    // The template: an xlsx whose first sheet's row 1 holds the Chinese headers.
+    const template = await downloadOf(page, dialog.getByTestId('order-import-template'));
+    expect(template.name).toMatch(/\.xlsx$/);
+    const { path: filled, headers } = await fillTemplate(template.path);
+    expect(headers.map(bareHeader)).toEqual(expect.arrayContaining(['目标微信号', 'MAC地址', '检测结果', '客户店铺', '金额']));
+
+    // Default: all or nothing. Rows 4 (bad MAC) and 6 (unknown shop) are reported; nothing is written.
+    let report = await importFile(page, filled, false);
+    expect(await statValue(report, 'order-import-total')).toBe(5);
+    expect(await statValue(report, 'order-import-imported')).toBe(0);
+    expect(await statValue(report, 'order-import-rejected-count')).toBe(2);
+    expect(await report.getByTestId('order-import-outcome').textContent()).toContain('未导入任何记录');
+    const rejected = report.getByTestId('order-import-rejected').locator('.ant-table-row');
+    expect(await rejected.count()).toBe(2);
+    const [rowFour, rowSix] = await rejected.allTextContents();
+    expect(rowFour).toMatch(/^4/);
+    expect(rowFour).toContain('ZZ-12-34');
+    expect(rowFour).toMatch(/MAC/);
+    expect(rowSix).toMatch(/^6/);
+    expect(rowSix).toContain('noshop9999');
+    await screenshot(page, 'orders-import-rejected-zh-CN');
+    expect((await apiGet<OrderPage>(page, '/admin/order/list?pageSize=1')).total).toBe(before.total);
+
+    // The rejected rows as a CSV: BOM, row numbers, reasons, the cells, the formula neutralised.
+    const csv = await downloadOf(page, report.getByTestId('order-import-download-rejected'));
+    expect(csv.name).toMatch(/\.csv$/);
+    const bytes = readFileSync(csv.path);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString('utf8');
+    const lines = text.split('\r\n');
+    expect(lines[0]).toMatch(/^行号,原因,/);
+    expect(lines.find((l) => l.startsWith('4,'))).toContain('ZZ-12-34');
+    const six = text.slice(text.indexOf('\r\n6,'));
+    expect(six).toContain('noshop9999');
+    expect(six).toContain("'=1+1");
+    expect(text).not.toMatch(/,=1\+1/);
+
+    // Again, keeping the valid rows: 3 imported, the same 2 reported; the list shows them.
+    await dialog.getByTestId('order-import-again').click();
+    report = await importFile(page, filled, true);
+    expect(await statValue(report, 'order-import-imported')).toBe(3);
+    expect(await statValue(report, 'order-import-rejected-count')).toBe(2);
+    expect(await report.getByTestId('order-import-outcome').textContent()).toContain('已导入 3 条记录');
+    await screenshot(page, 'orders-import-kept-zh-CN');
+    await dialog.getByTestId('order-import-close').click();
+    for (const id of ['01', '02', '04']) {
+      await until(() => page.getByTestId('order-table').locator('.ant-table-row', { hasText: `${ROWS_BEFORE_MARKER}${id}` }).count()).toBe(1);
+    }
+    const after = await apiGet<OrderPage>(page, `/admin/order/list?objWechat=${ROWS_BEFORE_MARKER}&pageSize=50`);
+    expect(after.list.map((o) => o.objWechat).sort()).toEqual([`${ROWS_BEFORE_MARKER}01`, `${ROWS_BEFORE_MARKER}02`, `${ROWS_BEFORE_MARKER}04`]);
+    await page.context().close();
+  });
+});
+
+describe('export', () => {
+  test('result = cheating: the xlsx holds exactly the filtered rows, with dictionary labels and CNY amounts', async () => {
+    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    const table = page.getByTestId('order-table');
+    await until(() => table.locator('.ant-table-row').count()).toBeGreaterThan(0);
+
+    // Filter by result = 作弊 through the search form.
+    const toggle = table.getByTestId('search-toggle');
+    if ((await toggle.count()) > 0 && (await toggle.textContent())?.includes('展开')) await toggle.click();
+    const item = table.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^检测结果$/ }) }).first();
+    await item.locator('.ant-select').first().click();
+    await chooseOption(page, /^作弊$/);
+    await table.getByTestId('search-submit').click();
+    const expected = await apiGet<OrderPage>(page, '/admin/order/list?result=1&pageSize=200');
+    expect(expected.total).toBeGreaterThanOrEqual(2);
+    await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(expected.total, 20));
+    await screenshot(page, 'orders-export-zh-CN');
+
+    const file = await downloadOf(page, page.getByTestId('order-export'));
+    expect(file.name).toMatch(/\.xlsx$/);
+    await toast(page, '已导出');
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file.path);
+    const sheet = book.worksheets[0]!;
+    const headers: string[] = [];
+    sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => (headers[col - 1] = bareHeader(String(cell.text))));
+    const col = (name: string) => {
+      const index = headers.indexOf(name);
+      expect(index, `column ${name} in ${headers.join(',')}`).toBeGreaterThanOrEqual(0);
+      return index + 1;
+    };
+    const [codeCol, resultCol, amountCol, wechatCol, publicCol] = ['验证码', '检测结果', '金额', '目标微信号', '是否公开'].map(col) as [number, number, number, number, number];
+    const rows: { code: string; result: string; amount: unknown; amountFormat: string; wechat: string; isPublic: string }[] = [];
+    sheet.eachRow({ includeEmpty: false }, (row, n) => {
+      if (n === 1) return;
+      rows.push({
+        code: row.getCell(codeCol).text,
+        result: row.getCell(resultCol).text,
+        amount: row.getCell(amountCol).value,
+        amountFormat: row.getCell(amountCol).numFmt ?? '',
+        wechat: row.getCell(wechatCol).text,
+        isPublic: row.getCell(publicCol).text,
+      });
+    });
+    expect(rows.length).toBe(expected.total);
+    expect(new Set(rows.map((r) => r.code))).toEqual(new Set(expected.list.map((o) => o.code)));
+    expect(new Set(rows.map((r) => r.result))).toEqual(new Set(['作弊']));
+    for (const r of rows) expect(['公开', '私密']).toContain(r.isPublic);
+    const imported = rows.find((r) => r.wechat === `${ROWS_BEFORE_MARKER}01`);
+    expect(imported).toBeTruthy();
+    // Amounts are CNY numbers shown with two decimals (not fen).
+    expect(imported!.amount).toBe(30);
+    for (const r of rows) expect(r.amountFormat).toMatch(/0\.00/);
+    await page.context().close();
+  });
+});
+
+describe('shop balances', () => {
+  test('an admin picks shop0001, records a recharge of 100.00 CNY and sees the new balance and the entry', async () => {
+    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    await page.getByTestId('ledger-open').click();
+    const drawer = page.getByTestId('ledger-drawer');
+    await until(() => drawer.isVisible()).toBe(true);
+    await screenshot(page, 'ledger-empty-zh-CN');
+
+    await drawer.getByTestId('ledger-shop').click();
+    await page.keyboard.type('shop0001');
+    await chooseOption(page, 'shop0001');
+    const balance = drawer.getByTestId('ledger-balance');
+    await until(() => balance.getAttribute('data-fen')).toMatch(/^-?\d+$/);
+    const before = Number(await balance.getAttribute('data-fen'));
+    const entriesBefore = (await apiGet<{ total: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)))).total;
+
+    await drawer.getByTestId('ledger-recharge').click();
+    const form = modal(page, '充值：');
+    await until(() => form.isVisible()).toBe(true);
+    // The amount is required.
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await until(() => form.locator('.ant-form-item-explain-error').first().textContent()).toContain('充值金额');
+    await form.getByTestId('ledger-recharge-amount').fill('100');
+    await form.getByTestId('ledger-recharge-remark').fill('e2e 转账收款');
+    await screenshot(page, 'ledger-recharge-zh-CN');
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await toast(page, '充值成功');
+
+    await until(async () => Number(await balance.getAttribute('data-fen'))).toBe(before + 10_000);
+    expect(await balance.textContent()).toContain(formatCny(before + 10_000));
+    const first = drawer.locator('.ant-table-row').first();
+    await until(() => first.textContent()).toContain('e2e 转账收款');
+    const text = (await first.textContent()) ?? '';
+    expect(text).toContain('充值');
+    expect(text).toContain('+¥100.00');
+    expect(text).toContain(formatCny(before + 10_000));
+    expect(text).toContain('admin01');
+    // The server agrees: one more entry, the balance moved by exactly 100.00.
+    const after = await apiGet<{ total: number; balance: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)));
+    expect(after.total).toBe(entriesBefore + 1);
+    expect(after.balance).toBe(before + 10_000);
+    await screenshot(page, 'ledger-zh-CN');
+    await page.context().close();
+  });
+
+  test('English; a shop sees neither the balances nor the import button', async () => {
+    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect', 'en-US');
+    await page.getByTestId('ledger-open').click();
+    const drawer = page.getByTestId('ledger-drawer');
+    await drawer.getByTestId('ledger-shop').click();
+    await page.keyboard.type('shop0001');
+    await chooseOption(page, 'shop0001');
+    await until(() => drawer.locator('.ant-table-row').count()).toBeGreaterThan(0);
+    expect(await drawer.locator('.ant-table-row').first().textContent()).toContain('Recharge');
+    await screenshot(page, 'ledger-en-US');
+    await drawer.locator('.ant-drawer-close').click();
+
+    // The import dialog in English.
+    await page.getByTestId('order-import').click();
+    const dialog = modal(page, 'Import detection records');
+    await until(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('checkbox', { name: 'Keep the valid rows' }).isChecked()).toBe(false);
+    await screenshot(page, 'orders-import-en-US');
+    await page.context().close();
+
+    const shop = await signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+    await until(() => shop.getByTestId('order-table').isVisible()).toBe(true);
+    expect(await shop.getByTestId('ledger-open').count()).toBe(0);
+    expect(await shop.getByTestId('order-import').count()).toBe(0);
+    await shop.context().close();
+  });
+});
+
+/** '¥1,234.50' / '-¥12.50', as the screen shows fen. */
+function formatCny(fen: number): string {
+  const text = (Math.abs(fen) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${fen < 0 ? '-' : ''}¥${text}`;
+}
+
+let shopIdCache: number | undefined;
+async function shopId(page: Page): Promise<number> {
+  if (shopIdCache === undefined) {
+    const users = await apiGet<{ id: number; username: string }[]>(page, '/admin/user/search?keyword=shop0001&roleName=shop');
+    const shop = users.find((u) => u.username === 'shop0001');
+    expect(shop).toBeTruthy();
+    shopIdCache = shop!.id;
+  }
+  return shopIdCache;
+}
+

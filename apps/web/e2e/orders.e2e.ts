@@ -1,0 +1,341 @@
+// Browser journey of the order inspect screen (spec §2 "Order / detection records"): an
+// inspector records an order for shop0001 with evidence images, the amount filled in from the
+// shop's price; the shop then finds it in its list, opens "Order Details" (images by kind,
+// "No description") and downloads the evidence ZIP. A shop sees no create or delete actions.
+// Screenshots: docs/screenshots/orders-list.{zh-CN,en-US}.png, orders-detail.{zh-CN,en-US}.png.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+import { png } from './png.ts';
+
+let server: RunningServer;
+let browser: Browser;
+const downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-e2e-'));
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  cleanTmp(downloads);
+});
+
+/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
+const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
+
+// ── the screen ──
+
+type Locale = 'zh-CN' | 'en-US';
+
+/** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
+async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await login(page, username, DEMO_PASSWORD);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await page.goto('/order/inspect');
+  await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
+  return page;
+}
+
+/** A screenshot for the docs once toasts are gone and modals have finished moving. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  await page.waitForTimeout(600);
+  await save(page, name);
+}
+
+/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
+async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
+  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  await item.locator('.ant-select').first().click();
+  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
+/** The open detail modal. */
+const detailModal = (page: Page): Locator => page.locator('.ant-modal').filter({ has: page.getByTestId('order-detail') });
+/** The image group of one kind inside the detail modal. */
+const images = (page: Page, kind: string): Locator => detailModal(page).getByTestId(`order-images-${kind}`).locator('img');
+/** Every <img> of `box` finished loading real pixels. */
+const allLoaded = (box: Locator) =>
+  box.evaluateAll((imgs) => imgs.length > 0 && imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0));
+
+/** The file names inside a ZIP, read by `unzip -Z1` (one name per line). */
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+const zipEntries = (file: string): string[] =>
+  execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** A call to the API as `token` (arranging data a person made elsewhere); answers the envelope's data. */
+async function call<T>(token: string | null, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { status: number; msg: string; data: T };
+  if (envelope.status !== 200) throw new Error(`${path}: ${envelope.status} ${envelope.msg}`);
+  return envelope.data;
+}
+const tokenOf = async (username: string, password: string) =>
+  (await call<{ token: string }>(null, '/admin/user/login', { username, password })).token;
+
+// shop0001's prices in fen: normal, cheating, failed, suspicious
+const PRICES = { default_price: 3800, default_price_cheat: 6600, default_price_not_pass: 2500, default_price_suspect: 4200 };
+
+describe('order inspect (spec §2 detection records)', () => {
+  const objWechat = `wx_e2e_${Date.now()}`;
+  let code = '';
+  // two health certificates and one problem proof
+  const cert1 = png(40, 30, [200, 40, 40]);
+  const cert2 = png(40, 30, [40, 160, 40]);
+  const proof1 = png(48, 32, [40, 40, 200]);
+  const uploaded = [cert1, cert2, proof1];
+
+  test('an inspector records an order for shop0001 with images; the amount follows the shop price', async () => {
+    const set = Object.keys(PRICES).map((column) => `${column} = @${column}`).join(', ');
+    server.db().prepare(`UPDATE users SET ${set} WHERE username = 'shop0001'`).run(PRICES);
+
+    const page = await signedIn('inspector01');
+    // an inspector creates and imports but does not delete
+    expect(await page.getByTestId('order-create').isVisible()).toBe(true);
+    expect(await page.getByTestId('order-batch-delete').count()).toBe(0);
+
+    await page.getByTestId('order-create').click();
+    const form = page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
+    await until(() => form.isVisible()).toBe(true);
+    await form.getByTestId('order-form-objWechat').fill(objWechat);
+    await form.getByTestId('order-form-objWechatName').fill('端到端目标');
+    await form.getByTestId('order-form-objClientName').fill('目标所属店铺甲');
+    await form.getByTestId('order-form-mac').fill('aa:bb:cc:dd:ee:42');
+    await pick(page, form, '游戏', '王者荣耀');
+    await pick(page, form, '检测结果', '作弊');
+    await pick(page, form, '客户店铺', /shop0001/, 'shop0001');
+    // the cheating price of shop0001, read-only for an inspector
+    await until(() => form.getByTestId('order-form-amount').inputValue()).toBe('66.00');
+    await pick(page, form, '检测结果', '正常');
+    await until(() => form.getByTestId('order-form-amount').inputValue()).toBe('38.00');
+
+    const upload = async (field: string, files: { name: string; buffer: Buffer }[]) => {
+      const box = form.locator(`#${field}`);
+      await box.locator('input[type=file]').setInputFiles(files.map((f) => ({ ...f, mimeType: 'image/png' })));
+      await until(() => box.locator('.ant-upload-list-item-done').count()).toBe(files.length);
+    };
+    await upload('certImages', [
+      { name: 'cert-1.png', buffer: cert1 },
+      { name: 'cert-2.png', buffer: cert2 },
+    ]);
+    await upload('proofImages', [{ name: 'proof-1.png', buffer: proof1 }]);
+
+    await form.locator('.ant-modal-footer .ant-btn-primary').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '创建成功' }).first().isVisible()).toBe(true);
+    await until(() => form.isVisible()).toBe(false);
+    const created = row(page, objWechat);
+    await until(() => created.isVisible()).toBe(true);
+    expect(await created.textContent()).toContain('¥38.00');
+    code = ((await created.locator('[data-testid^="order-detail-"]').getAttribute('data-testid')) ?? '').replace('order-detail-', '');
+    expect(code).not.toBe('');
+    expect(await created.locator('td').first().textContent()).toBe(code);
+    // the inspector may edit what they inspected
+    expect(await created.getByTestId(`order-edit-${code}`).isEnabled()).toBe(true);
+  });
+
+  test('shop0001 finds the order, opens Order Details and downloads the evidence ZIP; no create or delete', async () => {
+    expect(code).not.toBe('');
+    const page = await signedIn('shop0001');
+    const mine = row(page, objWechat);
+    await until(() => mine.isVisible()).toBe(true);
+    expect(await mine.textContent()).toContain('¥38.00');
+    // a shop exports and downloads; it creates, imports and deletes nothing
+    expect(await page.getByTestId('order-create').count()).toBe(0);
+    expect(await page.getByTestId('order-batch-delete').count()).toBe(0);
+    expect(await mine.getByTestId(`order-delete-${code}`).count()).toBe(0);
+    expect(await mine.getByTestId(`order-edit-${code}`).count()).toBe(0);
+    expect(await page.locator('.ant-table-thead .ant-checkbox').count()).toBe(0);
+
+    // filtering by the target's WeChat prefix keeps the order
+    await page.locator('#search-order-inspect_objWechat').fill(objWechat.slice(0, -3));
+    await page.getByTestId('search-submit').click();
+    await until(() => page.locator('.ant-table-row').count()).toBe(1);
+    await until(() => mine.isVisible()).toBe(true);
+    await screenshot(page, 'orders-list.zh-CN');
+
+    await mine.getByTestId(`order-detail-${code}`).click();
+    const detail = detailModal(page);
+    await until(() => detail.locator('.ant-modal-title').textContent()).toBe('订单详情');
+    await until(() => detail.getByTestId('order-description').textContent()).toContain('暂无描述');
+    await until(() => images(page, 'certImages').count()).toBe(2);
+    expect(await images(page, 'proofImages').count()).toBe(1);
+    expect(await detail.getByTestId('order-images-personCertImages').count()).toBe(0);
+    await until(() => allLoaded(detail.locator('[data-testid^="order-images-"] img'))).toBe(true);
+    const text = await detail.textContent();
+    for (const expected of [code, objWechat, '端到端目标', '王者荣耀', 'AA-BB-CC-DD-EE-42', '目标所属店铺甲', '¥38.00', '健康证明', '问题证明', '环境证明']) {
+      expect(text).toContain(expected);
+    }
+    await screenshot(page, 'orders-detail.zh-CN');
+
+    // a thumbnail opens the preview
+    await images(page, 'certImages').first().click();
+    await until(() => page.locator('.ant-image-preview').first().isVisible()).toBe(true);
+    // closed with its own close button: an Escape pressed while the preview's portal is still
+    // registering reaches the detail modal underneath instead (rc-component portal stack)
+    await page.locator('.ant-image-preview-close').first().click();
+    await until(() => page.locator('.ant-image-preview-open, .ant-image-preview:visible').count()).toBe(0);
+    await until(() => detail.isVisible()).toBe(true);
+
+    // the evidence ZIP: a real zip holding the three images and a summary
+    const [download] = await Promise.all([page.waitForEvent('download'), detail.getByTestId('order-detail-download').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    const file = join(downloads, download.suggestedFilename());
+    await download.saveAs(file);
+    const entries = zipEntries(file);
+    const pictures = entries.filter((name) => name.endsWith('.png'));
+    expect(pictures).toHaveLength(3);
+    // one folder per kind: two health certificates, one problem proof
+    const folders = pictures.map((name) => name.slice(0, name.lastIndexOf('/')));
+    expect(new Set(folders).size).toBe(2);
+    expect(folders.map((folder) => folders.filter((f) => f === folder).length).sort()).toEqual([1, 2, 2]);
+    // the very bytes that were uploaded, and a summary beside them
+    const unzipped = pictures.map((name) => sha256(execFileSync('unzip', ['-p', file, name])));
+    expect(unzipped.sort()).toEqual(uploaded.map(sha256).sort());
+    expect(entries.some((name) => name.endsWith('.txt'))).toBe(true);
+
+    await detail.getByTestId('order-detail-close').click();
+    await until(() => detail.isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  test('the screen in English: list and Order Details with "No description"', async () => {
+    const page = await signedIn('shop0001', 'en-US');
+    const mine = row(page, objWechat);
+    await until(() => mine.isVisible()).toBe(true);
+    expect(await page.getByTestId('order-table').textContent()).toContain('Detection records');
+    await screenshot(page, 'orders-list.en-US');
+
+    await mine.getByTestId(`order-detail-${code}`).click();
+    const detail = detailModal(page);
+    await until(() => detail.locator('.ant-modal-title').textContent()).toBe('Order Details');
+    await until(() => detail.getByTestId('order-description').textContent()).toContain('No description');
+    await until(() => allLoaded(detail.locator('[data-testid^="order-images-"] img'))).toBe(true);
+    for (const label of ['Health certificate', 'Problem proof', 'Environment proof', 'Client shop', 'Amount']) {
+      expect(await detail.textContent()).toContain(label);
+    }
+    await screenshot(page, 'orders-detail.en-US');
+    await detail.getByTestId('order-detail-close').click();
+    await until(() => detail.isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  test("another shop's public order shows to shop0001 in the reduced view: no amount, no client", async () => {
+    const root = await tokenOf('superadmin', ADMIN_PASSWORD);
+    const roles = await call<{ id: number; name: string }[]>(root, '/admin/role/all');
+    const shopRole = roles.find((r) => r.name === 'shop');
+    expect(shopRole).toBeDefined();
+    const other = await call<{ id: number }>(root, '/admin/user/create', {
+      username: 'e2eshop02',
+      password: 'Shop#2026',
+      nickname: '另一家店铺',
+      roleId: shopRole?.id,
+      wechat: 'wx_other_shop',
+      phone: '13800000002',
+      ifPublic: 1,
+      defaultPrice: 1200,
+      defaultPriceCheat: 1500,
+      defaultPriceSuspect: 1300,
+      defaultPriceNotPass: 1100,
+    });
+    const admin = await tokenOf('admin01', DEMO_PASSWORD);
+    const me = await call<{ id: number }>(admin, '/admin/user/info');
+    const publicWechat = `wx_public_${Date.now()}`;
+    const order = await call<{ code: string }>(admin, '/admin/order/create', {
+      objWechat: publicWechat,
+      objWechatName: '公开目标',
+      gameName: '和平精英',
+      mac: 'aabbccddee43',
+      installationTime: new Date().toISOString(),
+      result: 1,
+      userId: other.id,
+      objClientName: '目标所属店铺乙',
+      inspectorId: me.id,
+      amount: 1500,
+      ifPublic: 1,
+      ifChangedMac: 1,
+      description: '公开的作弊记录',
+    });
+
+    const page = await signedIn('shop0001');
+    const shared = row(page, publicWechat);
+    await until(() => shared.isVisible()).toBe(true);
+    const cells = await shared.locator('td').allTextContents();
+    expect(cells).not.toContain('¥15.00');
+    expect(cells.join('|')).not.toContain('另一家店铺');
+    expect(cells.filter((cell) => cell === '—').length).toBeGreaterThanOrEqual(2); // client and amount
+
+    await shared.getByTestId(`order-detail-${order.code}`).click();
+    const detail = detailModal(page);
+    await until(() => detail.getByTestId('order-description').textContent()).toBe('公开的作弊记录');
+    const text = (await detail.textContent()) ?? '';
+    expect(text).toContain('目标所属店铺乙');
+    expect(text).toContain('其他店铺公开的检测记录');
+    expect(text).not.toContain('另一家店铺');
+    expect(text).not.toContain('¥15.00');
+    const labels = await detail.locator('.ant-descriptions-item-label').allTextContents();
+    expect(labels).toContain('目标所属店铺');
+    expect(labels).not.toContain('金额');
+    expect(labels).not.toContain('客户店铺');
+    await detail.getByTestId('order-detail-close').click();
+    await until(() => detail.isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  test('an admin sorts by amount on the server and deletes a selection after the confirm', async () => {
+    const page = await signedIn('admin01');
+    for (const id of ['order-create', 'order-batch-delete']) expect(await page.getByTestId(id).isVisible()).toBe(true);
+    await until(() => page.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(2);
+
+    const amounts = async () =>
+      (await page.locator('.ant-table-row td.ant-table-column-sort').allTextContents()).map((text) => Number(text.replace(/[¥,]/g, '')));
+    const header = page.locator('.ant-table-thead th').filter({ hasText: '金额' });
+    const [ascending] = await Promise.all([page.waitForRequest(/\/api\/admin\/order\/list\?.*sortField=amount&sortOrder=ascend/), header.click()]);
+    expect(ascending.url()).toContain('sortField=amount');
+    await until(async () => {
+      const shown = await amounts();
+      return shown.length >= 2 && shown.every((value, i) => i === 0 || (shown[i - 1] ?? 0) <= value);
+    }).toBe(true);
+    await Promise.all([page.waitForRequest(/sortField=amount&sortOrder=descend/), header.click()]);
+    await until(async () => {
+      const shown = await amounts();
+      return shown.length >= 2 && shown.every((value, i) => i === 0 || (shown[i - 1] ?? 0) >= value);
+    }).toBe(true);
+
+    // select the public order of the other shop and delete it
+    const target = page.locator('.ant-table-row').filter({ hasText: 'wx_public_' });
+    await until(() => target.isVisible()).toBe(true);
+    await target.locator('.ant-checkbox-input').check();
+    await page.getByTestId('order-batch-delete').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await until(() => confirm.textContent()).toContain('确定要删除选中的数据吗');
+    await page.getByTestId('confirm-ok').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '删除成功' }).first().isVisible()).toBe(true);
+    await until(() => target.count()).toBe(0);
+    await until(() => row(page, objWechat).isVisible()).toBe(true);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,378 @@
+// Browser journeys of issue 4: evidence images on the order form with the real qiniu-js SDK
+// against the embedded upload host. A small image goes in one form upload, one over 4 MB in
+// chunks; both show progress and thumbnails, are saved with the order and served back
+// byte-identical. Non-images are refused with a message. A chunked upload cut off by a server
+// stop resumes after the restart without sending the finished parts again.
+// Screenshots: docs/screenshots/order-form.{zh-CN,en-US}.png and upload-*.png.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+import { png } from './png.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const MB = 1024 * 1024;
+
+/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
+const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+// ── the upload host's requests, as the browser sends them ──
+
+/** `PUT /upload/buckets/<bucket>/objects/<key>/uploads/<uploadId>/<partNumber>`: one chunk. */
+const PART_URL = /\/upload\/buckets\/[^/]+\/objects\/[^/]+\/uploads\/([0-9a-f]{32})\/(\d+)$/;
+const INIT_URL = /\/upload\/buckets\/[^/]+\/objects\/[^/]+\/uploads$/;
+
+interface SeenRequest {
+  method: string;
+  path: string;
+  /** The chunk number of a part upload. */
+  part?: number;
+  uploadId?: string;
+}
+
+/** Records every request to the upload host (form upload, init, parts, complete). */
+function watchUploads(page: Page): SeenRequest[] {
+  const seen: SeenRequest[] = [];
+  page.on('request', (request: Request) => {
+    const path = new URL(request.url()).pathname;
+    if (!path.startsWith('/upload') || path.startsWith('/upload/files/')) return;
+    const part = PART_URL.exec(path);
+    seen.push({
+      method: request.method(),
+      path,
+      ...(part && request.method() === 'PUT' ? { uploadId: part[1], part: Number(part[2]) } : {}),
+    });
+  });
+  return seen;
+}
+
+const partsOf = (seen: SeenRequest[]) => seen.filter((r) => r.part !== undefined).map((r) => r.part as number);
+
+// ── the order form ──
+
+/** A fresh context in `locale`, signed in, on the order inspect screen. */
+async function signedIn(username: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await login(page, username, DEMO_PASSWORD);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await page.goto('/order/inspect');
+  await until(() => page.getByTestId('order-create').isVisible()).toBe(true);
+  return page;
+}
+
+const formModal = (page: Page): Locator => page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
+
+/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
+async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
+  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  await item.locator('.ant-select').first().click();
+  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+/** Opens the create form and fills every required field; the amount comes from the shop's price. */
+async function openFilledCreateForm(page: Page, objWechat: string): Promise<Locator> {
+  await page.getByTestId('order-create').click();
+  const modal = formModal(page);
+  await until(() => modal.isVisible()).toBe(true);
+  await modal.getByTestId('order-form-objWechat').fill(objWechat);
+  await modal.getByTestId('order-form-objWechatName').fill('上传测试目标');
+  await modal.getByTestId('order-form-objClientName').fill('目标店铺');
+  await modal.getByTestId('order-form-mac').fill('aa:bb:cc:dd:ee:04');
+  await pick(page, modal, '游戏', /./);
+  await pick(page, modal, '检测结果', '正常');
+  await pick(page, modal, '客户店铺', /shop0001/, 'shop0001');
+  // the demo shop's price for a normal result: ¥30
+  await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('30.00');
+  return modal;
+}
+
+/** The uploader of one image field (its container carries the field's id). */
+const uploader = (modal: Locator, field: 'certImages' | 'proofImages' | 'personCertImages') => modal.locator(`#${field}`);
+
+/** The stored URLs the uploader shows as finished thumbnails. */
+const thumbnails = (box: Locator) =>
+  box.locator('.ant-upload-list-item-done img').evaluateAll((imgs) => imgs.map((img) => new URL((img as HTMLImageElement).src).pathname));
+
+const choose = (box: Locator, name: string, mimeType: string, buffer: Buffer) =>
+  box.locator('input[type=file]').setInputFiles({ name, mimeType, buffer });
+
+/** Whether a click at the middle of `button` lands on it (not on something drawn above it). */
+async function topmostIsButton(page: Page, button: Locator): Promise<boolean> {
+  const box = await button.boundingBox();
+  if (!box) return false;
+  const handle = await button.elementHandle();
+  return page.evaluate(
+    ([x, y, el]) => {
+      const hit = document.elementFromPoint(x as number, y as number);
+      return hit !== null && (el as Element).contains(hit);
+    },
+    [box.x + box.width / 2, box.y + box.height / 2, handle] as const,
+  );
+}
+
+/** SHA-256 and size of what the browser gets back from `url`, with the status. */
+const fetchedInBrowser = (page: Page, url: string) =>
+  page.evaluate(async (target) => {
+    const response = await fetch(target, { cache: 'no-store' });
+    const bytes = await response.arrayBuffer();
+    const digest = await crypto.subtle.digest('SHA-256', bytes);
+    return {
+      status: response.status,
+      size: bytes.byteLength,
+      sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''),
+    };
+  }, url);
+
+/** The SDK's resume records in localStorage (qiniu-js keys them by file name, key and size). */
+const resumeCache = (page: Page) =>
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith('qiniu_js_sdk_upload_file'))
+      .map((key) => ({ key, value: JSON.parse(localStorage.getItem(key) ?? 'null') as { id: string; data: (object | null)[] } })),
+  );
+
+/** A screenshot for the docs once toasts are gone and the modal has finished moving. */
+async function screenshot(page: Page, name: string, { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {}): Promise<void> {
+  await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  if (waitForToasts) await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  await page.waitForTimeout(500);
+  await save(page, name);
+}
+
+describe('evidence images on the order form (issue 4, qiniu-js against the embedded host)', () => {
+  test('a small image goes in one request and a large one in chunks, with progress and thumbnails; saved and reopened, both URLs serve the same bytes', async () => {
+    const page = await signedIn('inspector01');
+    const seen = watchUploads(page);
+    const small = png(96, 64, 'gradient');
+    const large = png(1400, 1300, 'noise'); // ≈ 5.2 MB: two 4 MB chunks
+    expect(small.length).toBeLessThan(4 * MB);
+    expect(large.length).toBeGreaterThan(4 * MB);
+
+    const objWechat = `wx_upload_${Date.now()}`;
+    const modal = await openFilledCreateForm(page, objWechat);
+    // an inspector records their own orders at the shop's price
+    const inspector = modal.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '检测员' }) });
+    await until(() => inspector.locator('.ant-select').textContent()).toContain('inspector01');
+    expect(await inspector.locator('.ant-select-disabled').count()).toBe(1);
+    expect(await modal.getByTestId('order-form-amount').getAttribute('readonly')).not.toBeNull();
+    await pick(page, modal, '检测结果', '作弊');
+    await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('50.00');
+
+    // direct: one multipart POST to the host, no chunk requests
+    const cert = uploader(modal, 'certImages');
+    await choose(cert, 'small.png', 'image/png', small);
+    await until(() => thumbnails(cert).then((urls) => urls.length)).toBe(1);
+    const [smallUrl] = await thumbnails(cert);
+    expect(smallUrl).toMatch(/^\/upload\/files\/evidence\/cert\/\d{6}\/[0-9a-f]{32}$/);
+    expect(seen.filter((r) => r.method === 'POST' && r.path === '/upload')).toHaveLength(1);
+    expect(partsOf(seen)).toEqual([]);
+
+    // chunked: slow the parts down so the progress can be seen
+    await page.route(PART_URL, async (route: Route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    const proof = uploader(modal, 'proofImages');
+    await choose(proof, 'large.png', 'image/png', large);
+    await until(() => proof.locator('.ant-upload-list-item-uploading .ant-progress').isVisible()).toBe(true);
+    expect(await proof.getByText('上传中...').isVisible()).toBe(true);
+    await screenshot(page, 'upload-progress', { waitForToasts: false, show: proof });
+    await until(() => thumbnails(proof).then((urls) => urls.length)).toBe(1);
+    await page.unroute(PART_URL);
+    const [largeUrl] = await thumbnails(proof);
+    expect(largeUrl).toMatch(/^\/upload\/files\/evidence\/proof\/\d{6}\/[0-9a-f]{32}$/);
+    expect(seen.filter((r) => r.method === 'POST' && INIT_URL.test(r.path))).toHaveLength(1);
+    expect(partsOf(seen).sort()).toEqual([1, 2]);
+    expect(await proof.getByText('选择图片上传').isVisible()).toBe(true);
+    expect(await resumeCache(page)).toEqual([]); // cleared on completion
+    await screenshot(page, 'upload-done', { show: proof });
+
+    // save, then reopen the order for edit: the value kept both URLs
+    await modal.locator('.ant-modal-footer .ant-btn-primary').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '创建成功' }).first().isVisible()).toBe(true);
+    await until(() => modal.isVisible()).toBe(false);
+    const row = page.locator('.ant-table-row').filter({ hasText: objWechat });
+    await until(() => row.isVisible()).toBe(true);
+    await row.locator('[data-testid^="order-edit-"]').click();
+    const reopened = formModal(page);
+    await until(() => reopened.getByTestId('order-form-objWechat').inputValue()).toBe(objWechat);
+    await until(() => thumbnails(uploader(reopened, 'certImages'))).toEqual([smallUrl]);
+    await until(() => thumbnails(uploader(reopened, 'proofImages'))).toEqual([largeUrl]);
+    expect(await thumbnails(uploader(reopened, 'personCertImages'))).toEqual([]);
+    // the thumbnails really loaded
+    await until(() =>
+      uploader(reopened, 'proofImages')
+        .locator('img')
+        .evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)),
+    ).toBe(true);
+
+    for (const [url, bytes] of [
+      [smallUrl, small],
+      [largeUrl, large],
+    ] as const) {
+      expect(await fetchedInBrowser(page, url as string)).toEqual({ status: 200, size: bytes.length, sha256: sha256(bytes) });
+    }
+    await reopened.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
+    await page.context().close();
+  });
+
+  test('a non-image is refused with a message: a .txt by the widget, text renamed .png by the upload host; a failed token call says so once', async () => {
+    const page = await signedIn('inspector01');
+    const seen = watchUploads(page);
+    const modal = await openFilledCreateForm(page, `wx_refused_${Date.now()}`);
+    const env = uploader(modal, 'personCertImages');
+
+    // no token: only the widget's own message, not the API client's error toast as well
+    await page.route('**/api/admin/upload/token**', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 500, msg: 'token service down', data: null }) }),
+    );
+    const cert = uploader(modal, 'certImages');
+    await choose(cert, 'small.png', 'image/png', png(16, 16, 'gradient'));
+    await until(() => page.locator('.ant-message-notice', { hasText: '获取上传 token 失败' }).first().isVisible()).toBe(true);
+    await until(() => cert.locator('.ant-upload-list-item-error').count()).toBe(1);
+    expect(await page.locator('.ant-message-notice', { hasText: 'token service down' }).count()).toBe(0);
+    await page.unroute('**/api/admin/upload/token**');
+
+    // the widget's own filter: nothing is sent
+    await choose(env, 'notes.txt', 'text/plain', Buffer.from('not a picture\n'));
+    await until(() => page.locator('.ant-message-notice', { hasText: '只能上传图片' }).first().isVisible()).toBe(true);
+    expect(await env.locator('.ant-upload-list-item').count()).toBe(0);
+    expect(seen).toEqual([]);
+
+    // a text file named like a PNG passes the name check; the host reads the bytes and refuses it
+    await choose(env, 'fake.png', 'image/png', Buffer.from('this is plain text pretending to be a PNG\n'.repeat(20)));
+    await until(() => page.locator('.ant-message-notice', { hasText: /上传失败：403 .*mimeType/ }).first().isVisible()).toBe(true);
+    await until(() => env.locator('.ant-upload-list-item-error').count()).toBe(1);
+    expect(await env.getByRole('button', { name: '重试' }).isVisible()).toBe(true);
+    expect(await thumbnails(env)).toEqual([]);
+    expect(seen.filter((r) => r.method === 'POST' && r.path === '/upload')).toHaveLength(1);
+    await screenshot(page, 'upload-refused', { waitForToasts: false, show: env });
+
+    // nothing refused ends up in the value: the saved order has no environment images
+    const form = modal.locator('form');
+    expect(await form.evaluate(() => document.querySelectorAll('#personCertImages .ant-upload-list-item-done').length)).toBe(0);
+    await modal.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
+    await page.context().close();
+  });
+
+  test('a chunked upload cut off by a server stop resumes after the restart: the parts sent before are not sent again and the file is byte-identical', async () => {
+    const page = await signedIn('admin01');
+    const seen = watchUploads(page);
+    const big = png(1800, 1800, 'noise'); // ≈ 9.7 MB: parts 1 and 2 of 4 MB, part 3 the rest
+    expect(big.length).toBeGreaterThan(8 * MB);
+
+    const modal = await openFilledCreateForm(page, `wx_resume_${Date.now()}`);
+    const cert = uploader(modal, 'certImages');
+
+    // Phase 1: part 1 goes through; parts 2 and 3 (sent at the same time, 3 concurrent) are held.
+    let phase: 'first' | 'down' | 'up' = 'first';
+    const held: Route[] = [];
+    await page.route(PART_URL, async (route: Route) => {
+      const part = Number(PART_URL.exec(new URL(route.request().url()).pathname)?.[2]);
+      if (phase === 'first' && part !== 1) held.push(route);
+      else if (phase === 'down') await route.abort('connectionrefused');
+      else await route.continue();
+    });
+    const partOne = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/1$/.test(new URL(r.url()).pathname) && PART_URL.test(new URL(r.url()).pathname));
+    await choose(cert, 'evidence-large.png', 'image/png', big);
+    expect((await partOne).status()).toBe(200);
+    await until(() => held.length).toBe(2);
+    // the SDK recorded part 1 in its resume cache (localStorage)
+    await until(() => resumeCache(page).then((c) => c.length === 1 && c[0]!.value.data[0] !== null)).toBe(true);
+    const [cached] = await resumeCache(page);
+    const uploadId = cached!.value.id;
+    expect(uploadId).toMatch(/^[0-9a-f]{32}$/);
+    await until(() => cert.locator('.ant-upload-list-item-uploading .ant-progress').isVisible()).toBe(true);
+
+    // Phase 2: the server stops; the held parts and the SDK's own retries fail.
+    await server.halt();
+    phase = 'down';
+    for (const route of held.splice(0)) await route.abort('connectionrefused');
+    await until(() => cert.locator('.ant-upload-list-item-error').count(), 30_000).toBe(1);
+    await until(() => page.locator('.ant-message-notice', { hasText: '上传失败：' }).first().isVisible()).toBe(true);
+    expect(partsOf(seen).filter((p) => p === 1)).toHaveLength(1); // the retries skipped part 1 already
+    await screenshot(page, 'upload-interrupted', { waitForToasts: false, show: cert });
+
+    // Phase 3: the same server comes back (same port, same data directory); retry resumes.
+    await server.restart();
+    phase = 'up';
+    const before = seen.length;
+    const retry = cert.getByRole('button', { name: '重试' });
+    await retry.scrollIntoViewIfNeeded();
+    // a person clicks it: nothing of the picture card may lie on top of the button
+    expect(await topmostIsButton(page, retry), 'the retry button is covered (the picture card mask lies above it)').toBe(true);
+    await retry.click();
+    await until(() => thumbnails(cert).then((urls) => urls.length), 30_000).toBe(1);
+    const after = seen.slice(before);
+    expect(after.filter((r) => r.method === 'POST' && INIT_URL.test(r.path))).toEqual([]); // no new multipart upload
+    expect(partsOf(after).sort()).toEqual([2, 3]);
+    expect(new Set(after.filter((r) => r.part !== undefined).map((r) => r.uploadId))).toEqual(new Set([uploadId]));
+    expect(partsOf(seen).filter((p) => p === 1)).toHaveLength(1); // part 1 was sent once in all
+    expect(await resumeCache(page)).toEqual([]);
+
+    const [url] = await thumbnails(cert);
+    expect(await fetchedInBrowser(page, url!)).toEqual({ status: 200, size: big.length, sha256: sha256(big) });
+    await screenshot(page, 'upload-resumed', { show: cert });
+    await page.unroute(PART_URL);
+    await modal.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
+    await page.context().close();
+  }, 120_000);
+});
+
+describe('the order form', () => {
+  test('staff see every field, the amount from the shop price and may override it (screenshots in both languages)', async () => {
+    for (const locale of ['zh-CN', 'en-US'] as const) {
+      const page = await signedIn('admin01', locale);
+      await page.getByTestId('order-create').click();
+      const modal = formModal(page);
+      await until(() => modal.isVisible()).toBe(true);
+      // required fields are refused empty, and a MAC in no accepted spelling
+      await modal.getByTestId('order-form-mac').fill('AA-BB-CC');
+      await modal.locator('.ant-modal-footer .ant-btn-primary').click();
+      await until(() => modal.locator('.ant-form-item-explain-error').count()).toBeGreaterThanOrEqual(7);
+      expect(await modal.locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' }).isVisible()).toBe(true);
+      for (const mac of ['aa:bb:cc:dd:ee:ff', 'aabbccddeeff', 'aabb.ccdd.eeff', 'AA-BB-CC-DD-EE-FF']) {
+        await modal.getByTestId('order-form-mac').fill(mac);
+        await until(() => modal.locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' }).count()).toBe(0);
+      }
+      await modal.getByTestId('order-form-objWechat').fill('wxid_example01');
+      await modal.getByTestId('order-form-objWechatName').fill(locale === 'zh-CN' ? '示例目标' : 'Example target');
+      await modal.getByTestId('order-form-objClientName').fill(locale === 'zh-CN' ? '示例店铺' : 'Example club');
+      await pick(page, modal, locale === 'zh-CN' ? '游戏' : 'Game', /./);
+      await pick(page, modal, locale === 'zh-CN' ? '检测结果' : 'Result', '作弊');
+      await pick(page, modal, locale === 'zh-CN' ? '客户店铺' : 'Client shop', /shop0001/, 'shop0001');
+      await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('50.00'); // the demo shop's price for cheating
+      // staff may override: editable, with the shop price shown and a way back to it
+      expect(await modal.getByTestId('order-form-amount').getAttribute('readonly')).toBeNull();
+      await modal.getByTestId('order-form-amount').fill('1.23');
+      await until(() => modal.getByTestId('order-form-price').locator('button').isVisible()).toBe(true);
+      expect(await modal.getByTestId('order-form-price').textContent()).toContain('¥50.00');
+      await modal.getByTestId('order-form-price').locator('button').click();
+      await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('50.00');
+      await modal.getByTestId('order-form-description').fill(locale === 'zh-CN' ? '远程检测，发现外挂进程。' : 'Remote check found a cheat process.');
+      await screenshot(page, `order-form.${locale}`, { show: modal.locator('.ant-modal-title') });
+      await modal.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
+      await page.context().close();
+    }
+  }, 120_000);
+});
