@@ -2,13 +2,9 @@
 // over 1,000,000 rows, with the filters people use, answered at the server (buildApp +
 // app.inject: routing, session check, validation, the service, serialization; no socket) beside
 // the same compiled SQL run straight on the driver in the same run, plus the query plans.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createDb, type Db } from '../apps/server/src/db/index.ts';
@@ -22,6 +18,7 @@ import * as userRepo from '../apps/server/src/modules/users/users.repository.ts'
 import { toUserFilter } from '../apps/server/src/modules/users/users.service.ts';
 import type { UserListQuery } from '@clearplay/contract';
 import { fmt, type Section } from './lib.ts';
+import { PG_ADMIN_URL, postgresTarget, sqliteTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
@@ -44,64 +41,6 @@ function rng(seedValue: number) {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-interface Target {
-  name: 'SQLite' | 'PostgreSQL';
-  env: Record<string, string>;
-  /** Runs compiled SQL straight on the driver (a second connection of its own). */
-  raw: { run(q: CompiledQuery): Promise<unknown[]>; explain(q: CompiledQuery): Promise<string[]>; close(): Promise<void> };
-  drop(): Promise<void>;
-}
-
-async function sqliteTarget(): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), 'clearplay-bench-system-'));
-  let conn: SQLite.Database | undefined;
-  const open = () => (conn ??= new SQLite(join(dir, 'clearplay.db'), { readonly: true }));
-  return {
-    name: 'SQLite',
-    env: { DATA_DIR: dir },
-    raw: {
-      run: async (q) => open().prepare(q.sql).all(...(q.parameters as unknown[])),
-      explain: async (q) =>
-        (open().prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail),
-      close: async () => {
-        conn?.close();
-      },
-    },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function postgresTarget(adminUrl: string): Promise<Target | null> {
-  const name = `cp_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    console.log(`PostgreSQL not reachable at ${adminUrl} (${(error as Error).message}); skipping it`);
-    return null;
-  }
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
-  return {
-    name: 'PostgreSQL',
-    env: { DATABASE_URL: url.toString() },
-    raw: {
-      run: async (q) => (await pool.query(q.sql, q.parameters as unknown[])).rows,
-      explain: async (q) => (await pool.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']),
-      close: () => pool.end(),
-    },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 // ── seeding: multi-row inserts in transactions, straight through Kysely ──
 
@@ -384,8 +323,8 @@ ${logs.plans.join('\n\n')}
 
 export async function run(): Promise<Section[]> {
   const sections: Section[] = [];
-  sections.push(await runTarget(await sqliteTarget()));
-  const pgTarget = await postgresTarget(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  sections.push(await runTarget(await sqliteTarget('system')));
+  const pgTarget = await postgresTarget(PG_ADMIN_URL);
   if (pgTarget !== null) sections.push(await runTarget(pgTarget));
   return sections;
 }
