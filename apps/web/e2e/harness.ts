@@ -152,7 +152,9 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export async function newContext(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 } });
+  // Reduced motion: the app then turns antd's animations off, so a click never lands on a
+  // dialog that is still zooming in or out (a source of flaky journeys on a loaded machine).
+  return browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

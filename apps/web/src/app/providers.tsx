@@ -1,11 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
+import { Provider as MotionProvider } from '@rc-component/motion';
 import antdZhCN from 'antd/locale/zh_CN';
 import antdEnUS from 'antd/locale/en_US';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '../lib/i18n.ts';
 import { useAppState } from '../lib/settings.ts';
-import { themeConfig } from '../lib/theme.ts';
+import { themeConfig, useReducedMotion } from '../lib/theme.ts';
 
 const ANTD_LOCALES = { 'zh-CN': antdZhCN, 'en-US': antdEnUS } satisfies Record<Locale, unknown>;
 
@@ -17,7 +18,8 @@ function useColorWeak(colorWeak: boolean) {
 }
 
 /**
- * What every screen gets: antd's theme (dark algorithm, primary colour) and locale.
+ * What every screen gets: antd's theme (dark algorithm, primary colour, no animations when the
+ * system asks for reduced motion) and locale.
  * TanStack Query's provider sits in the default layout (app/layout/DefaultLayout.tsx), not
  * here, to keep it out of the login page's first load.
  */
@@ -26,12 +28,18 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const theme = useAppState((s) => s.theme);
   const themeColor = useAppState((s) => s.themeColor);
   const colorWeak = useAppState((s) => s.colorWeak);
+  const reducedMotion = useReducedMotion();
   useColorWeak(colorWeak);
   const locale = ANTD_LOCALES[i18n.language as Locale] ?? antdZhCN;
 
   return (
-    <ConfigProvider theme={themeConfig({ theme, themeColor })} locale={locale}>
-      {children}
-    </ConfigProvider>
+    // Reduced motion goes to antd's animation layer (rc-motion) directly, not through the theme's
+    // `motion` token: antd wraps the tree in a provider when that token changes, which would
+    // remount every screen (and lose a form typed into before hydration) once it is read.
+    <MotionProvider motion={!reducedMotion}>
+      <ConfigProvider theme={themeConfig({ theme, themeColor })} locale={locale}>
+        {children}
+      </ConfigProvider>
+    </MotionProvider>
   );
 }

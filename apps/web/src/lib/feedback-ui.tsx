@@ -1,7 +1,8 @@
 import { ConfigProvider, Modal, message } from 'antd';
+import { Provider as MotionProvider } from '@rc-component/motion';
 import { i18n } from './i18n.ts';
 import { appStore } from './settings.ts';
-import { themeConfig } from './theme.ts';
+import { prefersReducedMotion, themeConfig } from './theme.ts';
 
 /**
  * antd's static message and Modal.confirm, given the current theme through holderRender.
@@ -9,7 +10,11 @@ import { themeConfig } from './theme.ts';
  */
 function applyTheme(): void {
   ConfigProvider.config({
-    holderRender: (children) => <ConfigProvider theme={themeConfig(appStore.get())}>{children}</ConfigProvider>,
+    holderRender: (children) => (
+      <MotionProvider motion={!prefersReducedMotion()}>
+        <ConfigProvider theme={themeConfig(appStore.get())}>{children}</ConfigProvider>
+      </MotionProvider>
+    ),
   });
 }
 
