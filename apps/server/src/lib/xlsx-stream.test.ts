@@ -20,6 +20,7 @@ describe('the streaming xlsx writer', () => {
     xlsx.writeRow(['名称', 'Amount', 'Time', 'Note'], true);
     xlsx.writeRow(['A&B <c> "d" 😀', 12.5, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), null]);
     xlsx.writeRow(["'=1+1", 0, null, 'x\u0001y']);
+    xlsx.writeRow(['  two spaces before', null, null, 'two\nlines ']);
     await xlsx.drained();
     xlsx.end();
 
@@ -39,6 +40,9 @@ describe('the streaming xlsx writer', () => {
     expect(sheet?.getRow(3).getCell(1).value).toBe("'=1+1");
     expect(sheet?.getRow(3).getCell(2).value).toBe(0);
     expect(sheet?.getRow(3).getCell(4).value).toBe('xy');
+    // spaces at either end and line breaks are kept (xml:space="preserve" where they occur)
+    expect(sheet?.getRow(4).getCell(1).value).toBe('  two spaces before');
+    expect(sheet?.getRow(4).getCell(4).value).toBe('two\nlines ');
     expect(sheet?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   });
 });

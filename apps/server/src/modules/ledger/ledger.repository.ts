@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
-import { insertReturningId } from '../../db/dialect.ts';
+import { dialectOf, insertReturningId, pgColumnArrays, type PgArrayType } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -23,11 +23,35 @@ export async function addToBalances(db: Db, deltas: ReadonlyMap<number, number>)
 
 export const insertEntry = (db: Db, row: Insertable<Database['ledgerEntries']>) => insertReturningId(db, 'ledgerEntries', row);
 
-/** Many entries in one statement (import). */
-export async function insertEntries(db: Db, rows: Insertable<Database['ledgerEntries']>[]): Promise<void> {
+type NewEntry = Insertable<Database['ledgerEntries']>;
+
+/** The columns of a ledger entry and their PostgreSQL element types (see pgColumnArrays). */
+const ENTRY_COLUMNS = [
+  ['userId', 'int4'],
+  ['kind', 'text'],
+  ['amount', 'int8'],
+  ['balanceAfter', 'int8'],
+  ['orderId', 'int8'],
+  ['remark', 'text'],
+  ['operator', 'text'],
+  ['operatorId', 'int4'],
+  ['createdAt', 'int8'],
+] as const satisfies readonly (readonly [keyof NewEntry & string, PgArrayType])[];
+
+/** Many entries (an import): column arrays on PostgreSQL, multi-row VALUES of 2,000 elsewhere. */
+export async function insertEntries(db: Db, rows: readonly NewEntry[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    for (let i = 0; i < rows.length; i += 5000) {
+      await db
+        .insertInto('ledgerEntries')
+        .columns(ENTRY_COLUMNS.map(([name]) => name))
+        .expression(pgColumnArrays(rows.slice(i, i + 5000), ENTRY_COLUMNS))
+        .execute();
+    }
+    return;
+  }
   for (let i = 0; i < rows.length; i += 2000) await db.insertInto('ledgerEntries').values(rows.slice(i, i + 2000)).execute();
 }
-
 
 export const entriesPage = (db: Db, userId: number, offset: number, limit: number) =>
   db.selectFrom('ledgerEntries').selectAll().where('userId', '=', userId).orderBy('id', 'desc').limit(limit).offset(offset).execute();

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import { dialectOf, forUpdate, insertReturningId, isUniqueViolation, lowerPrefix } from '../../db/dialect.ts';
+import { dialectOf, forUpdate, insertReturningId, isUniqueViolation, lowerPrefix, pgColumnArrays, type PgArrayType } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -162,12 +162,81 @@ export async function insertOrder(db: Db, row: Omit<Insertable<Database['orders'
 }
 
 /** Many orders in few statements (import). Codes are checked against the table first. */
-export async function insertOrders(db: Db, rows: Insertable<Database['orders']>[]): Promise<void> {
-  // 1,000 rows × 21 columns stays under every database's bind-parameter limit (SQLite 32,766).
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('orders').values(rows.slice(i, i + 1000)).execute();
+type NewOrder = Insertable<Database['orders']>;
+
+/** The columns an order is inserted with, and their PostgreSQL element types (see pgColumnArrays). */
+const ORDER_COLUMNS = [
+  ['code', 'text'],
+  ['objWechat', 'text'],
+  ['objWechatName', 'text'],
+  ['gameName', 'text'],
+  ['mac', 'text'],
+  ['installationAt', 'int8'],
+  ['result', 'int4'],
+  ['userId', 'int4'],
+  ['objClientName', 'text'],
+  ['inspectorId', 'int4'],
+  ['amount', 'int8'],
+  ['ifPublic', 'int4'],
+  ['ifChangedMac', 'int4'],
+  ['description', 'text'],
+  ['certImages', 'text'],
+  ['proofImages', 'text'],
+  ['personCertImages', 'text'],
+  ['createdBy', 'int4'],
+  ['createdAt', 'int8'],
+  ['updatedAt', 'int8'],
+] as const satisfies readonly (readonly [keyof NewOrder & string, PgArrayType])[];
+const ORDER_COLUMN_NAMES = ORDER_COLUMNS.map(([name]) => name);
+
+/** Rows per statement: 1,000 × 20 values stays under SQLite's 32,766 bind parameters; PostgreSQL binds one array per column. */
+const chunkOf = (db: Db) => (dialectOf(db) === 'postgres' ? 5000 : 1000);
+
+/** The insert of one chunk: column arrays on PostgreSQL, multi-row VALUES elsewhere. */
+const insertChunk = (db: Db, rows: readonly NewOrder[]) =>
+  dialectOf(db) === 'postgres'
+    ? db.insertInto('orders').columns(ORDER_COLUMN_NAMES).expression(pgColumnArrays(rows, ORDER_COLUMNS))
+    : db.insertInto('orders').values([...rows]);
+
+/** Inserts orders in batches (codes known to be free). */
+export async function insertOrders(db: Db, rows: readonly NewOrder[]): Promise<void> {
+  const n = chunkOf(db);
+  for (let i = 0; i < rows.length; i += n) await insertChunk(db, rows.slice(i, i + n)).execute();
 }
 
-export async function existingCodes(db: Db, codes: readonly string[]): Promise<Set<string>> {
+/**
+ * Inserts orders whose fresh codes might, rarely, be taken already: the rows whose code is free
+ * are written and answered as code → id; a row whose code is taken is left out (the caller
+ * draws it a new code). SQLite and PostgreSQL do it in the insert itself
+ * (`on conflict (code) do nothing returning id, code`); MySQL has no RETURNING, so it looks
+ * the codes up before and the ids after.
+ */
+export async function insertOrdersWithFreshCodes(db: Db, rows: readonly NewOrder[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  if (dialectOf(db) === 'mysql') {
+    const taken = await existingCodes(
+      db,
+      rows.map((r) => r.code),
+    );
+    const free = rows.filter((r) => !taken.has(r.code));
+    await insertOrders(db, free);
+    return idsByCode(
+      db,
+      free.map((r) => r.code),
+    );
+  }
+  const n = chunkOf(db);
+  for (let i = 0; i < rows.length; i += n) {
+    const written = await insertChunk(db, rows.slice(i, i + n))
+      .onConflict((oc) => oc.column('code').doNothing())
+      .returning(['id', 'code'])
+      .execute();
+    for (const row of written) ids.set(row.code, Number(row.id));
+  }
+  return ids;
+}
+
+async function existingCodes(db: Db, codes: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < codes.length; i += 500) {
     const rows = await db.selectFrom('orders').select('code').where('code', 'in', codes.slice(i, i + 500)).execute();
@@ -177,7 +246,7 @@ export async function existingCodes(db: Db, codes: readonly string[]): Promise<S
 }
 
 /** Ids of orders with these codes (after a batch insert). */
-export async function idsByCode(db: Db, codes: readonly string[]): Promise<Map<string, number>> {
+async function idsByCode(db: Db, codes: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
     const rows = await db.selectFrom('orders').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute();

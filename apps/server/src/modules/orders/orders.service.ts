@@ -48,7 +48,7 @@ export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 export const priceFor = (party: Pick<repo.PartyRow, 'defaultPrice' | 'defaultPriceCheat' | 'defaultPriceNotPass' | 'defaultPriceSuspect'>, result: number): number =>
   Number(party[PRICE_FIELD_OF_RESULT[result as OrderResult]]);
 
-const displayName = (nickname: string | null, username: string | null): string => (nickname !== null && nickname.trim() !== '' ? nickname : (username ?? ''));
+export const displayName = (nickname: string | null, username: string | null): string => (nickname !== null && nickname.trim() !== '' ? nickname : (username ?? ''));
 
 export function toOrderItem(row: repo.OrderWithNamesRow, op: Operator): OrderItem {
   const full = seesAll(op) || row.userId === op.id;
@@ -419,23 +419,23 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
  */
 export async function insertChecked(trx: Db, list: readonly OrderValues[], op: Operator, now = nowMs()): Promise<number> {
   if (list.length === 0) return 0;
-  const codes: string[] = [];
-  const taken = new Set<string>();
-  while (codes.length < list.length) {
-    const fresh: string[] = [];
-    while (codes.length + fresh.length < list.length) {
-      const code = newVerificationCode();
-      if (!taken.has(code)) {
-        taken.add(code);
-        fresh.push(code);
-      }
-    }
-    const clash = await repo.existingCodes(trx, fresh);
-    for (const code of fresh) if (!clash.has(code)) codes.push(code);
+  // Fresh codes for every order; the rare one already taken gets another on the next round.
+  const rows: (OrderValues & { code: string; createdBy: number; createdAt: number; updatedAt: number })[] = [];
+  const ids = new Map<string, number>();
+  let pending: readonly OrderValues[] = list;
+  const drawn = new Set<string>();
+  while (pending.length > 0) {
+    const batch = pending.map((values) => {
+      let code = newVerificationCode();
+      while (drawn.has(code)) code = newVerificationCode();
+      drawn.add(code);
+      return { ...values, code, createdBy: op.id, createdAt: now, updatedAt: now };
+    });
+    const written = await repo.insertOrdersWithFreshCodes(trx, batch);
+    for (const [code, id] of written) ids.set(code, id);
+    rows.push(...batch.filter((r) => written.has(r.code)));
+    pending = batch.filter((r) => !written.has(r.code));
   }
-  const rows = list.map((values, i) => ({ ...values, code: codes[i] as string, createdBy: op.id, createdAt: now, updatedAt: now }));
-  await repo.insertOrders(trx, rows);
-  const ids = await repo.idsByCode(trx, codes);
   const daily = new Map<string, repo.DailyDelta>();
   for (const r of rows) {
     const key = `${r.result}:${r.ifPublic}`;
