@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -160,6 +161,39 @@ export async function newContext(browser: Browser, baseURL: string, locale = 'zh
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+}
+
+/** Polls `read` until the matcher that follows holds (20 s at most). */
+export const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
+
+/**
+ * A screenshot for the docs once the page has settled: toasts gone (unless they are the
+ * point), `show` scrolled into the middle, a moment for images and layout.
+ */
+export async function settledScreenshot(page: Page, name: string, { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {}): Promise<void> {
+  await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  if (waitForToasts) await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  await page.waitForTimeout(600);
+  await screenshot(page, name);
+}
+
+/** A fresh context in `locale` (kept as the app's language), signed in through the login form, on `path` once the layout shows. */
+export async function signedIn(
+  browser: Browser,
+  baseURL: string,
+  { username, password, path, locale = 'zh-CN' }: { username: string; password: string; path: string; locale?: 'zh-CN' | 'en-US' },
+): Promise<Page> {
+  const context = await newContext(browser, baseURL, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await login(page, username, password);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await page.goto(path);
+  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  return page;
 }
 
 export async function login(page: Page, username: string, password: string): Promise<void> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_PASSWORD, cleanTmp, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+import { DEMO_PASSWORD, cleanTmp, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -28,29 +28,9 @@ afterAll(async () => {
 });
 
 /** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
-const until = <T>(read: () => T | Promise<T>, timeout = 15_000) => expect.poll(read, { timeout, interval: 100 });
-
-/** A screenshot for the docs once toasts are gone and modals/drawers have finished moving. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
-  await page.waitForTimeout(600);
-  await save(page, name);
-}
-
 /** A fresh context in `locale`, signed in; lands on `path`. */
-async function signedIn(username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
-  await context.addInitScript((lang) => {
-    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
-  }, locale);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await login(page, username, password);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
-  await page.goto(path);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
-  return page;
-}
+const signedIn = (username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> =>
+  signIn(browser, server.url, { username, password, path, locale });
 
 /** Clicks `trigger` and saves the file the browser downloads; resolves to its path and name. */
 async function downloadOf(page: Page, trigger: Locator): Promise<{ path: string; name: string }> {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
 import { png } from './png.ts';
 
 let server: RunningServer;
@@ -29,32 +29,15 @@ afterAll(async () => {
 });
 
 /** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
-const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
-
 // ── the screen ──
 
 type Locale = 'zh-CN' | 'en-US';
 
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
-  await context.addInitScript((lang) => {
-    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
-  }, locale);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await login(page, username, DEMO_PASSWORD);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
-  await page.goto('/order/inspect');
+  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
   await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
   return page;
-}
-
-/** A screenshot for the docs once toasts are gone and modals have finished moving. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
-  await page.waitForTimeout(600);
-  await save(page, name);
 }
 
 /** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */

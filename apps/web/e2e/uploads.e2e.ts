@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, login, newContext, screenshot as save, startServer, type RunningServer } from './harness.ts';
+import { DEMO_PASSWORD, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
 import { png } from './png.ts';
 
 let server: RunningServer;
@@ -26,8 +26,6 @@ afterAll(async () => {
 const MB = 1024 * 1024;
 
 /** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
-const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
-
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 // ── the upload host's requests, as the browser sends them ──
@@ -66,15 +64,7 @@ const partsOf = (seen: SeenRequest[]) => seen.filter((r) => r.part !== undefined
 
 /** A fresh context in `locale`, signed in, on the order inspect screen. */
 async function signedIn(username: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
-  await context.addInitScript((lang) => {
-    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
-  }, locale);
-  const page = await context.newPage();
-  await page.goto('/login');
-  await login(page, username, DEMO_PASSWORD);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
-  await page.goto('/order/inspect');
+  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
   await until(() => page.getByTestId('order-create').isVisible()).toBe(true);
   return page;
 }
@@ -150,14 +140,6 @@ const resumeCache = (page: Page) =>
       .filter((key) => key.startsWith('qiniu_js_sdk_upload_file'))
       .map((key) => ({ key, value: JSON.parse(localStorage.getItem(key) ?? 'null') as { id: string; data: (object | null)[] } })),
   );
-
-/** A screenshot for the docs once toasts are gone and the modal has finished moving. */
-async function screenshot(page: Page, name: string, { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {}): Promise<void> {
-  await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  if (waitForToasts) await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
-  await page.waitForTimeout(500);
-  await save(page, name);
-}
 
 describe('evidence images on the order form (issue 4, qiniu-js against the embedded host)', () => {
   test('a small image goes in one request and a large one in chunks, with progress and thumbnails; saved and reopened, both URLs serve the same bytes', async () => {
