@@ -412,10 +412,22 @@ async function findPeople(db: Db, names: ReadonlySet<string>): Promise<Map<strin
     const lowered = [...new Set(chunk.flatMap((n) => [n.toLowerCase(), lowerAscii(n)]))];
     rows.push(...(await repo.findUsersByName(db, lowered, chunk)));
   }
+  // Looked up by map, not by scanning every row per name (2,000 shops named in one sheet).
+  const byLowerUsername = new Map<string, typeof rows>();
+  const byNicknameText = new Map<string, Map<number, (typeof rows)[number]>>();
+  for (const r of rows) {
+    const lower = r.username.toLowerCase();
+    const same = byLowerUsername.get(lower) ?? [];
+    if (!same.some((o) => o.id === r.id)) same.push(r);
+    byLowerUsername.set(lower, same);
+    const nick = r.nickname.trim();
+    const withNick = byNicknameText.get(nick) ?? new Map();
+    withNick.set(r.id, r);
+    byNicknameText.set(nick, withNick);
+  }
   const found = new Map<string, Person>();
   for (const name of list) {
-    const lower = name.toLowerCase();
-    const byUsername = rows.filter((r) => r.username.toLowerCase() === lower);
+    const byUsername = byLowerUsername.get(name.toLowerCase()) ?? [];
     const exact = byUsername.find((r) => r.username === name);
     if (byUsername.length === 1 || exact !== undefined) {
       found.set(name, { id: Number((exact ?? byUsername[0])!.id) });
@@ -425,7 +437,7 @@ async function findPeople(db: Db, names: ReadonlySet<string>): Promise<Map<strin
       found.set(name, { ambiguous: byUsername.length });
       continue;
     }
-    const byNickname = [...new Map(rows.filter((r) => r.nickname.trim() === name).map((r) => [r.id, r])).values()];
+    const byNickname = [...(byNicknameText.get(name)?.values() ?? [])];
     found.set(name, byNickname.length === 1 ? { id: Number(byNickname[0]!.id) } : byNickname.length > 1 ? { ambiguous: byNickname.length } : null);
   }
   return found;
