@@ -400,6 +400,39 @@ describe('bad files', () => {
 });
 
 describe('a large file', () => {
+  // Rows are checked and written in batches of 1,000 while the rest is read: a bad row after
+  // the first batches must still leave nothing behind (orders, counters, ledger, balance).
+  it('rolls back batches already written when a later row is rejected, and with keepValid keeps the rest', async () => {
+    const rows: Row[] = [EN];
+    for (let i = 0; i < 2_500; i++) {
+      const hex = (0x100000 + i).toString(16).padStart(6, '0');
+      rows.push([`late_${i}`, `Target ${i}`, 'CS2', i === 2_345 ? 'not a mac' : `aabbcc${hex}`, excelDate(2026, 1, 2, 8, i % 60), i % 4, shop.username, 'Late shop', '', '', '', '', '']);
+    }
+    const file = await xlsx(rows);
+    const before = await balanceOf(shop.id);
+    const daily = async () => Number((await ctx.db.selectFrom('orderDaily').select((eb) => eb.fn.sum<number | string>('n').as('n')).executeTakeFirstOrThrow()).n ?? 0);
+    const dailyBefore = await daily();
+
+    const refused = await importFile(file, 'late.xlsx', inspector);
+    expect(refused.status, refused.msg).toBe(200);
+    expect(refused.data.total).toBe(2_500);
+    expect(refused.data.imported).toBe(0);
+    expect(refused.data.rejected.map((r) => r.row)).toEqual([2_347]);
+    expect(refused.data.rejected[0]!.reasons[0]).toMatch(/^MAC address: /);
+    const none = await ctx.db.selectFrom('orders').select((eb) => eb.fn.countAll<number | string>().as('n')).where('objWechat', 'like', 'late%').executeTakeFirstOrThrow();
+    expect(Number(none.n)).toBe(0);
+    expect(await balanceOf(shop.id)).toEqual(before);
+    expect(await daily()).toBe(dailyBefore);
+
+    const kept = await importFile(file, 'late.xlsx', inspector, { keepValid: true });
+    expect(kept.data).toMatchObject({ total: 2_500, imported: 2_499, keepValid: true });
+    expect(kept.data.rejected.map((r) => r.row)).toEqual([2_347]);
+    const after = await balanceOf(shop.id);
+    expect(after.count).toBe(before.count + 2_499);
+    expect(after.balance).toBe(after.entries);
+    expect(await daily()).toBe(dailyBefore + 2_499);
+  });
+
   it('imports 10,000 rows in one go, with their counters, charges and the operation log', async () => {
     const before = await balanceOf(other.id);
     const rows: Row[] = [EN];

@@ -20,7 +20,7 @@ import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/m
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
 import * as repo from './orders.repository.ts';
-import { checkOrder, loadDictSets, insertChecked, type CheckContext, type OrderInput, type OrderValues } from './orders.service.ts';
+import { checkOrder, insertFresh, loadDictSets, recordInserted, type CheckContext, type InsertedOrder, type OrderInput, type OrderValues } from './orders.service.ts';
 import {
   REQUIRED_COLUMNS,
   SHEET_ZONE_OFFSET_MS,
@@ -110,9 +110,13 @@ export interface SheetRow {
   cells: Cell[];
 }
 
+/**
+ * A sheet being read: the header row at once, the rows as they are parsed (the import checks
+ * and writes the first rows while the parser is still on the later ones).
+ */
 export interface Sheet {
   headers: string[];
-  rows: SheetRow[];
+  rows: AsyncIterable<SheetRow>;
 }
 
 const isBlank = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');
@@ -217,7 +221,12 @@ export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): s
 function fromRecords(records: string[][]): Sheet {
   const [header, ...rest] = records;
   if (header === undefined || header.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
-  return { headers: header, rows: rest.map((cells, i) => ({ row: i + 2, cells })) };
+  return {
+    headers: header,
+    rows: (async function* () {
+      for (let i = 0; i < rest.length; i++) yield { row: i + 2, cells: rest[i]! };
+    })(),
+  };
 }
 
 /** How many bytes a raw-deflate stream inflates to, counted without keeping them; stops past `limit`. */
@@ -299,33 +308,44 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
   if (unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
   if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
-  let headers: string[] | null = null;
-  const rows: SheetRow[] = [];
-  let first = true;
+  const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
+  const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
+  const sheets = reader[Symbol.asyncIterator]();
+  let firstSheet: AsyncIterator<ExcelJS.Row>;
+  let headerRow: ExcelJS.Row | undefined;
   try {
-    for await (const worksheet of reader) {
-      for await (const row of worksheet) {
-        if (!first) continue; // later sheets (the template's instructions) are read past
-        const values = (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
-        if (headers === null) {
-          if (row.number !== 1) throw new AppError(400, 'orderImport.empty');
-          headers = values.slice(1).map((v) => cellText(toCell(v)));
-          continue;
-        }
+    const sheet = await sheets.next();
+    if (sheet.done === true) throw new AppError(400, 'orderImport.empty');
+    firstSheet = (sheet.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
+    const head = await firstSheet.next();
+    headerRow = head.done === true ? undefined : head.value;
+  } catch (error) {
+    throw asImportError(error);
+  }
+  if (headerRow === undefined || headerRow.number !== 1) throw new AppError(400, 'orderImport.empty');
+  const headers = valuesOf(headerRow)
+    .slice(1)
+    .map((v) => cellText(toCell(v)));
+  if (headers.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+
+  async function* rows(): AsyncGenerator<SheetRow> {
+    try {
+      for (let next = await firstSheet.next(); next.done !== true; next = await firstSheet.next()) {
+        const values = valuesOf(next.value);
         const cells: Cell[] = [];
         for (let c = 1; c <= headers.length; c++) cells.push(toCell(values[c]));
         if (cells.every(isBlank)) continue;
-        if (rows.length >= IMPORT_MAX_ROWS) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
-        rows.push({ row: row.number, cells });
+        yield { row: next.value.number, cells };
       }
-      first = false;
+      // later sheets (the template's instructions) are read past
+      for (let sheet = await sheets.next(); sheet.done !== true; sheet = await sheets.next()) {
+        for await (const _row of sheet.value as AsyncIterable<ExcelJS.Row>) void _row;
+      }
+    } catch (error) {
+      throw asImportError(error);
     }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError(400, 'orderImport.badWorkbook');
   }
-  if (headers === null || headers.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
-  return { headers, rows };
+  return { headers, rows: rows() };
 }
 
 // ── reading a row's cells ──
@@ -544,63 +564,112 @@ function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMa
   return { row: sheetRow.row, values, input, problems };
 }
 
+/** Rows checked and written together; the sheet parser reads on while a batch is written. */
+const IMPORT_BATCH = 1000;
+
+/** Ends the import's transaction without writing (all or nothing, and a row was rejected). */
+class RejectedImport {
+  constructor(readonly result: OrderImportResult) {}
+}
+
 /**
  * Checks every row against the rules of orders.service.ts and writes the valid ones (all of
- * them only when no row is rejected, unless keepValid) with their counters and ledger charges.
- * Lookups (dictionaries, people, prices) are read once, inside the write transaction.
+ * them only when no row is rejected, unless keepValid) with their counters and ledger charges,
+ * in one transaction. Rows go in batches: while one batch is checked and written, the parser
+ * reads the next (on PostgreSQL and MySQL the database works on the insert meanwhile). When
+ * all or nothing is asked and a row is rejected, what was written rolls back and the answer
+ * lists the rejected rows. People and prices are looked up once per name, as batches name them.
  */
 export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: Locale, keepValid: boolean): Promise<OrderImportResult> {
   const at = mapHeaders(sheet.headers, locale);
-  const rows = sheet.rows.filter((r) => !r.cells.every(isBlank));
-  if (rows.length === 0) throw new AppError(400, 'orderImport.noRows');
-  if (rows.length > IMPORT_MAX_ROWS) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
   const headerText = (column: SheetColumn): string => {
     const index = (COLUMN_ORDER.includes(column) ? at.get(column as OrderSheetColumn) : undefined) ?? -1;
     const text = sheet.headers[index]?.trim();
     return text === undefined || text === '' ? headerOf(locale, column) : text;
   };
-
   const colon = locale === 'zh-CN' ? '：' : ': ';
-  const names = new Set<string>();
-  for (const r of rows) {
-    for (const column of ['userName', 'inspectorName'] as const) {
-      const index = at.get(column);
-      const name = index === undefined ? '' : cellText(r.cells[index] ?? null).trim();
-      if (name !== '') names.add(name);
-    }
+  const nameOf = (r: SheetRow, column: 'userName' | 'inspectorName') => {
+    const index = at.get(column);
+    return index === undefined ? '' : cellText(r.cells[index] ?? null).trim();
+  };
+
+  try {
+    return await writeTransaction(db, async (trx) => {
+      const [vocabulary, dicts] = await Promise.all([loadImportVocabulary(trx), loadDictSets(trx)]);
+      const parties = new Map<number, repo.PartyRow>();
+      const ctx: CheckContext = { op, now: nowMs(), ...dicts, parties };
+      const people = new Map<string, Person>();
+      const rejected: ImportRejectedRow[] = [];
+      const written: InsertedOrder[] = [];
+
+      const checkAndWrite = async (batch: readonly SheetRow[]) => {
+        const names = new Set<string>();
+        for (const r of batch) {
+          for (const column of ['userName', 'inspectorName'] as const) {
+            const name = nameOf(r, column);
+            if (name !== '' && !people.has(name)) names.add(name);
+          }
+        }
+        if (names.size > 0) for (const [name, person] of await findPeople(trx, names)) people.set(name, person);
+        const ids = new Set<number>(ctx.parties.has(op.id) ? [] : [op.id]);
+        for (const p of people.values()) if (p !== null && 'id' in p && !ctx.parties.has(p.id)) ids.add(p.id);
+        if (ids.size > 0) for (const party of await repo.findParties(trx, [...ids])) parties.set(Number(party.id), party);
+
+        const valid: OrderValues[] = [];
+        for (const sheetRow of batch) {
+          const parsed = parseRow(sheetRow, sheet.headers, at, vocabulary, people, op);
+          const { issues, values } = checkOrder(parsed.input, ctx);
+          const reported = new Set(parsed.problems.map((p) => p.column));
+          const problems = [...parsed.problems];
+          for (const issue of issues) {
+            const column = (COLUMN_OF_FIELD[issue.field] ?? issue.field) as SheetColumn;
+            if (!reported.has(column)) problems.push({ column, key: issue.key, params: issue.params });
+          }
+          if (problems.length === 0 && values !== null) {
+            valid.push(values);
+            continue;
+          }
+          const rank = (c: string) => (COLUMN_ORDER.includes(c) ? COLUMN_ORDER.indexOf(c) : COLUMN_ORDER.length);
+          problems.sort((a, b) => rank(a.column) - rank(b.column));
+          rejected.push({ row: parsed.row, reasons: problems.map((p) => `${headerText(p.column)}${colon}${t(locale, p.key, p.params)}`), values: parsed.values });
+        }
+        // Once a row is rejected under all or nothing, nothing more is written (it all rolls back).
+        if (valid.length > 0 && (keepValid || rejected.length === 0)) written.push(...(await insertFresh(trx, valid, op, ctx.now)));
+      };
+
+      let work: Promise<void> = Promise.resolve();
+      let failed = false;
+      let batch: SheetRow[] = [];
+      const handOver = () => {
+        const next = batch;
+        batch = [];
+        work = work.then(() => checkAndWrite(next));
+        // Seen here so a failure is not "unhandled" while the parser reads on; awaited below.
+        work.catch(() => (failed = true));
+      };
+      let total = 0;
+      for await (const row of sheet.rows) {
+        if (failed) break;
+        if (row.cells.every(isBlank)) continue;
+        if (++total > IMPORT_MAX_ROWS) {
+          await work.catch(() => undefined);
+          throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+        }
+        batch.push(row);
+        if (batch.length >= IMPORT_BATCH) handOver();
+      }
+      if (batch.length > 0) handOver();
+      await work;
+
+      if (total === 0) throw new AppError(400, 'orderImport.noRows');
+      if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid });
+      await recordInserted(trx, written, op, ctx.now);
+      return { total, imported: written.length, rejected, keepValid };
+    });
+  } catch (error) {
+    if (error instanceof RejectedImport) return error.result;
+    throw error;
   }
-
-  return writeTransaction(db, async (trx) => {
-    const [vocabulary, dicts, people] = await Promise.all([loadImportVocabulary(trx), loadDictSets(trx), findPeople(trx, names)]);
-    const ids = new Set<number>([op.id]);
-    for (const p of people.values()) if (p !== null && 'id' in p) ids.add(p.id);
-    const parties = await repo.findParties(trx, [...ids]);
-    const ctx: CheckContext = { op, now: nowMs(), ...dicts, parties: new Map(parties.map((p) => [Number(p.id), p])) };
-
-    const valid: OrderValues[] = [];
-    const rejected: ImportRejectedRow[] = [];
-    for (const sheetRow of rows) {
-      const parsed = parseRow(sheetRow, sheet.headers, at, vocabulary, people, op);
-      const { issues, values } = checkOrder(parsed.input, ctx);
-      const reported = new Set(parsed.problems.map((p) => p.column));
-      const problems = [...parsed.problems];
-      for (const issue of issues) {
-        const column = (COLUMN_OF_FIELD[issue.field] ?? issue.field) as SheetColumn;
-        if (!reported.has(column)) problems.push({ column, key: issue.key, params: issue.params });
-      }
-      if (problems.length === 0 && values !== null) {
-        valid.push(values);
-        continue;
-      }
-      const rank = (c: string) => (COLUMN_ORDER.includes(c) ? COLUMN_ORDER.indexOf(c) : COLUMN_ORDER.length);
-      problems.sort((a, b) => rank(a.column) - rank(b.column));
-      rejected.push({ row: parsed.row, reasons: problems.map((p) => `${headerText(p.column)}${colon}${t(locale, p.key, p.params)}`), values: parsed.values });
-    }
-
-    const write = keepValid || rejected.length === 0;
-    const imported = write ? await insertChecked(trx, valid, op) : 0;
-    return { total: rows.length, imported, rejected, keepValid };
-  });
 }
 
 // ── the template ──

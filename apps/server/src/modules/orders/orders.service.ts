@@ -413,17 +413,18 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
   });
 }
 
+/** An imported order as written: its values, its code and its id. */
+export type InsertedOrder = OrderValues & { id: number; code: string; createdBy: number; createdAt: number; updatedAt: number };
+
 /**
- * Inserts checked orders (an import) with their counters and charges, inside the caller's
- * write transaction. Codes are drawn until none collides with the table or the batch.
+ * Inserts checked orders (an import) inside the caller's write transaction, each with a fresh
+ * code: the rare one already taken gets another on the next round. Counters and charges
+ * follow with recordInserted once every batch is in.
  */
-export async function insertChecked(trx: Db, list: readonly OrderValues[], op: Operator, now = nowMs()): Promise<number> {
-  if (list.length === 0) return 0;
-  // Fresh codes for every order; the rare one already taken gets another on the next round.
-  const rows: (OrderValues & { code: string; createdBy: number; createdAt: number; updatedAt: number })[] = [];
-  const ids = new Map<string, number>();
+export async function insertFresh(trx: Db, list: readonly OrderValues[], op: Operator, now = nowMs()): Promise<InsertedOrder[]> {
+  const inserted: InsertedOrder[] = [];
+  const drawn = new Set<string>(); // never the same code twice in one import
   let pending: readonly OrderValues[] = list;
-  const drawn = new Set<string>();
   while (pending.length > 0) {
     const batch = pending.map((values) => {
       let code = newVerificationCode();
@@ -432,10 +433,20 @@ export async function insertChecked(trx: Db, list: readonly OrderValues[], op: O
       return { ...values, code, createdBy: op.id, createdAt: now, updatedAt: now };
     });
     const written = await repo.insertOrdersWithFreshCodes(trx, batch);
-    for (const [code, id] of written) ids.set(code, id);
-    rows.push(...batch.filter((r) => written.has(r.code)));
-    pending = batch.filter((r) => !written.has(r.code));
+    const next: OrderValues[] = [];
+    for (const row of batch) {
+      const id = written.get(row.code);
+      if (id === undefined) next.push(row);
+      else inserted.push({ ...row, id });
+    }
+    pending = next;
   }
+  return inserted;
+}
+
+/** The per-day counters and the ledger charges of inserted orders, in the same transaction. */
+export async function recordInserted(trx: Db, rows: readonly InsertedOrder[], op: Operator, now = nowMs()): Promise<void> {
+  if (rows.length === 0) return;
   const daily = new Map<string, repo.DailyDelta>();
   for (const r of rows) {
     const key = `${r.result}:${r.ifPublic}`;
@@ -447,9 +458,8 @@ export async function insertChecked(trx: Db, list: readonly OrderValues[], op: O
   await repo.bumpDaily(trx, [...daily.values()]);
   await ledger.postMany(
     trx,
-    rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: ids.get(r.code) ?? null, remark: `order ${r.code}` })),
+    rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: r.id, remark: `order ${r.code}` })),
     op,
     now,
   );
-  return rows.length;
 }
