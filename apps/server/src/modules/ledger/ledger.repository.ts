@@ -5,12 +5,23 @@ import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * Adds each user's delta to their balance (one UPDATE per 500 users, a CASE on the id) and
+ * Adds each user's delta to their balance (PostgreSQL: one UPDATE joined to the deltas; others:
+ * one UPDATE per 500 users, a CASE on the id) and
  * reads the new balances back. Must run inside a write transaction.
  */
 export async function addToBalances(db: Db, deltas: ReadonlyMap<number, number>): Promise<Map<number, number>> {
   const balances = new Map<number, number>();
   const ids = [...deltas.keys()];
+  if (ids.length === 0) return balances;
+  if (dialectOf(db) === 'postgres') {
+    // One statement joined to the deltas as arrays: a CASE of 500 branches per chunk cost
+    // about 300 ms for the 2,000 shops of one import.
+    const { rows } = await sql<{ id: number | string; balance: number | string }>`update users set balance = users.balance + d.delta
+      from unnest(${ids}::int4[], ${ids.map((id) => deltas.get(id) ?? 0)}::int8[]) as d(id, delta)
+      where users.id = d.id returning users.id, users.balance`.execute(db);
+    for (const row of rows) balances.set(Number(row.id), Number(row.balance));
+    return balances;
+  }
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const cases = sql.join(chunk.map((id) => sql`when ${id} then ${deltas.get(id) ?? 0}`), sql` `);
