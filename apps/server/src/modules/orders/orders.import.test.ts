@@ -379,6 +379,15 @@ describe('bad files', () => {
     expectError(answer, 413, 'The file is larger than 20 MB; split it into smaller files');
   });
 
+  it('refuses more than 50,000 orders in one file, csv or xlsx', async () => {
+    const row = (i: number) => [`many_${i}`, 'x', 'CS2', 'aa-bb-cc-00-00-01', '2026-01-02 03:04', '0', 'nobody_at_all', 'y', '', '', '', '', ''];
+    const tooMany = Array.from({ length: 50_001 }, (_, i) => row(i));
+    const message = /^The file has more than 50,?000 orders; split it into smaller files$/;
+    expectError(await importFile(csv([EN, ...tooMany]), 'many.csv', inspector), 400, message);
+    // the xlsx is read as a stream: the limit is met while rows are already being checked
+    expectError(await importFile(await xlsx([EN, ...tooMany]), 'many.xlsx', inspector), 400, message);
+  }, 120_000);
+
   it('refuses a small xlsx that unpacks to more than 200 MB', async () => {
     const zip = new ZipFile();
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
