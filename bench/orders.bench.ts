@@ -383,10 +383,22 @@ async function measureImport(app: Proc, db: Db, people: People, now: number): Pr
   await db.deleteFrom('orders').where('createdAt', '=', stamp).execute();
 
   const auth = await httpLogin(app);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'orders.xlsx');
+  const send = (data: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(data)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'orders.xlsx');
+    return fetch(`${app.url}/api/admin/order/import`, { method: 'POST', headers: { authorization: auth, 'accept-language': 'zh-CN' }, body: form });
+  };
+  // The first import of a process compiles the sheet reader and the checks; a running server
+  // has done that long ago (as for the export below). Ten rows naming no shop: nothing is written.
+  const warmUp = await importWorkbook(
+    db,
+    ordersToImport(people, games, now, 10).map((o) => ({ ...o, userName: 'no_such_shop_for_warm_up' })),
+  );
+  const warm = (await (await send(warmUp)).json()) as { status: number; data: OrderImportResult };
+  if (warm.status !== 200 || warm.data.imported !== 0) throw new Error(`import warm-up: ${JSON.stringify(warm).slice(0, 200)}`);
+
   const t1 = performance.now();
-  const res = await fetch(`${app.url}/api/admin/order/import`, { method: 'POST', headers: { authorization: auth, 'accept-language': 'zh-CN' }, body: form });
+  const res = await send(file);
   const body = (await res.json()) as { status: number; msg: string; data: OrderImportResult };
   const importMs = performance.now() - t1;
   if (body.status !== 200) throw new Error(`import: ${res.status} ${body.msg}`);
@@ -552,7 +564,8 @@ Import and export run over real HTTP on loopback against the server as a process
 as the super admin, one multipart xlsx in the zh-CN template's columns (dictionary labels,
 Beijing-time install dates, \`aa:bb:…\` MACs, amount left to the client's price), timed from
 the request to the answer (every row checked, ${fmt(imp.rows)} inserted with counters and ledger
-charges, all in one transaction); the baseline inserts the same orders as the import stores them
+charges, all in one transaction), after one warm-up import of ten rows that are all rejected (the
+process has compiled the sheet reader and the checks, as a running server has); the baseline inserts the same orders as the import stores them
 in batches of 200 in one transaction (then removes them). Export: \`GET /api/admin/order/export?result=1\`
 (every cheating order, newest first), the body consumed as it arrives; the file is read back and
 its row count checked against the baseline, which runs the compiled \`orders.repository filtered\`
