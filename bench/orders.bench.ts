@@ -42,7 +42,7 @@ import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/o
 import type { Operator } from '../apps/server/src/plugins/auth.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
-import { PG_ADMIN_URL, postgresTarget, sqliteTarget, type Target } from './targets.ts';
+import { onEachTarget, type Target } from './targets.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
@@ -587,10 +587,4 @@ ${list.plans.join('\n\n')}
   }
 }
 
-export async function run(): Promise<Section[]> {
-  const sections: Section[] = [];
-  sections.push(await runTarget(await sqliteTarget('orders')));
-  const pgTarget = await postgresTarget(PG_ADMIN_URL);
-  if (pgTarget !== null) sections.push(await runTarget(pgTarget));
-  return sections;
-}
+export const run = (): Promise<Section[]> => onEachTarget('orders', runTarget);

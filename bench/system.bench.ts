@@ -18,7 +18,7 @@ import * as userRepo from '../apps/server/src/modules/users/users.repository.ts'
 import { toUserFilter } from '../apps/server/src/modules/users/users.service.ts';
 import type { UserListQuery } from '@clearplay/contract';
 import { fmt, type Section } from './lib.ts';
-import { PG_ADMIN_URL, postgresTarget, sqliteTarget, type Target } from './targets.ts';
+import { onEachTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
@@ -321,10 +321,4 @@ ${logs.plans.join('\n\n')}
   }
 }
 
-export async function run(): Promise<Section[]> {
-  const sections: Section[] = [];
-  sections.push(await runTarget(await sqliteTarget('system')));
-  const pgTarget = await postgresTarget(PG_ADMIN_URL);
-  if (pgTarget !== null) sections.push(await runTarget(pgTarget));
-  return sections;
-}
+export const run = (): Promise<Section[]> => onEachTarget('system', runTarget);

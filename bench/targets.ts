@@ -78,3 +78,11 @@ export async function postgresTarget(adminUrl: string): Promise<Target | null> {
   };
 }
 
+
+/** Runs a benchmark on a fresh SQLite database, then on a throwaway PostgreSQL one when reachable. */
+export async function onEachTarget<T>(label: string, run: (target: Target) => Promise<T>): Promise<T[]> {
+  const results = [await run(await sqliteTarget(label))];
+  const pg = await postgresTarget(PG_ADMIN_URL);
+  if (pg !== null) results.push(await run(pg));
+  return results;
+}

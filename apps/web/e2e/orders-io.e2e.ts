@@ -27,7 +27,6 @@ afterAll(async () => {
   if (downloads) cleanTmp(downloads);
 });
 
-/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
 /** A fresh context in `locale`, signed in; lands on `path`. */
 const signedIn = (username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> =>
   signIn(browser, server.url, { username, password, path, locale });

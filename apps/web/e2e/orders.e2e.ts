@@ -28,7 +28,6 @@ afterAll(async () => {
   cleanTmp(downloads);
 });
 
-/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
 // ── the screen ──
 
 type Locale = 'zh-CN' | 'en-US';

@@ -21,7 +21,6 @@ afterAll(async () => {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
 const SHOP = { username: 'e2eshop01', password: 'Shop#2026', nickname: '端到端店铺' };
 
 /** A fresh context in `locale`, signed in; lands on `path`. */

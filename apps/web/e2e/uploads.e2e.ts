@@ -25,7 +25,6 @@ afterAll(async () => {
 
 const MB = 1024 * 1024;
 
-/** expect.poll with room for a loaded CI machine (its default gives up after 1 s). */
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 // ── the upload host's requests, as the browser sends them ──

@@ -13,3 +13,4 @@ export * from './uploads.ts';
 export * from './tracking.ts';
 export * from './orders.ts';
 export * from './sheets.ts';
+export * from './mac.ts';

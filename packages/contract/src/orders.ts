@@ -4,9 +4,6 @@ import { Fen, Flag, Id, Instant, TextFilter } from './common.ts';
 /** Order result (spec §3/§4, dictionary `order_result`): 0 normal, 1 cheating, 2 failed (not pass), 3 suspicious. */
 export const OrderResult = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 export type OrderResult = Static<typeof OrderResult>;
-export const ORDER_RESULTS = [0, 1, 2, 3] as const;
-/** Pending orders wait for a re-check (PRODUCT.md). */
-export const PENDING_RESULT = 3;
 /** Which user price each result charges (PRODUCT.md "Orders"). */
 export const PRICE_FIELD_OF_RESULT = {
   0: 'defaultPrice',

@@ -150,6 +150,9 @@ export const likePrefix = (text: string): string => `${text.replace(/[!%_]/g, (c
 
 const lowerAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+/** `text` folded as this database's lower() folds a column: SQLite folds ASCII only, the others every letter. */
+export const lowerAsDb = (db: Kysely<Database>, text: string): string => (dialectOf(db) === 'sqlite' ? lowerAscii(text) : text.toLowerCase());
+
 /**
  * Case-insensitive prefix filter on `lower(column)`, written the way each database answers it
  * from the expression index of migration 0003. SQLite: a range on lower(column) (its LIKE
@@ -160,14 +163,14 @@ const lowerAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toL
 export function lowerPrefix(db: Kysely<Database>, column: string, prefix: string): RawBuilder<SqlBool> {
   const ref = sql.ref(column);
   if (dialectOf(db) === 'sqlite') {
-    const low = lowerAscii(prefix);
+    const low = lowerAsDb(db, prefix);
     const points = [...low];
     const last = points.pop()?.codePointAt(0);
     if (last === undefined || last >= 0x10ffff) return sql<SqlBool>`lower(${ref}) like ${likePrefix(low)} escape '!'`;
     const high = points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
     return sql<SqlBool>`(lower(${ref}) >= ${low} and lower(${ref}) < ${high})`;
   }
-  return sql<SqlBool>`lower(${ref}) like ${likePrefix(prefix.toLowerCase())} escape '!'`;
+  return sql<SqlBool>`lower(${ref}) like ${likePrefix(lowerAsDb(db, prefix))} escape '!'`;
 }
 
 /** Case-insensitive "contains" (small tables only: no index can answer it). */

@@ -1,11 +1,17 @@
 import { InputNumber, type InputNumberProps } from 'antd';
 import { formatFen } from '../lib/money.ts';
 
-/** An amount in fen shown as CNY with two decimals ('¥12.50'), digits aligned. */
-export function Money({ fen, strong = false }: { fen: number | null | undefined; strong?: boolean }) {
+/**
+ * An amount in fen shown as CNY with two decimals ('¥12.50'), digits aligned. `signed`: a
+ * ledger movement, '+' and green when money comes in, red when it goes out.
+ */
+export function Money({ fen, strong = false, signed = false }: { fen: number | null | undefined; strong?: boolean; signed?: boolean }) {
   const text = formatFen(fen);
+  const value = fen ?? 0;
+  const color = !signed ? undefined : value > 0 ? 'var(--ant-color-success)' : value < 0 ? 'var(--ant-color-error)' : undefined;
   return (
-    <span className="money" style={{ fontVariantNumeric: 'tabular-nums', fontWeight: strong ? 600 : undefined }}>
+    <span className="money" style={{ color, fontVariantNumeric: 'tabular-nums', fontWeight: strong ? 600 : undefined }}>
+      {signed && value > 0 ? '+' : ''}
       {text || '-'}
     </span>
   );

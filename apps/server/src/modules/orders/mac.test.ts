@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { macFilterPrefix, normalizeMac } from './mac.ts';
+import { macFilterPrefix, normalizeMac } from '@clearplay/contract';
 
 describe('normalizeMac', () => {
   it('accepts every documented spelling in any case and answers AA-BB-CC-DD-EE-FF', () => {

@@ -6,6 +6,7 @@ import type { OrderItem, UploadTokenData } from '@clearplay/contract';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { orderBody } from '../../test/orders.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { sourceOf } from './orders.download.ts';
 
@@ -38,17 +39,9 @@ async function download(ctx: TestContext, as: LoggedIn, id: number, lang = 'en-U
   return { http: res.statusCode, headers: res.headers, names, file, summary: summaryBytes.subarray(3).toString('utf8') };
 }
 
-const base = (o: Record<string, unknown>) => ({
-  objWechat: 'dl_target',
-  objWechatName: 'Target',
-  gameName: 'CS2',
-  mac: 'aa:bb:cc:dd:ee:0f',
-  installationTime: '2026-01-02T03:04:05.000Z',
-  result: 1,
-  objClientName: 'Their shop',
-  amount: 3000,
-  ...o,
-});
+/** A cheating order for ¥30.00 with the target `dl_target`, with `o` on top. */
+const base = ({ userId, inspectorId, ...o }: { userId: number; inspectorId: number } & Record<string, unknown>) =>
+  orderBody({ userId, inspectorId, amount: 3000 }, { objWechat: 'dl_target', ...o });
 
 describe('with the embedded upload host', () => {
   let ctx: TestContext;

@@ -2,6 +2,7 @@ import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { orderBody } from '../../test/orders.ts';
 import { EXPORT_PAGE } from './orders.export.ts';
 import { neutraliseFormula } from '@clearplay/contract';
 
@@ -41,19 +42,8 @@ const EN = [
 ];
 const col = (header: string) => EN.indexOf(header);
 
-const order = (o: Record<string, unknown>) => ({
-  objWechat: 'exp_x',
-  objWechatName: 'Target',
-  gameName: 'CS2',
-  mac: 'aa:bb:cc:dd:ee:0f',
-  installationTime: '2026-01-02T03:04:05.000Z',
-  result: 1,
-  userId: shopA.id,
-  objClientName: 'Their shop',
-  inspectorId: inspector.id,
-  amount: 3000,
-  ...o,
-});
+/** A cheating order of shop A for ¥30.00 with the target `exp_x`, with `o` on top. */
+const order = (o: Record<string, unknown>) => orderBody({ userId: shopA.id, inspectorId: inspector.id, amount: 3000 }, { objWechat: 'exp_x', ...o });
 
 beforeAll(async () => {
   ctx = await createTestContext();

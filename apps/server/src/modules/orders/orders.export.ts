@@ -42,8 +42,6 @@ const FORMAT: Partial<Record<SheetColumn, XlsxFormat>> = {
   updatedTime: 'datetime',
 };
 
-type CellValue = XlsxCell;
-
 const text = (value: string | null): string | null => (value === null || value === '' ? null : neutraliseFormula(value));
 
 /**
@@ -88,9 +86,9 @@ export interface Viewer {
  * operator: a shop sees amount and client of its own orders only (the export test checks the
  * two agree).
  */
-export function exportCells(row: ExportRow, viewer: Viewer, dict: DictLabels): CellValue[] {
+export function exportCells(row: ExportRow, viewer: Viewer, dict: DictLabels): XlsxCell[] {
   const full = viewer.seesAll || Number(row.user_id) === viewer.id;
-  const byColumn: Record<SheetColumn, CellValue> = {
+  const byColumn: Record<SheetColumn, XlsxCell> = {
     code: text(row.code),
     objWechat: text(row.obj_wechat),
     objWechatName: text(row.obj_wechat_name),

@@ -11,16 +11,16 @@ import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { ORDER_SHEET_COLUMNS, ORDER_TEXT_MAX, type ImportRejectedRow, type OrderImportResult, type OrderSheetColumn } from '@clearplay/contract';
 import { Busboy } from '@fastify/busboy';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyRequest } from 'fastify';
-import { writeTransaction } from '../../db/dialect.ts';
+import { lowerAsDb, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
 import * as repo from './orders.repository.ts';
-import { checkOrder, insertFresh, loadDictSets, recordInserted, type CheckContext, type InsertedOrder, type OrderInput, type OrderValues } from './orders.service.ts';
+import { checkOrder, insertFresh, recordInserted, type CheckContext, type InsertedOrder, type OrderInput, type OrderValues } from './orders.service.ts';
 import {
   REQUIRED_COLUMNS,
   SHEET_ZONE_OFFSET_MS,
@@ -38,6 +38,12 @@ export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 50_000;
 /** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */
 const XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
+
+/**
+ * exceljs, loaded at the first import or template rather than at start-up: it takes about half
+ * a second and 25 MB to load, which every server paid whether or not anyone imported.
+ */
+const loadExcel = async (): Promise<typeof ExcelJS> => (await import('exceljs')).default;
 
 // ── the upload ──
 
@@ -307,7 +313,8 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
   const unpacked = await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
   if (unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
   if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const Excel = await loadExcel();
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
   const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
   const sheets = reader[Symbol.asyncIterator]();
@@ -417,8 +424,6 @@ const parseCoded = (cell: Cell, words: ReadonlyMap<string, number>): number | un
 
 type Person = { id: number } | { ambiguous: number } | null;
 
-const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
 /**
  * Users named by username (case-insensitive) or nickname (exact). A username wins over a
  * nickname; a nickname several users share is ambiguous.
@@ -428,8 +433,7 @@ async function findPeople(db: Db, names: ReadonlySet<string>): Promise<Map<strin
   const rows: { id: number; username: string; nickname: string }[] = [];
   for (let i = 0; i < list.length; i += 200) {
     const chunk = list.slice(i, i + 200);
-    // SQLite's lower() folds ASCII only, the others fold everything: ask for both spellings.
-    const lowered = [...new Set(chunk.flatMap((n) => [n.toLowerCase(), lowerAscii(n)]))];
+    const lowered = [...new Set(chunk.map((n) => lowerAsDb(db, n)))];
     rows.push(...(await repo.findUsersByName(db, lowered, chunk)));
   }
   // Looked up by map, not by scanning every row per name (2,000 shops named in one sheet).
@@ -595,9 +599,9 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
 
   try {
     return await writeTransaction(db, async (trx) => {
-      const [vocabulary, dicts] = await Promise.all([loadImportVocabulary(trx), loadDictSets(trx)]);
+      const vocabulary = await loadImportVocabulary(trx);
       const parties = new Map<number, repo.PartyRow>();
-      const ctx: CheckContext = { op, now: nowMs(), ...dicts, parties };
+      const ctx: CheckContext = { op, now: nowMs(), ...vocabulary.dicts, parties };
       const people = new Map<string, Person>();
       const rejected: ImportRejectedRow[] = [];
       const written: InsertedOrder[] = [];
@@ -610,9 +614,14 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
             if (name !== '' && !people.has(name)) names.add(name);
           }
         }
-        if (names.size > 0) for (const [name, person] of await findPeople(trx, names)) people.set(name, person);
-        const ids = new Set<number>(ctx.parties.has(op.id) ? [] : [op.id]);
-        for (const p of people.values()) if (p !== null && 'id' in p && !ctx.parties.has(p.id)) ids.add(p.id);
+        // Only the people this batch names for the first time are looked up, and their prices read.
+        const ids = new Set<number>(parties.has(op.id) ? [] : [op.id]);
+        if (names.size > 0) {
+          for (const [name, person] of await findPeople(trx, names)) {
+            people.set(name, person);
+            if (person !== null && 'id' in person && !parties.has(person.id)) ids.add(person.id);
+          }
+        }
         if (ids.size > 0) for (const party of await repo.findParties(trx, [...ids])) parties.set(Number(party.id), party);
 
         const valid: OrderValues[] = [];
@@ -680,7 +689,7 @@ const COLUMN_WIDTH: Partial<Record<OrderSheetColumn, number>> = { installationTi
 /** The import template: the headers in the caller's language, and a sheet that explains each column. */
 export async function importTemplate(db: Db, locale: Locale): Promise<Buffer> {
   const vocabulary = await loadImportVocabulary(db);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   workbook.creator = 'ClearPlay';
   const sheet = workbook.addWorksheet(t(locale, 'orderSheet.sheet.orders'), { views: [{ state: 'frozen', ySplit: 1 }] });
   ORDER_SHEET_COLUMNS.forEach((column, i) => {

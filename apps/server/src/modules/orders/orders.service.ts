@@ -1,4 +1,6 @@
 import {
+  macFilterPrefix,
+  normalizeMac,
   ORDER_DICTS,
   ORDER_IMAGES_MAX,
   ORDER_IMAGE_KINDS,
@@ -23,7 +25,6 @@ import type { Operator } from '../../plugins/auth.ts';
 import { enabledDataOfType } from '../dicts/dicts.repository.ts';
 import * as ledger from '../ledger/ledger.service.ts';
 import { newVerificationCode } from './codes.ts';
-import { macFilterPrefix, normalizeMac } from './mac.ts';
 import * as repo from './orders.repository.ts';
 
 /**
@@ -133,8 +134,8 @@ export async function countOrders(db: Db, f: repo.OrderFilter): Promise<number> 
   if (f.visibleTo !== undefined && f.ifPublic === undefined) {
     const { visibleTo, ...rest } = f;
     if (onlyCounterKeys(rest)) {
-      const own = await repo.countExact(db, { ...rest, userId: visibleTo, ifPublic: 0 });
-      return own + (await countByCounters(db, { ...rest, ifPublic: 1 }));
+      const [own, shared] = await Promise.all([repo.countExact(db, { ...rest, userId: visibleTo, ifPublic: 0 }), countByCounters(db, { ...rest, ifPublic: 1 })]);
+      return own + shared;
     }
   }
   if (f.visibleTo === undefined && onlyCounterKeys(f)) return countByCounters(db, f);
@@ -145,10 +146,13 @@ async function countByCounters(db: Db, f: repo.OrderFilter): Promise<number> {
   const firstWholeDay = f.start === undefined ? undefined : Math.ceil(f.start / DAY_MS) * DAY_MS;
   const endOfWholeDays = f.end === undefined ? undefined : Math.floor((f.end + 1) / DAY_MS) * DAY_MS;
   if (firstWholeDay !== undefined && endOfWholeDays !== undefined && firstWholeDay >= endOfWholeDays) return repo.countExact(db, f);
-  let n = await repo.sumDaily(db, { result: f.result, ifPublic: f.ifPublic, fromDay: firstWholeDay, toDay: endOfWholeDays });
-  if (f.start !== undefined && firstWholeDay !== undefined && f.start < firstWholeDay) n += await repo.countExact(db, { ...f, end: firstWholeDay - 1 });
-  if (f.end !== undefined && endOfWholeDays !== undefined && f.end >= endOfWholeDays) n += await repo.countExact(db, { ...f, start: endOfWholeDays });
-  return n;
+  // Whole days from the counters, the cut days at either end counted exactly: one round trip.
+  const parts = await Promise.all([
+    repo.sumDaily(db, { result: f.result, ifPublic: f.ifPublic, fromDay: firstWholeDay, toDay: endOfWholeDays }),
+    f.start !== undefined && firstWholeDay !== undefined && f.start < firstWholeDay ? repo.countExact(db, { ...f, end: firstWholeDay - 1 }) : 0,
+    f.end !== undefined && endOfWholeDays !== undefined && f.end >= endOfWholeDays ? repo.countExact(db, { ...f, start: endOfWholeDays }) : 0,
+  ]);
+  return parts.reduce((a, b) => a + b, 0);
 }
 
 export async function listOrders(db: Db, query: OrderListQuery, op: Operator): Promise<{ list: OrderItem[]; total: number }> {
@@ -312,7 +316,7 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
 }
 
 /** Enabled values of the order dictionaries. */
-export async function loadDictSets(db: Db): Promise<{ games: Set<string>; results: Set<string> }> {
+async function loadDictSets(db: Db): Promise<{ games: Set<string>; results: Set<string> }> {
   const [games, results] = await Promise.all([enabledDataOfType(db, ORDER_DICTS.game), enabledDataOfType(db, ORDER_DICTS.result)]);
   return { games: new Set(games.map((d) => d.value)), results: new Set(results.map((d) => d.value)) };
 }

@@ -102,6 +102,8 @@ export interface ImportVocabulary {
   /** Game label → value (a game is stored by its value). */
   games: ReadonlyMap<string, string>;
   gameLabels: readonly string[];
+  /** The enabled games and results as the checks take them (orders.service.ts loadDictSets), from the same reads. */
+  dicts: { games: Set<string>; results: Set<string> };
 }
 
 export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
@@ -132,6 +134,7 @@ export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
     },
     games: new Map(games.map((g) => [g.label.trim(), g.value])),
     gameLabels: games.map((g) => g.label),
+    dicts: { games: new Set(games.map((g) => g.value)), results: new Set(results.map((r) => r.value)) },
   };
 }
 

@@ -53,6 +53,15 @@ export default function InspectPage() {
     }
   };
 
+  /** A coded field: searched by its dictionary, shown as its dictionary tag. */
+  const codedColumn = (key: 'result' | 'ifPublic' | 'ifChangedMac', width: number): SearchTableColumn<OrderItem> => ({
+    key,
+    title: t(`order.field.${key}`),
+    width,
+    search: { type: 'dict', dictType: ORDER_DICTS[key], numeric: true },
+    render: (_, o) => <DictTag type={ORDER_DICTS[key]} value={o[key]} />,
+  });
+
   const columns: SearchTableColumn<OrderItem>[] = [
     { key: 'code', title: t('order.field.code'), fixed: 'left', width: 110 },
     { key: 'objWechat', title: t('order.field.objWechat'), width: 140, ellipsis: true, search: { type: 'input' } },
@@ -65,13 +74,7 @@ export default function InspectPage() {
       width: 150,
       render: (_, o) => formatOrderTime(o.installationTime),
     },
-    {
-      key: 'result',
-      title: t('order.field.result'),
-      width: 100,
-      search: { type: 'dict', dictType: ORDER_DICTS.result, numeric: true },
-      render: (_, o) => <DictTag type={ORDER_DICTS.result} value={o.result} />,
-    },
+    codedColumn('result', 100),
     {
       key: 'userName',
       title: t('order.field.userName'),
@@ -98,20 +101,8 @@ export default function InspectPage() {
       sortParam: 'amount',
       render: (_, o) => (o.amount === null ? '—' : <Money fen={o.amount} />),
     },
-    {
-      key: 'ifPublic',
-      title: t('order.field.ifPublic'),
-      width: 100,
-      search: { type: 'dict', dictType: ORDER_DICTS.ifPublic, numeric: true },
-      render: (_, o) => <DictTag type={ORDER_DICTS.ifPublic} value={o.ifPublic} />,
-    },
-    {
-      key: 'ifChangedMac',
-      title: t('order.field.ifChangedMac'),
-      width: 120,
-      search: { type: 'dict', dictType: ORDER_DICTS.ifChangedMac, numeric: true },
-      render: (_, o) => <DictTag type={ORDER_DICTS.ifChangedMac} value={o.ifChangedMac} />,
-    },
+    codedColumn('ifPublic', 100),
+    codedColumn('ifChangedMac', 120),
     // The code is searched near the end of the form: the first row holds the usual filters.
     { key: 'codeSearch', title: t('order.field.code'), hideInTable: true, search: { type: 'input', name: 'code' } },
     {

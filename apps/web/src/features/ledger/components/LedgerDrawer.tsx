@@ -20,17 +20,6 @@ export interface LedgerShop {
   name: string;
 }
 
-/** A signed amount: money in '+¥100.00' (green), a charge '-¥12.50' (red). */
-export function SignedMoney({ fen }: { fen: number }) {
-  const color = fen > 0 ? 'var(--ant-color-success)' : fen < 0 ? 'var(--ant-color-error)' : undefined;
-  return (
-    <span className="money" style={{ color, fontVariantNumeric: 'tabular-nums' }}>
-      {fen > 0 ? '+' : ''}
-      {formatFen(fen)}
-    </span>
-  );
-}
-
 /**
  * Shop balances: pick a shop, see its balance and its ledger (recharges, a charge per order,
  * reversals), and record a recharge (user:recharge). Balance = the sum of the ledger.
@@ -144,7 +133,7 @@ export function LedgerDrawer({ open, onClose, shop: initialShop = null }: { open
                 dataIndex: 'amount',
                 width: 120,
                 align: 'right',
-                render: (fen: number) => <SignedMoney fen={fen} />,
+                render: (fen: number) => <Money fen={fen} signed />,
               },
               {
                 key: 'balanceAfter',

@@ -13,7 +13,6 @@ import { api } from '../../../lib/api-client.ts';
 export const orderKeys = {
   all: ['orders'] as const,
   lists: () => [...orderKeys.all, 'list'] as const,
-  list: (query: OrderListQuery) => [...orderKeys.lists(), query] as const,
   details: () => [...orderKeys.all, 'detail'] as const,
   detail: (id: number) => [...orderKeys.details(), id] as const,
 };
@@ -22,10 +21,6 @@ export const getOrders = (params: OrderListQuery, signal?: AbortSignal) =>
   api.get<TablePage<OrderItem>>('/admin/order/list', { params, signal });
 
 export const getOrder = (id: number, signal?: AbortSignal) => api.get<OrderItem>('/admin/order/detail', { params: { id }, signal });
-
-/** One page of the order list. */
-export const useOrders = (query: OrderListQuery) =>
-  useQuery({ queryKey: orderKeys.list(query), queryFn: ({ signal }) => getOrders(query, signal) });
 
 /** One order (the detail modal and the edit form); idle while `id` is null. */
 export const useOrder = (id: number | null | undefined) =>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Divider, Form, Input, Radio, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, type OrderItem, type OrderResult } from '@clearplay/contract';
+import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, type OrderItem, type OrderResult } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../../../components/DictSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
@@ -44,14 +44,6 @@ interface OrderFormValues {
   proofImages: string;
   personCertImages: string;
 }
-
-/** The spellings the server accepts (its orders/mac.ts): AA-BB-CC-DD-EE-FF, aa:bb:…, aabbccddeeff, aabb.ccdd.eeff. */
-const MAC_SPELLINGS = [
-  /^[0-9a-f]{2}(-[0-9a-f]{2}){5}$/i,
-  /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i,
-  /^[0-9a-f]{12}$/i,
-  /^[0-9a-f]{4}(\.[0-9a-f]{4}){2}$/i,
-];
 
 /** One getter per kind of evidence, created once so the uploader's callbacks stay stable. */
 const IMAGE_FIELDS = [
@@ -261,7 +253,7 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
               requiredText(t('order.field.mac')),
               {
                 validator: (_, value: unknown) =>
-                  typeof value !== 'string' || value.trim() === '' || MAC_SPELLINGS.some((re) => re.test(value.trim()))
+                  typeof value !== 'string' || value.trim() === '' || normalizeMac(value) !== null
                     ? Promise.resolve()
                     : Promise.reject(new Error(t('orderForm.mac.invalid'))),
               },

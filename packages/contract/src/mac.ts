@@ -1,5 +1,6 @@
 /**
- * MAC addresses in one normal form, `AA-BB-CC-DD-EE-FF` (upper case, dashes: what Windows'
+ * MAC addresses in one normal form (shared: the server stores and filters by it, the order
+ * form checks the spelling before sending), `AA-BB-CC-DD-EE-FF` (upper case, dashes: what Windows'
  * `ipconfig /all` shows the inspectors). Accepted spellings: `AA-BB-CC-DD-EE-FF`,
  * `aa:bb:cc:dd:ee:ff`, `aabbccddeeff`, `aabb.ccdd.eeff`, any case, surrounding spaces ignored.
  */
