@@ -4,6 +4,7 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, webDistExists, type AppConfig } from './config.ts';
+import { checkpointsSettled } from './db/checkpoint.ts';
 import { createDb, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DEMO_PASSWORD, seed } from './db/seed.ts';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     const stop = async (signal: string) => {
       app.log.info({ signal }, 'shutting down');
       await app.close();
+      await checkpointsSettled();
       await db?.destroy();
       process.exit(0);
     };

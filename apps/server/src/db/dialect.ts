@@ -3,6 +3,7 @@
  * needs lives here, so repositories stay in the portable subset of SQL.
  */
 import { MysqlAdapter, PostgresAdapter, SqliteAdapter, SqliteDialect, sql, type Insertable, type Kysely, type QueryExecutorProvider, type RawBuilder, type SqlBool } from 'kysely';
+import { checkpointInBackground } from './checkpoint.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -90,23 +91,66 @@ async function beginImmediate(db: QueryExecutorProvider, timeoutMs = 60_000): Pr
   }
 }
 
+export interface WriteOptions {
+  /**
+   * A bulk write (an import): on SQLite the page cache may grow to BULK_CACHE_KIB while it runs,
+   * and its commit leaves the WAL checkpoint to a worker thread (see checkpoint.ts).
+   */
+  bulk?: boolean;
+}
+
+/**
+ * SQLite page cache (KiB) during a bulk write. 10,000 orders into a table of a million dirty
+ * ~30,000 pages of its random-keyed indexes (code, MAC, chat ID, names, shop); with the usual
+ * 64 MiB the cache spills them to the WAL midway and reads them back, a third slower. The cache
+ * shrinks back when the write ends (SQLite frees the pages beyond the limit).
+ */
+const BULK_CACHE_KIB = 256 * 1024;
+
+/** The settings a bulk write changes, read before it starts (they are put back after). */
+async function bulkSettings(conn: QueryExecutorProvider): Promise<{ cache: number; autocheckpoint: number; file: string }> {
+  // The answer's column is renamed by the camel-case plugin: take the only value of the row.
+  const value = async (name: 'cache_size' | 'wal_autocheckpoint') => {
+    const { rows } = await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(conn);
+    const found = Number(Object.values(rows[0] ?? {})[0]);
+    if (!Number.isInteger(found)) throw new Error(`pragma ${name} gave no number`);
+    return found;
+  };
+  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(conn);
+  // '' for an in-memory database, which has no WAL.
+  const file = rows.find((r) => r.name === 'main')?.file ?? '';
+  return { cache: await value('cache_size'), autocheckpoint: await value('wal_autocheckpoint'), file };
+}
+
 /**
  * A read-then-write transaction that is safe when several processes run it at once.
  * SQLite: BEGIN IMMEDIATE, so they run one after the other. PostgreSQL and MySQL: an
  * ordinary transaction; unique constraints stop the loser (see isUniqueViolation).
  */
-export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   if (dialectOf(db) !== 'sqlite') return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
+    const bulk = options.bulk === true ? await bulkSettings(conn) : null;
     await beginImmediate(conn);
+    let result: T;
     try {
-      const result = await fn(conn);
+      if (bulk !== null) {
+        await sql`pragma cache_size = ${sql.raw(String(-BULK_CACHE_KIB))}`.execute(conn);
+        await sql`pragma wal_autocheckpoint = 0`.execute(conn);
+      }
+      result = await fn(conn);
       await sql`commit`.execute(conn);
-      return result;
     } catch (error) {
       await sql`rollback`.execute(conn);
       throw error;
+    } finally {
+      if (bulk !== null) {
+        await sql`pragma cache_size = ${sql.raw(String(bulk.cache))}`.execute(conn);
+        await sql`pragma wal_autocheckpoint = ${sql.raw(String(bulk.autocheckpoint))}`.execute(conn);
+      }
     }
+    if (bulk !== null && bulk.file !== '' && bulk.autocheckpoint > 0) void checkpointInBackground(bulk.file);
+    return result;
   });
 }
 

@@ -674,7 +674,7 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
       if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid });
       await recordInserted(trx, written, op, ctx.now);
       return { total, imported: written.length, rejected, keepValid };
-    });
+    }, { bulk: true });
   } catch (error) {
     if (error instanceof RejectedImport) return error.result;
     throw error;
