@@ -13,7 +13,7 @@ import { ORDER_SHEET_COLUMNS, ORDER_TEXT_MAX, type ImportRejectedRow, type Order
 import { Busboy } from '@fastify/busboy';
 import type ExcelJS from 'exceljs';
 import type { FastifyRequest } from 'fastify';
-import { lowerAsDb, writeTransaction } from '../../db/dialect.ts';
+import { dialectOf, lowerAsDb, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/messages.ts';
@@ -579,8 +579,8 @@ class RejectedImport {
 /**
  * Checks every row against the rules of orders.service.ts and writes the valid ones (all of
  * them only when no row is rejected, unless keepValid) with their counters and ledger charges,
- * in one transaction. Rows go in batches: while one batch is checked and written, the parser
- * reads the next (on PostgreSQL and MySQL the database works on the insert meanwhile). When
+ * in one transaction. Rows go in batches: while one batch is written, the parser reads the
+ * next and (on PostgreSQL and MySQL, whose look-ups use a second connection) it is checked. When
  * all or nothing is asked and a row is rejected, what was written rolls back and the answer
  * lists the rejected rows. People and prices are looked up once per name, as batches name them.
  */
@@ -606,7 +606,13 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
       const rejected: ImportRejectedRow[] = [];
       const written: InsertedOrder[] = [];
 
-      const checkAndWrite = async (batch: readonly SheetRow[]) => {
+      // On PostgreSQL and MySQL the look-ups go through another connection of the pool, so the
+      // next batch is looked up and checked while the transaction's connection inserts this
+      // one. SQLite has one connection, and it is the transaction's.
+      const lookups = dialectOf(db) === 'sqlite' ? trx : db;
+
+      /** The valid orders of a batch; its rejected rows go to `rejected`. Batches are checked in order. */
+      const check = async (batch: readonly SheetRow[]): Promise<OrderValues[]> => {
         const names = new Set<string>();
         for (const r of batch) {
           for (const column of ['userName', 'inspectorName'] as const) {
@@ -617,12 +623,12 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
         // Only the people this batch names for the first time are looked up, and their prices read.
         const ids = new Set<number>(parties.has(op.id) ? [] : [op.id]);
         if (names.size > 0) {
-          for (const [name, person] of await findPeople(trx, names)) {
+          for (const [name, person] of await findPeople(lookups, names)) {
             people.set(name, person);
             if (person !== null && 'id' in person && !parties.has(person.id)) ids.add(person.id);
           }
         }
-        if (ids.size > 0) for (const party of await repo.findParties(trx, [...ids])) parties.set(Number(party.id), party);
+        if (ids.size > 0) for (const party of await repo.findParties(lookups, [...ids])) parties.set(Number(party.id), party);
 
         const valid: OrderValues[] = [];
         for (const sheetRow of batch) {
@@ -642,17 +648,26 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
           problems.sort((a, b) => rank(a.column) - rank(b.column));
           rejected.push({ row: parsed.row, reasons: problems.map((p) => `${headerText(p.column)}${colon}${t(locale, p.key, p.params)}`), values: parsed.values });
         }
+        return valid;
+      };
+
+      const write = async (valid: readonly OrderValues[]) => {
         // Once a row is rejected under all or nothing, nothing more is written (it all rolls back).
         if (valid.length > 0 && (keepValid || rejected.length === 0)) written.push(...(await insertFresh(trx, valid, op, ctx.now)));
       };
 
+      // Two chains: batches are checked one after another, and written one after another, each
+      // write once its batch is checked and the batch before it is written.
+      let checked: Promise<unknown> = Promise.resolve();
       let work: Promise<void> = Promise.resolve();
       let failed = false;
       let batch: SheetRow[] = [];
       const handOver = () => {
         const next = batch;
         batch = [];
-        work = work.then(() => checkAndWrite(next));
+        const valid = checked.then(() => check(next));
+        checked = valid;
+        work = Promise.all([work, valid]).then(([, rows]) => write(rows));
         // Seen here so a failure is not "unhandled" while the parser reads on; awaited below.
         work.catch(() => (failed = true));
       };
