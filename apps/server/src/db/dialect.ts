@@ -217,9 +217,9 @@ export function lowerPrefix(db: Kysely<Database>, column: string, prefix: string
   return sql<SqlBool>`lower(${ref}) like ${likePrefix(lowerAsDb(db, prefix))} escape '!'`;
 }
 
-/** Case-insensitive "contains" (small tables only: no index can answer it). */
-export function lowerContains(column: string, text: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${likePrefix(lowerAscii(text))}`} escape '!'`;
+/** Case-insensitive "contains" (small tables only: no index can answer it), folded as the database folds lower(column). */
+export function lowerContains(db: Kysely<Database>, column: string, text: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${likePrefix(lowerAsDb(db, text))}`} escape '!'`;
 }
 
 /** Trimmed free-text filter; empty means "no filter". */

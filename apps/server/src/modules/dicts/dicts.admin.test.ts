@@ -26,6 +26,16 @@ describe('dictionary types', () => {
     expect(filtered.data.list.map((t) => t.code)).toEqual(['common_status']);
   });
 
+  // The search is folded as the database folds lower(column): every letter on PostgreSQL and
+  // MySQL, ASCII only on SQLite (no ICU), so an accented capital is found as typed everywhere.
+  it('finds names and labels in any letter case, beside accented capitals, on every database', async () => {
+    const type = (await newType({ code: 'team', name: 'Équipe régionale', remark: '' })).data;
+    await newData({ typeCode: type.code, label: 'Île-de-France', value: 'idf' });
+    const byName = await call<{ list: DictTypeItem[] }>(ctx, 'GET', `/api/admin/dict/type/list?name=${encodeURIComponent('ÉQUIPE')}`, { as: boss });
+    expect(byName.data.list.map((t) => t.code)).toEqual(['team']);
+    expect((await dataOf('team', `&label=${encodeURIComponent('ÎLE-DE')}`)).list.map((d) => d.value)).toEqual(['idf']);
+  });
+
   it('creates, refuses a taken code, and validates', async () => {
     expect((await newType({ code: 'region', name: 'Region', remark: 'r' })).data).toMatchObject({ code: 'region', status: 1, dataCount: 0 });
     const taken = await newType({ code: 'region', name: 'Again' });

@@ -24,19 +24,19 @@ export interface TypeFilter {
   status?: number;
 }
 
-const typeWhere = (f: TypeFilter) => (eb: ExpressionBuilder<Database, 'dictTypes'>) => {
+const typeWhere = (db: Db, f: TypeFilter) => (eb: ExpressionBuilder<Database, 'dictTypes'>) => {
   const parts: Expression<SqlBool>[] = [];
-  if (f.code !== undefined) parts.push(lowerContains('code', f.code));
-  if (f.name !== undefined) parts.push(lowerContains('name', f.name));
+  if (f.code !== undefined) parts.push(lowerContains(db, 'code', f.code));
+  if (f.name !== undefined) parts.push(lowerContains(db, 'name', f.name));
   if (f.status !== undefined) parts.push(eb('status', '=', f.status));
   return eb.and(parts);
 };
 
 export const listTypes = (db: Db, f: TypeFilter, offset: number, limit: number) =>
-  db.selectFrom('dictTypes').selectAll().where(typeWhere(f)).orderBy('id').limit(limit).offset(offset).execute();
+  db.selectFrom('dictTypes').selectAll().where(typeWhere(db, f)).orderBy('id').limit(limit).offset(offset).execute();
 
 export const countTypes = async (db: Db, f: TypeFilter) =>
-  Number((await db.selectFrom('dictTypes').select((eb) => eb.fn.countAll<number | string>().as('n')).where(typeWhere(f)).executeTakeFirstOrThrow()).n);
+  Number((await db.selectFrom('dictTypes').select((eb) => eb.fn.countAll<number | string>().as('n')).where(typeWhere(db, f)).executeTakeFirstOrThrow()).n);
 
 export const allTypes = (db: Db) => db.selectFrom('dictTypes').selectAll().orderBy('id').execute();
 
@@ -62,18 +62,18 @@ export interface DataFilter {
   status?: number;
 }
 
-const dataWhere = (typeCode: string, f: DataFilter) => (eb: ExpressionBuilder<Database, 'dictData'>) => {
+const dataWhere = (db: Db, typeCode: string, f: DataFilter) => (eb: ExpressionBuilder<Database, 'dictData'>) => {
   const parts: Expression<SqlBool>[] = [eb('typeCode', '=', typeCode)];
-  if (f.label !== undefined) parts.push(lowerContains('label', f.label));
+  if (f.label !== undefined) parts.push(lowerContains(db, 'label', f.label));
   if (f.status !== undefined) parts.push(eb('status', '=', f.status));
   return eb.and(parts);
 };
 
 export const listData = (db: Db, typeCode: string, f: DataFilter, offset: number, limit: number) =>
-  db.selectFrom('dictData').selectAll().where(dataWhere(typeCode, f)).orderBy('sort').orderBy('id').limit(limit).offset(offset).execute();
+  db.selectFrom('dictData').selectAll().where(dataWhere(db, typeCode, f)).orderBy('sort').orderBy('id').limit(limit).offset(offset).execute();
 
 export const countData = async (db: Db, typeCode: string, f: DataFilter) =>
-  Number((await db.selectFrom('dictData').select((eb) => eb.fn.countAll<number | string>().as('n')).where(dataWhere(typeCode, f)).executeTakeFirstOrThrow()).n);
+  Number((await db.selectFrom('dictData').select((eb) => eb.fn.countAll<number | string>().as('n')).where(dataWhere(db, typeCode, f)).executeTakeFirstOrThrow()).n);
 
 export const allData = (db: Db) => db.selectFrom('dictData').selectAll().orderBy('typeCode').orderBy('sort').orderBy('id').execute();
 

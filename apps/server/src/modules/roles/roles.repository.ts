@@ -10,7 +10,7 @@ export interface RoleFilter {
 
 const filtered = (db: Db, f: RoleFilter) => {
   let q = db.selectFrom('roles');
-  if (f.name !== undefined) q = q.where(lowerContains('name', f.name));
+  if (f.name !== undefined) q = q.where(lowerContains(db, 'name', f.name));
   if (f.isAdmin !== undefined) q = q.where('isAdmin', '=', f.isAdmin);
   return q;
 };
