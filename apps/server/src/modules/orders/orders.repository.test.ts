@@ -22,7 +22,7 @@ afterAll(() => ctx.destroy());
 const row = (code: string, n: number) => ({
   code,
   objWechat: `wx_bulk_${n}`,
-  objWechatName: `名字 "${n}" \\ {x}`,
+  objWechatName: `名字 "${n}" \\ {x} 🎮`,
   gameName: 'CS2',
   mac: 'AA-BB-CC-DD-EE-0F',
   installationAt: 1_767_000_000_000 + n,
@@ -58,7 +58,7 @@ describe('bulk order writes', () => {
     ]);
     // the taken code kept its first row; the values went in as given
     expect(stored[0]).toMatchObject({ objWechat: 'wx_bulk_1', amount: 1001, description: '' });
-    expect(stored[1]).toMatchObject({ objWechatName: '名字 "2" \\ {x}', objClientName: "O'Shop, {1,2}", description: 'line1\nline2 2', installationAt: 1_767_000_000_002, ifPublic: 0 });
+    expect(stored[1]).toMatchObject({ objWechatName: '名字 "2" \\ {x} 🎮', objClientName: "O'Shop, {1,2}", description: 'line1\nline2 2', installationAt: 1_767_000_000_002, ifPublic: 0 });
     expect(stored[2]).toMatchObject({ result: 3, ifPublic: 1, amount: 1003 });
   });
 
