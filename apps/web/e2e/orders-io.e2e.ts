@@ -288,6 +288,10 @@ describe('shop balances', () => {
     const after = await apiGet<{ total: number; balance: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)));
     expect(after.total).toBe(entriesBefore + 1);
     expect(after.balance).toBe(before + 10_000);
+    // The charges of the orders imported above read in Chinese, with the order's code.
+    const charges = (await drawer.locator('.ant-table-row').allTextContents()).filter((row) => row.includes('扣费'));
+    expect(charges.length).toBeGreaterThan(0);
+    for (const row of charges) expect(row).toMatch(/订单 [0-9A-Z]{6,}/);
     await screenshot(page, 'ledger-zh-CN');
     await page.context().close();
   });
@@ -301,6 +305,9 @@ describe('shop balances', () => {
     await chooseOption(page, 'shop0001');
     await until(() => drawer.locator('.ant-table-row').count()).toBeGreaterThan(0);
     expect(await drawer.locator('.ant-table-row').first().textContent()).toContain('Recharge');
+    const charges = (await drawer.locator('.ant-table-row').allTextContents()).filter((row) => row.includes('Charge'));
+    expect(charges.length).toBeGreaterThan(0);
+    for (const row of charges) expect(row).toMatch(/Order [0-9A-Z]{6,}/);
     await screenshot(page, 'ledger-en-US');
     await drawer.locator('.ant-drawer-close').click();
 

@@ -2,6 +2,7 @@ import { LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearpla
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { operatorOf } from '../../plugins/auth.ts';
+import { localeOf } from '../../plugins/errors.ts';
 import type { RouteDeps } from '../../routes.ts';
 import { formatFen } from '../orders/orders.service.ts';
 import * as ledger from './ledger.service.ts';
@@ -30,7 +31,7 @@ const ledgerRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
       config: { auth: 'user', permission: 'user:ledger' },
       schema: { tags, summary: "A shop's ledger, newest first, with its balance", security, querystring: LedgerQuery, response: responses(LedgerPage) },
     },
-    async (request) => ok(await ledger.ledgerPage(db, request.query)),
+    async (request) => ok(await ledger.ledgerPage(db, request.query, localeOf(request))),
   );
 };
 

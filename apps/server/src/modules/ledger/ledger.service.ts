@@ -3,6 +3,7 @@ import { writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { LedgerEntryRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs, toIso } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
 import * as repo from './ledger.repository.ts';
@@ -13,6 +14,32 @@ import * as repo from './ledger.repository.ts';
  * balance on the user row is the sum of the ledger: it changes only here, together with an
  * entry, inside the caller's transaction.
  */
+
+/**
+ * The remarks the server writes on an order's entries. They are stored in one form (the
+ * order's code, then what happened; the code stays readable after the order is deleted) and
+ * told in the reader's language when the ledger is read (remarkIn). A remark staff type on a
+ * recharge is shown as typed.
+ */
+export const orderRemark = {
+  charge: (code: string) => `order ${code}`,
+  clientChanged: (code: string) => `order ${code}: client changed`,
+  deleted: (code: string) => `order ${code}: deleted`,
+  /** `from` and `to` as written (¥10.00). */
+  amount: (code: string, from: string, to: string) => `order ${code}: ${from} → ${to}`,
+};
+const ORDER_REMARK = /^order (\S+)(?:: (client changed|deleted|(\S+) → (\S+)))?$/;
+
+/** An entry's remark in `locale`: the server's own remarks on order entries translated, any other as stored. */
+export function remarkIn(locale: Locale, row: Pick<LedgerEntryRow, 'orderId' | 'remark'>): string {
+  const match = row.orderId === null ? null : ORDER_REMARK.exec(row.remark);
+  if (match === null) return row.remark;
+  const [, code = '', event, from = '', to = ''] = match;
+  if (event === undefined) return t(locale, 'ledger.remark.charge', { code });
+  if (event === 'client changed') return t(locale, 'ledger.remark.clientChanged', { code });
+  if (event === 'deleted') return t(locale, 'ledger.remark.deleted', { code });
+  return t(locale, 'ledger.remark.amount', { code, from, to });
+}
 
 export const toLedgerEntry = (row: LedgerEntryRow): LedgerEntry => ({
   id: Number(row.id),
@@ -96,10 +123,10 @@ export async function recharge(db: Db, body: RechargeBody, operator: Operator): 
   });
 }
 
-export async function ledgerPage(db: Db, query: LedgerQuery): Promise<LedgerPage> {
+export async function ledgerPage(db: Db, query: LedgerQuery, locale: Locale): Promise<LedgerPage> {
   const user = await account(db, query.userId);
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
   const [rows, total] = await Promise.all([repo.entriesPage(db, query.userId, (page - 1) * pageSize, pageSize), repo.countEntries(db, query.userId)]);
-  return { list: rows.map(toLedgerEntry), total, balance: Number(user.balance) };
+  return { list: rows.map((row) => ({ ...toLedgerEntry(row), remark: remarkIn(locale, row) })), total, balance: Number(user.balance) };
 }

@@ -169,6 +169,34 @@ describe('GET /api/admin/user/ledger', () => {
     expect((await ledger(s.id, admin, '&page=4&pageSize=2')).data).toEqual({ list: [], total: 6, balance: running });
   });
 
+  it('tells the remarks of order entries in the reader’s language, and a recharge remark as typed', async () => {
+    const s = await newShop();
+    const other = await newShop();
+    // Typed by staff: it looks like the server's own remark but is shown as typed.
+    expect((await recharge(admin, { userId: s.id, amount: 100, remark: 'order X1: deleted' })).status).toBe(200);
+    const moved = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
+    const edited = await api<OrderItem>('POST', '/api/admin/order/update', admin, { ...orderBodyOf({ userId: s.id, amount: 1000 }), id: moved.data.id });
+    expect(edited.status, edited.msg).toBe(200);
+    const away = await api<OrderItem>('POST', '/api/admin/order/update', admin, { ...orderBodyOf({ userId: other.id, amount: 1000 }), id: moved.data.id });
+    expect(away.status, away.msg).toBe(200);
+    const doomed = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
+    expect((await api('POST', '/api/admin/order/delete', admin, { ids: [doomed.data.id] })).status).toBe(200);
+
+    const remarks = async (userId: number, locale: string) =>
+      (await api<LedgerPage>('GET', `/api/admin/user/ledger?userId=${userId}`, admin, undefined, { 'accept-language': locale })).data.list.map((e) => e.remark);
+    const [a, b] = [moved.data.code, doomed.data.code];
+    expect(await remarks(s.id, 'en-US')).toEqual([
+      `Order ${b}: deleted`,
+      `Order ${b}`,
+      `Order ${a}: moved to another client shop`,
+      `Order ${a}: amount ¥30.00 → ¥10.00`,
+      `Order ${a}`,
+      'order X1: deleted',
+    ]);
+    expect(await remarks(s.id, 'zh-CN')).toEqual([`订单 ${b}：已删除`, `订单 ${b}`, `订单 ${a}：已改为其他客户店铺`, `订单 ${a}：金额 ¥30.00 → ¥10.00`, `订单 ${a}`, 'order X1: deleted']);
+    expect(await remarks(other.id, 'zh-CN')).toEqual([`订单 ${a}`]);
+  });
+
   it('answers an empty ledger for a shop without entries', async () => {
     const s = await newShop();
     expect((await ledger(s.id)).data).toEqual({ list: [], total: 0, balance: 0 });

@@ -347,7 +347,7 @@ export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): 
     const { id: orderId, code } = await repo.insertOrder(trx, { ...values, createdBy: op.id, createdAt: now, updatedAt: now }, newVerificationCode);
     await repo.bumpDaily(trx, [{ day: dayOf(now), result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount }]);
     if (values.amount !== 0) {
-      await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: `order ${code}` }, op, now);
+      await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
     }
     return orderId;
   });
@@ -381,11 +381,11 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
     }
     if (existing.userId !== values.userId) {
       // Another client: the old shop gets its money back, the new one is charged.
-      if (oldAmount !== 0) await ledger.post(trx, { userId: existing.userId, kind: 'reversal', amount: oldAmount, orderId: existing.id, remark: `order ${existing.code}: client changed` }, op, now);
-      if (values.amount !== 0) await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId: existing.id, remark: `order ${existing.code}` }, op, now);
+      if (oldAmount !== 0) await ledger.post(trx, { userId: existing.userId, kind: 'reversal', amount: oldAmount, orderId: existing.id, remark: ledger.orderRemark.clientChanged(existing.code) }, op, now);
+      if (values.amount !== 0) await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId: existing.id, remark: ledger.orderRemark.charge(existing.code) }, op, now);
       changes.push(`client #${existing.userId} → #${values.userId}`);
     } else if (oldAmount !== values.amount) {
-      await ledger.post(trx, { userId: values.userId, kind: 'adjust', amount: oldAmount - values.amount, orderId: existing.id, remark: `order ${existing.code}: ${formatFen(oldAmount)} → ${formatFen(values.amount)}` }, op, now);
+      await ledger.post(trx, { userId: values.userId, kind: 'adjust', amount: oldAmount - values.amount, orderId: existing.id, remark: ledger.orderRemark.amount(existing.code, formatFen(oldAmount), formatFen(values.amount)) }, op, now);
     }
     if (existing.result !== values.result) changes.push(`result ${existing.result} → ${values.result}`);
     if (oldAmount !== values.amount) changes.push(`amount ${formatFen(oldAmount)} → ${formatFen(values.amount)}`);
@@ -409,7 +409,7 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
     );
     await ledger.postMany(
       trx,
-      rows.map((r) => ({ userId: r.userId, kind: 'reversal' as const, amount: Number(r.amount), orderId: Number(r.id), remark: `order ${r.code}: deleted` })),
+      rows.map((r) => ({ userId: r.userId, kind: 'reversal' as const, amount: Number(r.amount), orderId: Number(r.id), remark: ledger.orderRemark.deleted(r.code) })),
       op,
       now,
     );
@@ -462,7 +462,7 @@ export async function recordInserted(trx: Db, rows: readonly InsertedOrder[], op
   await repo.bumpDaily(trx, [...daily.values()]);
   await ledger.postMany(
     trx,
-    rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: r.id, remark: `order ${r.code}` })),
+    rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: r.id, remark: ledger.orderRemark.charge(r.code) })),
     op,
     now,
   );

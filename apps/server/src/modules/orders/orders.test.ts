@@ -917,7 +917,7 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       expect(await balanceOf(w.ctx.db, shop.id)).toBe(-1500);
       const ledger = await api<LedgerPage>(w, 'GET', `/api/admin/user/ledger?userId=${shop.id}`, w.admin);
       expect(ledger.data.balance).toBe(-1500);
-      expect(ledger.data.list[0]?.remark).toBe(`order ${item.code}: ¥10.00 → ¥15.00`);
+      expect(ledger.data.list[0]?.remark).toBe(`Order ${item.code}: amount ¥10.00 → ¥15.00`);
       await expectDailyConsistent(w.ctx.db);
     });
 

@@ -9,6 +9,7 @@ import {
   SunOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME } from '../../config/settings.ts';
@@ -36,6 +37,7 @@ function useFullscreen() {
 export function Navbar() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const user = useCurrentUser();
   const theme = useAppState((s) => s.theme);
   const { isFullscreen, toggle, supported } = useFullscreen();
@@ -57,7 +59,9 @@ export function Navbar() {
             items: LOCALE_OPTIONS.map((option) => ({ key: option.value, label: option.label })),
             selectable: true,
             selectedKeys: [i18n.language],
-            onClick: ({ key }) => void setLocale(key as Locale),
+            // Some answers carry the server's text in the reader's language (ledger remarks):
+            // what is on screen is fetched again in the new one.
+            onClick: ({ key }) => void setLocale(key as Locale).then(() => queryClient.invalidateQueries()),
           }}
         >
           <Button data-testid="lang-switch" shape="circle" icon={<GlobalOutlined />} aria-label={t('navbar.language')} />
