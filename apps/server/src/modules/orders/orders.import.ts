@@ -8,7 +8,6 @@
  * Times: see orders.sheet.ts (Beijing time unless the text names a zone).
  */
 import { Readable } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
 import { ORDER_SHEET_COLUMNS, ORDER_TEXT_MAX, type ImportRejectedRow, type OrderImportResult, type OrderSheetColumn } from '@clearplay/contract';
 import { Busboy } from '@fastify/busboy';
 import type ExcelJS from 'exceljs';
@@ -17,6 +16,7 @@ import { dialectOf, lowerAsDb, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/messages.ts';
+import { withPartsFirst, zipDirectory, zipUnpackedSize } from '../../lib/zip-parts.ts';
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
 import * as repo from './orders.repository.ts';
@@ -38,6 +38,8 @@ export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 50_000;
 /** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */
 const XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
+/** What exceljs's streaming reader needs before it can parse a worksheet as it arrives. */
+const SHEET_DEPENDENCIES: ReadonlySet<string> = new Set(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml']);
 
 /**
  * exceljs, loaded at the first import or template rather than at start-up: it takes about half
@@ -235,63 +237,6 @@ function fromRecords(records: string[][]): Sheet {
   };
 }
 
-/** How many bytes a raw-deflate stream inflates to, counted without keeping them; stops past `limit`. */
-function inflatedSize(compressed: Buffer, limit: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const inflate = createInflateRaw();
-    let size = 0;
-    inflate.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        inflate.destroy();
-        resolve(size);
-      }
-    });
-    inflate.on('end', () => resolve(size));
-    inflate.on('error', reject);
-    inflate.end(compressed);
-  });
-}
-
-/**
- * The unpacked size of an xlsx's parts, measured (not as declared: a zip can lie), stopping
- * once past `limit`; null when it is not a zip exceljs could read. Guards the server's memory
- * against a small file that unpacks to gigabytes.
- */
-async function zipUnpackedSize(data: Buffer, limit: number): Promise<number | null> {
-  const floor = Math.max(0, data.length - 65_557);
-  let end = -1;
-  for (let at = data.length - 22; at >= floor; at--) {
-    if (data.readUInt32LE(at) === 0x06054b50) {
-      end = at;
-      break;
-    }
-  }
-  if (end < 0) return null;
-  const entries = data.readUInt16LE(end + 10);
-  let p = data.readUInt32LE(end + 16);
-  let total = 0;
-  try {
-    for (let e = 0; e < entries; e++) {
-      if (p + 46 > data.length || data.readUInt32LE(p) !== 0x02014b50) return null;
-      const method = data.readUInt16LE(p + 10);
-      const compressedSize = data.readUInt32LE(p + 20);
-      const local = data.readUInt32LE(p + 42);
-      p += 46 + data.readUInt16LE(p + 28) + data.readUInt16LE(p + 30) + data.readUInt16LE(p + 32);
-      if (local + 30 > data.length || data.readUInt32LE(local) !== 0x04034b50) return null;
-      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
-      const body = data.subarray(start, start + compressedSize);
-      if (method === 0) total += body.length;
-      else if (method === 8) total += await inflatedSize(body, limit - total);
-      else return null;
-      if (total > limit) return total;
-    }
-  } catch {
-    return null;
-  }
-  return total;
-}
-
 /** An exceljs cell value as a Cell: rich text joined, a formula's result, a hyperlink's text. */
 function toCell(value: ExcelJS.CellValue | undefined): Cell {
   if (value === null || value === undefined) return null;
@@ -310,11 +255,18 @@ function toCell(value: ExcelJS.CellValue | undefined): Cell {
  * fields are the wall-clock time; a date whose style could not be applied, as its serial number.
  */
 async function readXlsx(data: Buffer): Promise<Sheet> {
-  const unpacked = await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
-  if (unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
+  const directory = zipDirectory(data);
+  const unpacked = directory === null ? null : await zipUnpackedSize(data, directory, XLSX_MAX_UNPACKED_BYTES);
+  if (directory === null || unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
   if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
+  // exceljs's streaming reader meets the parts in stored order. exceljs (our template) and
+  // Excel store the worksheets before the shared strings (exceljs also before workbook.xml);
+  // the reader then spools each sheet to a temporary file to parse later, and at times fails
+  // (exceljs issue 3064: the workbook model missing when a sheet is parsed). With the parts the
+  // sheets depend on moved to the front, it parses the sheets straight from memory.
+  const ordered = withPartsFirst(data, directory, (name) => SHEET_DEPENDENCIES.has(name));
   const Excel = await loadExcel();
-  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
   const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
   const sheets = reader[Symbol.asyncIterator]();
