@@ -294,7 +294,7 @@ interface PlainOrder {
   description: string;
 }
 
-export function ordersToImport(people: People, games: string[], now: number, n: number): PlainOrder[] {
+function ordersToImport(people: People, games: string[], now: number, n: number): PlainOrder[] {
   const list: PlainOrder[] = [];
   for (let i = 0; i < n; i++) {
     const h = (k: number) => ((i + 1) * 2654435761 + k * 40503) >>> 0;
@@ -323,7 +323,7 @@ export function ordersToImport(people: People, games: string[], now: number, n: 
 }
 
 /** The import sheet as a person fills the zh-CN template: dictionary labels, Beijing wall-clock install times, `aa:bb:…` MACs. */
-export async function importWorkbook(db: Db, orders: PlainOrder[]): Promise<Buffer> {
+async function importWorkbook(db: Db, orders: PlainOrder[]): Promise<Buffer> {
   const label = async (type: string) => new Map((await enabledDataOfType(db, type)).map((d) => [Number(d.value), d.label]));
   const [results, publics, changed] = await Promise.all([label(ORDER_DICTS.result), label(ORDER_DICTS.ifPublic), label(ORDER_DICTS.ifChangedMac)]);
   const workbook = new ExcelJS.Workbook();

@@ -3,13 +3,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../test/context.ts';
 import { checkpointInBackground, checkpointsSettled } from './checkpoint.ts';
-import { writeTransaction } from './dialect.ts';
+import { sqlitePragma, writeTransaction } from './dialect.ts';
 import { createDb, type Db } from './index.ts';
 
 let database: TestDatabase;
 let db: Db;
+/** The SQLite database file ('' on the other databases). */
+let file = '';
 beforeAll(async () => {
   database = await createTestDatabase();
+  if (database.target.dialect === 'sqlite') file = database.target.file;
   db = createDb(database.target);
   // A table of this test's own: 2,000 rows of 1 KB are ~500 pages, well past one page of WAL.
   await sql`create table bulk_probe (id integer primary key, body varchar(1200) not null)`.execute(db);
@@ -53,27 +56,24 @@ describe('a bulk write transaction', () => {
 });
 
 describe.runIf(testDbKind() === 'sqlite')('a bulk write on SQLite', () => {
-  const pragma = async (conn: Db, name: string) => Number(Object.values((await sql<Record<string, number>>`pragma ${sql.raw(name)}`.execute(conn)).rows[0]!)[0]);
-
   it('runs with the larger page cache and no automatic checkpoint, then puts both back (after a commit and after a rollback)', async () => {
-    const cache = await pragma(db, 'cache_size');
-    const autocheckpoint = await pragma(db, 'wal_autocheckpoint');
+    const cache = await sqlitePragma(db, 'cache_size');
+    const autocheckpoint = await sqlitePragma(db, 'wal_autocheckpoint');
     expect(cache).toBe(-65536);
     expect(autocheckpoint).toBe(1000);
 
-    const during = await writeTransaction(db, async (trx) => [await pragma(trx, 'cache_size'), await pragma(trx, 'wal_autocheckpoint')], { bulk: true });
+    const during = await writeTransaction(db, async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')], { bulk: true });
     expect(during).toEqual([-262144, 0]);
-    expect([await pragma(db, 'cache_size'), await pragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
+    expect([await sqlitePragma(db, 'cache_size'), await sqlitePragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
 
     await expect(writeTransaction(db, () => Promise.reject(new Error('no')), { bulk: true })).rejects.toThrow('no');
-    expect([await pragma(db, 'cache_size'), await pragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
+    expect([await sqlitePragma(db, 'cache_size'), await sqlitePragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
 
     // An ordinary write transaction changes neither.
-    expect(await writeTransaction(db, async (trx) => [await pragma(trx, 'cache_size'), await pragma(trx, 'wal_autocheckpoint')])).toEqual([cache, autocheckpoint]);
+    expect(await writeTransaction(db, async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')])).toEqual([cache, autocheckpoint]);
   });
 
   it('commits into the WAL, and a worker thread copies it into the database file', async () => {
-    const file = database.target.dialect === 'sqlite' ? database.target.file : '';
     await checkpointsSettled();
     await sql`pragma wal_checkpoint(truncate)`.execute(db);
     const sizeBefore = statSync(file).size;
@@ -93,7 +93,6 @@ describe.runIf(testDbKind() === 'sqlite')('a bulk write on SQLite', () => {
     } finally {
       await sql`pragma wal_autocheckpoint = 1000`.execute(db);
     }
-    const file = database.target.dialect === 'sqlite' ? database.target.file : '';
     const answer = await checkpointInBackground(file);
     expect(answer).not.toBeNull();
     expect(answer!.busy).toBe(0);

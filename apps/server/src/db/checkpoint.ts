@@ -47,7 +47,8 @@ export function checkpointInBackground(file: string): Promise<CheckpointResult |
   const done = new Promise<CheckpointResult | null>((resolve) => {
     let answer: CheckpointResult | null = null;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file } });
-    // A server stopping does not wait for it: an interrupted checkpoint is safe to redo.
+    // Never what keeps a process alive (server.ts waits for it on a clean stop; a process
+    // that simply exits cuts it short, which is safe: the next checkpoint redoes it).
     worker.unref();
     worker.on('message', (message: CheckpointResult) => (answer = message));
     worker.on('error', (error) => {

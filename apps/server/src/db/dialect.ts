@@ -107,19 +107,21 @@ export interface WriteOptions {
  */
 const BULK_CACHE_KIB = 256 * 1024;
 
+/** A numeric SQLite setting of this connection (`pragma cache_size`, …). */
+export async function sqlitePragma(conn: QueryExecutorProvider, name: 'cache_size' | 'wal_autocheckpoint'): Promise<number> {
+  // The answer's column is renamed by the camel-case plugin: take the only value of the row.
+  const { rows } = await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(conn);
+  const found = Number(Object.values(rows[0] ?? {})[0]);
+  if (!Number.isInteger(found)) throw new Error(`pragma ${name} gave no number`);
+  return found;
+}
+
 /** The settings a bulk write changes, read before it starts (they are put back after). */
 async function bulkSettings(conn: QueryExecutorProvider): Promise<{ cache: number; autocheckpoint: number; file: string }> {
-  // The answer's column is renamed by the camel-case plugin: take the only value of the row.
-  const value = async (name: 'cache_size' | 'wal_autocheckpoint') => {
-    const { rows } = await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(conn);
-    const found = Number(Object.values(rows[0] ?? {})[0]);
-    if (!Number.isInteger(found)) throw new Error(`pragma ${name} gave no number`);
-    return found;
-  };
   const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(conn);
   // '' for an in-memory database, which has no WAL.
   const file = rows.find((r) => r.name === 'main')?.file ?? '';
-  return { cache: await value('cache_size'), autocheckpoint: await value('wal_autocheckpoint'), file };
+  return { cache: await sqlitePragma(conn, 'cache_size'), autocheckpoint: await sqlitePragma(conn, 'wal_autocheckpoint'), file };
 }
 
 /**

@@ -21,14 +21,16 @@ import * as repo from './ledger.repository.ts';
  * told in the reader's language when the ledger is read (remarkIn). A remark staff type on a
  * recharge is shown as typed.
  */
+const CLIENT_CHANGED = 'client changed';
+const DELETED = 'deleted';
 export const orderRemark = {
   charge: (code: string) => `order ${code}`,
-  clientChanged: (code: string) => `order ${code}: client changed`,
-  deleted: (code: string) => `order ${code}: deleted`,
+  clientChanged: (code: string) => `order ${code}: ${CLIENT_CHANGED}`,
+  deleted: (code: string) => `order ${code}: ${DELETED}`,
   /** `from` and `to` as written (¥10.00). */
   amount: (code: string, from: string, to: string) => `order ${code}: ${from} → ${to}`,
 };
-const ORDER_REMARK = /^order (\S+)(?:: (client changed|deleted|(\S+) → (\S+)))?$/;
+const ORDER_REMARK = new RegExp(`^order (\\S+)(?:: (${CLIENT_CHANGED}|${DELETED}|(\\S+) → (\\S+)))?$`);
 
 /** An entry's remark in `locale`: the server's own remarks on order entries translated, any other as stored. */
 export function remarkIn(locale: Locale, row: Pick<LedgerEntryRow, 'orderId' | 'remark'>): string {
@@ -36,8 +38,8 @@ export function remarkIn(locale: Locale, row: Pick<LedgerEntryRow, 'orderId' | '
   if (match === null) return row.remark;
   const [, code = '', event, from = '', to = ''] = match;
   if (event === undefined) return t(locale, 'ledger.remark.charge', { code });
-  if (event === 'client changed') return t(locale, 'ledger.remark.clientChanged', { code });
-  if (event === 'deleted') return t(locale, 'ledger.remark.deleted', { code });
+  if (event === CLIENT_CHANGED) return t(locale, 'ledger.remark.clientChanged', { code });
+  if (event === DELETED) return t(locale, 'ledger.remark.deleted', { code });
   return t(locale, 'ledger.remark.amount', { code, from, to });
 }
 

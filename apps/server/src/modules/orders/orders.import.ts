@@ -293,7 +293,6 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
         const values = valuesOf(next.value);
         const cells: Cell[] = [];
         for (let c = 1; c <= headers.length; c++) cells.push(toCell(values[c]));
-        if (cells.every(isBlank)) continue;
         yield { row: next.value.number, cells };
       }
       // later sheets (the template's instructions) are read past
@@ -520,6 +519,9 @@ function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMa
   return { row: sheetRow.row, values, input, problems };
 }
 
+/** A column's place in the sheet's order; columns the sheet does not know come last. */
+const columnRank = (column: string) => (COLUMN_ORDER.includes(column) ? COLUMN_ORDER.indexOf(column) : COLUMN_ORDER.length);
+
 /** Rows checked and written together; the sheet parser reads on while a batch is written. */
 const IMPORT_BATCH = 1000;
 
@@ -596,8 +598,7 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
             valid.push(values);
             continue;
           }
-          const rank = (c: string) => (COLUMN_ORDER.includes(c) ? COLUMN_ORDER.indexOf(c) : COLUMN_ORDER.length);
-          problems.sort((a, b) => rank(a.column) - rank(b.column));
+          problems.sort((a, b) => columnRank(a.column) - columnRank(b.column));
           rejected.push({ row: parsed.row, reasons: problems.map((p) => `${headerText(p.column)}${colon}${t(locale, p.key, p.params)}`), values: parsed.values });
         }
         return valid;
