@@ -2,7 +2,23 @@
  * Every difference between SQLite, PostgreSQL and MySQL/MariaDB that application code
  * needs lives here, so repositories stay in the portable subset of SQL.
  */
-import { MysqlAdapter, PostgresAdapter, SqliteAdapter, SqliteDialect, sql, type Insertable, type Kysely, type QueryExecutorProvider, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  MysqlAdapter,
+  PostgresAdapter,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Insertable,
+  type Kysely,
+  type QueryExecutorProvider,
+  type RawBuilder,
+  type SqlBool,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import { checkpointInBackground } from './checkpoint.ts';
 import type { Database } from './schema.ts';
 
@@ -163,6 +179,10 @@ export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely
  * transactional, so the run commits as a whole.
  */
 export class LockingSqliteAdapter extends SqliteAdapter {
+  constructor(readonly statements: KeptStatements | null = null) {
+    super();
+  }
+
   override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
     await beginImmediate(db);
   }
@@ -172,10 +192,82 @@ export class LockingSqliteAdapter extends SqliteAdapter {
   }
 }
 
-export class LockingSqliteDialect extends SqliteDialect {
-  override createAdapter(): SqliteAdapter {
-    return new LockingSqliteAdapter();
+/**
+ * A better-sqlite3 database whose statements for the SQL texts of preparedQuery are prepared
+ * once and reused. Kysely's SQLite driver prepares every query it runs; for a small indexed
+ * lookup that preparation costs more than the lookup. Only registered texts are kept, so the
+ * many one-off statements (bulk inserts, IN lists) are never held.
+ */
+class KeptStatements implements SqliteDatabase {
+  readonly #kept = new Map<string, SqliteStatement & { readonly busy?: boolean }>();
+  readonly #texts = new Set<string>();
+
+  constructor(private readonly database: SqliteDatabase) {}
+
+  keep(text: string): void {
+    this.#texts.add(text);
   }
+
+  prepare(text: string): SqliteStatement {
+    if (!this.#texts.has(text)) return this.database.prepare(text);
+    const kept = this.#kept.get(text);
+    // A statement still being iterated (a stream) cannot be run again: prepare another then.
+    if (kept !== undefined && kept.busy !== true) return kept;
+    const fresh = this.database.prepare(text);
+    if (kept === undefined) this.#kept.set(text, fresh);
+    return fresh;
+  }
+
+  close(): void {
+    this.#kept.clear();
+    this.database.close();
+  }
+}
+
+export class LockingSqliteDialect extends SqliteDialect {
+  readonly #statements: KeptStatements | null;
+
+  constructor(config: SqliteDialectConfig) {
+    const statements = typeof config.database === 'function' ? null : new KeptStatements(config.database);
+    super(statements === null ? config : { ...config, database: statements });
+    this.#statements = statements;
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new LockingSqliteAdapter(this.#statements);
+  }
+}
+
+/**
+ * A query built and compiled once per database, then run with new parameter values: no query
+ * building per call and, on SQLite, one statement prepared once (KeptStatements). It runs
+ * through Kysely's executor like any query, so plugins (camel case) and SQLite's single
+ * connection lock apply as usual; PostgreSQL and MySQL run the same compiled text.
+ *
+ * `build` receives `placeholders` and must bind exactly them, in order, as the query's only
+ * parameters (checked at the first compile); each call substitutes its own values.
+ */
+export function preparedQuery<P extends readonly unknown[], R>(
+  build: (db: Kysely<Database>, ...params: P) => Compilable<R>,
+  placeholders: P,
+): (db: Kysely<Database>, ...params: P) => Promise<R[]> {
+  const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
+  const compile = (db: Kysely<Database>): CompiledQuery<R> => {
+    const query = build(db, ...placeholders).compile();
+    const bound = query.parameters;
+    if (bound.length !== placeholders.length || bound.some((value, i) => value !== placeholders[i])) {
+      throw new Error(`preparedQuery: the query must bind exactly its ${placeholders.length} parameter(s), in order: ${query.sql}`);
+    }
+    const { adapter } = db.getExecutor();
+    if (adapter instanceof LockingSqliteAdapter) adapter.statements?.keep(query.sql);
+    compiled.set(db, query);
+    return query;
+  };
+  return async (db, ...params) => {
+    const query = compiled.get(db) ?? compile(db);
+    const result = await db.executeQuery<R>({ ...query, parameters: params });
+    return result.rows;
+  };
 }
 
 /** A deadlock or serialization failure: the transaction lost a race and may simply be run again. */

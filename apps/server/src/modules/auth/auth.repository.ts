@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import { insertReturningId } from '../../db/dialect.ts';
+import { insertReturningId, preparedQuery } from '../../db/dialect.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 
 /** What the spec's Current user is built from, besides id and username (auth.service toCurrentUser). */
@@ -27,24 +27,33 @@ export type UserWithRole = NonNullable<Awaited<ReturnType<typeof findUserByUsern
 export const findUserByUsername = (db: Db, username: string) =>
   userWithRole(db).where('users.username', '=', username).executeTakeFirst();
 
-/** The session of a token hash, with its user and role (one query per authenticated request). */
-export const findSessionByTokenHash = (db: Db, tokenHash: string) =>
-  db
-    .selectFrom('sessions')
-    .leftJoin('users', 'users.id', 'sessions.userId')
-    .leftJoin('roles', 'roles.id', 'users.roleId')
-    .select([
-      'sessions.id as sessionId',
-      'sessions.userId',
-      'sessions.expiresAt',
-      'sessions.lastSeenAt',
-      'sessions.revokedAt',
-      'sessions.revokeReason',
-      'users.username',
-      ...CURRENT_USER_COLUMNS,
-    ])
-    .where('sessions.tokenHash', '=', tokenHash)
-    .executeTakeFirst();
+/**
+ * The session of a token hash, with its user and role: the one query of an authenticated
+ * request, answered by the unique index on sessions.token_hash and the two primary keys.
+ * Compiled once per database (and on SQLite prepared once); it reads the rows every time, so
+ * a revocation, a disabled account or a changed role counts at the very next call.
+ */
+const sessionByTokenHash = preparedQuery(
+  (db: Db, tokenHash: string) =>
+    db
+      .selectFrom('sessions')
+      .leftJoin('users', 'users.id', 'sessions.userId')
+      .leftJoin('roles', 'roles.id', 'users.roleId')
+      .select([
+        'sessions.id as sessionId',
+        'sessions.userId',
+        'sessions.expiresAt',
+        'sessions.lastSeenAt',
+        'sessions.revokedAt',
+        'sessions.revokeReason',
+        'users.username',
+        ...CURRENT_USER_COLUMNS,
+      ])
+      .where('sessions.tokenHash', '=', tokenHash),
+  ['<token hash>'],
+);
+
+export const findSessionByTokenHash = async (db: Db, tokenHash: string) => (await sessionByTokenHash(db, tokenHash))[0];
 
 export const insertSession = (
   db: Db,

@@ -35,6 +35,25 @@ export function parsePermissions(json: string): string[] {
   }
 }
 
+/**
+ * Parsed permission lists by their stored text. Every request reads the role's text afresh;
+ * only the parse of a text already seen is skipped (a changed role is a new text, parsed at
+ * once). There are a handful of roles; the map is emptied if it ever grows past a bound.
+ */
+const parsedPermissions = new Map<string, string[]>();
+const PARSED_PERMISSIONS_MAX = 256;
+
+function permissionsOf(json: string): string[] {
+  let permissions = parsedPermissions.get(json);
+  if (permissions === undefined) {
+    if (parsedPermissions.size >= PARSED_PERMISSIONS_MAX) parsedPermissions.clear();
+    // Frozen: every request of that role shares the one list.
+    permissions = Object.freeze(parsePermissions(json)) as string[];
+    parsedPermissions.set(json, permissions);
+  }
+  return permissions;
+}
+
 function toCurrentUser(row: {
   id: number;
   username: string;
@@ -59,7 +78,7 @@ function toCurrentUser(row: {
     role: {
       name: row.roleName,
       description: row.roleDescription,
-      permissions: parsePermissions(row.rolePermissions),
+      permissions: permissionsOf(row.rolePermissions),
       isAdmin: row.roleIsAdmin === 1,
     },
   };
