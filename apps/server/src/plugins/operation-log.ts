@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler, onSendHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/index.ts';
 import { nowMs } from '../lib/time.ts';
@@ -98,6 +98,7 @@ function defaultContent(rule: LogRule, payload: ReturnType<typeof payloadOf>): s
  * without the call waiting for it. Each API route that is not a plain read must say how it is
  * logged (`config.log`), or the start fails, like the access rule. The row is written after
  * the answer has gone (onResponse) and never awaited; a failed write is logged, nothing more.
+ * Its hooks are the logged routes' own, so a read does no operation-log work at all.
  */
 async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -108,57 +109,65 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
   });
   app.addHook('onClose', async () => app.flushOperationLogs());
 
+  /** Reads the answer's envelope as it is sent. */
+  const onSend: onSendHookHandler = async (request, reply, payload) => {
+    request.logOutcome = outcomeOf(payload, reply.statusCode);
+    return payload;
+  };
+
+  /** Writes the row once the answer has gone, without waiting for it. */
+  const onResponseOf =
+    (rule: LogRule): onResponseHookHandler =>
+    (request, reply, done) => {
+      try {
+        const outcome = request.logOutcome ?? { status: reply.statusCode, msg: '' };
+        const payload = payloadOf(request);
+        const bodyOperator =
+          rule.operatorFromBody !== undefined && payload !== null && !Array.isArray(payload) ? payload[rule.operatorFromBody] : undefined;
+        const operator = request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
+        const write = recordOperation(db, {
+          module: rule.module,
+          action: rule.action,
+          content: cut(request.logContent ?? defaultContent(rule, payload), 512),
+          operator: cut(operator, 64),
+          operatorId: request.user?.id ?? null,
+          status: outcome.status === 200 ? 1 : 0,
+          ip: cut(request.ip, 64),
+          method: request.method,
+          path: cut(request.url.split('?')[0] ?? request.url, 512),
+          durationMs: Math.max(0, Math.round(reply.elapsedTime)),
+          errorMsg: outcome.status === 200 ? '' : cut(outcome.msg, 512),
+          userAgent: cut(request.headers['user-agent'] ?? '', 512),
+          payload: payload === null ? '' : cutBytes(JSON.stringify(maskSecrets(payload)), PAYLOAD_MAX_BYTES),
+          createdAt: nowMs(),
+        })
+          .catch((err: unknown) => request.log.error({ err, module: rule.module, action: rule.action }, 'operation log not recorded'))
+          .finally(() => pending.delete(write));
+        pending.add(write);
+      } catch (err) {
+        request.log.error({ err }, 'operation log not recorded');
+      }
+      done();
+    };
+
+  // The hooks go on the logged routes only: a read answers without passing through them.
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith(API_PREFIX) || route.url.startsWith(DOCS_PREFIX)) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
     const log = route.config?.log;
     if (log === undefined) {
-      if (methods.some((m) => !READ_METHODS.has(m))) throw new UnloggedRouteError(route.method, route.url);
+      const api = route.url.startsWith(API_PREFIX) && !route.url.startsWith(DOCS_PREFIX);
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (api && methods.some((m) => !READ_METHODS.has(m))) throw new UnloggedRouteError(route.method, route.url);
       return;
     }
-    if (log !== false && (log.module.trim() === '' || log.action.trim() === '')) {
+    if (log === false) return;
+    if (log.module.trim() === '' || log.action.trim() === '') {
       throw new Error(`Route ${String(route.method)} ${route.url} declares an operation-log rule without module or action`);
     }
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.config?.log) request.logOutcome = outcomeOf(payload, reply.statusCode);
-    return payload;
-  });
-
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const rule = request.routeOptions.config?.log;
-    if (!rule) return done();
-    try {
-      const outcome = request.logOutcome ?? { status: reply.statusCode, msg: '' };
-      const payload = payloadOf(request);
-      const bodyOperator =
-        rule.operatorFromBody !== undefined && payload !== null && !Array.isArray(payload) ? payload[rule.operatorFromBody] : undefined;
-      const operator = request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
-      const write = recordOperation(db, {
-        module: rule.module,
-        action: rule.action,
-        content: cut(request.logContent ?? defaultContent(rule, payload), 512),
-        operator: cut(operator, 64),
-        operatorId: request.user?.id ?? null,
-        status: outcome.status === 200 ? 1 : 0,
-        ip: cut(request.ip, 64),
-        method: request.method,
-        path: cut(request.url.split('?')[0] ?? request.url, 512),
-        durationMs: Math.max(0, Math.round(reply.elapsedTime)),
-        errorMsg: outcome.status === 200 ? '' : cut(outcome.msg, 512),
-        userAgent: cut(request.headers['user-agent'] ?? '', 512),
-        payload: payload === null ? '' : cutBytes(JSON.stringify(maskSecrets(payload)), PAYLOAD_MAX_BYTES),
-        createdAt: nowMs(),
-      })
-        .catch((err: unknown) => request.log.error({ err, module: rule.module, action: rule.action }, 'operation log not recorded'))
-        .finally(() => pending.delete(write));
-      pending.add(write);
-    } catch (err) {
-      request.log.error({ err }, 'operation log not recorded');
-    }
-    done();
+    route.onSend = [...hooksOf(route.onSend), onSend];
+    route.onResponse = [...hooksOf(route.onResponse), onResponseOf(log)];
   });
 }
+
+const hooksOf = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 export default fp(operationLogPlugin, { name: 'operation-log', dependencies: ['auth'] });
