@@ -10,6 +10,8 @@ import {
   sql,
   type Compilable,
   type CompiledQuery,
+  type QueryResult,
+  type UnknownRow,
   type Insertable,
   type Kysely,
   type QueryExecutorProvider,
@@ -179,7 +181,7 @@ export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely
  * transactional, so the run commits as a whole.
  */
 export class LockingSqliteAdapter extends SqliteAdapter {
-  constructor(readonly statements: KeptStatements | null = null) {
+  constructor(readonly reader: SqliteReader | null = null) {
     super();
   }
 
@@ -192,81 +194,118 @@ export class LockingSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/** What preparedRead needs of better-sqlite3 (a subset of its Database and Statement). */
+interface BetterSqliteDatabase extends SqliteDatabase {
+  readonly name: string;
+  readonly memory: boolean;
+  pragma(source: string): unknown;
+}
+interface BetterSqliteStatement {
+  get(...parameters: unknown[]): unknown;
+}
+
 /**
- * A better-sqlite3 database whose statements for the SQL texts of preparedQuery are prepared
- * once and reused. Kysely's SQLite driver prepares every query it runs; for a small indexed
- * lookup that preparation costs more than the lookup. Only registered texts are kept, so the
- * many one-off statements (bulk inserts, IN lists) are never held.
+ * A second, read-only connection to the database file for preparedRead: its statements are
+ * prepared once and kept (Kysely's SQLite driver prepares every query it runs), and it reads
+ * past the single connection Kysely shares, so a lookup never waits behind a long write
+ * transaction and never sees one half done. Each run is its own read transaction (WAL), so it
+ * sees everything committed before it, by this process or any other.
  */
-class KeptStatements implements SqliteDatabase {
-  readonly #kept = new Map<string, SqliteStatement & { readonly busy?: boolean }>();
-  readonly #texts = new Set<string>();
+class SqliteReader {
+  readonly #kept = new Map<string, BetterSqliteStatement>();
+  #connection: BetterSqliteDatabase | undefined;
 
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly main: BetterSqliteDatabase) {}
 
-  keep(text: string): void {
-    this.#texts.add(text);
-  }
-
-  prepare(text: string): SqliteStatement {
-    if (!this.#texts.has(text)) return this.database.prepare(text);
-    const kept = this.#kept.get(text);
-    // A statement still being iterated (a stream) cannot be run again: prepare another then.
-    if (kept !== undefined && kept.busy !== true) return kept;
-    const fresh = this.database.prepare(text);
-    if (kept === undefined) this.#kept.set(text, fresh);
-    return fresh;
+  get(text: string, parameters: readonly unknown[]): unknown {
+    let statement = this.#kept.get(text);
+    if (statement === undefined) {
+      // Opened with the main connection's own class, so this module loads no driver itself.
+      const Database = this.main.constructor as new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => BetterSqliteDatabase;
+      if (this.#connection === undefined) {
+        this.#connection = new Database(this.main.name, { readonly: true, fileMustExist: true });
+        this.#connection.pragma('busy_timeout = 5000');
+      }
+      statement = this.#connection.prepare(text) as unknown as BetterSqliteStatement;
+      this.#kept.set(text, statement);
+    }
+    return statement.get(...parameters);
   }
 
   close(): void {
     this.#kept.clear();
-    this.database.close();
+    this.#connection?.close();
+    this.#connection = undefined;
   }
 }
 
+/** The main connection, which also closes the reader beside it. */
+class ClosingReader implements SqliteDatabase {
+  constructor(
+    private readonly main: SqliteDatabase,
+    private readonly reader: SqliteReader,
+  ) {}
+
+  prepare(text: string): SqliteStatement {
+    return this.main.prepare(text);
+  }
+
+  close(): void {
+    this.reader.close();
+    this.main.close();
+  }
+}
+
+const isFileDatabase = (database: SqliteDialectConfig['database']): database is BetterSqliteDatabase =>
+  typeof database !== 'function' && typeof (database as Partial<BetterSqliteDatabase>).name === 'string' && (database as Partial<BetterSqliteDatabase>).memory === false;
+
 export class LockingSqliteDialect extends SqliteDialect {
-  readonly #statements: KeptStatements | null;
+  readonly #reader: SqliteReader | null;
 
   constructor(config: SqliteDialectConfig) {
-    const statements = typeof config.database === 'function' ? null : new KeptStatements(config.database);
-    super(statements === null ? config : { ...config, database: statements });
-    this.#statements = statements;
+    const reader = isFileDatabase(config.database) ? new SqliteReader(config.database) : null;
+    super(reader === null ? config : { ...config, database: new ClosingReader(config.database as SqliteDatabase, reader) });
+    this.#reader = reader;
   }
 
   override createAdapter(): SqliteAdapter {
-    return new LockingSqliteAdapter(this.#statements);
+    return new LockingSqliteAdapter(this.#reader);
   }
 }
 
 /**
- * A query built and compiled once per database, then run with new parameter values: no query
- * building per call and, on SQLite, one statement prepared once (KeptStatements). It runs
- * through Kysely's executor like any query, so plugins (camel case) and SQLite's single
- * connection lock apply as usual; PostgreSQL and MySQL run the same compiled text.
+ * A one-row read of committed data, built and compiled once per database and then run with new
+ * parameter values: no query building per call. On a SQLite file it runs on SqliteReader's
+ * connection, its statement prepared once; elsewhere (PostgreSQL, MySQL, inside a transaction)
+ * the compiled text goes through Kysely's executor like any query. Either way the result passes
+ * through the Kysely plugins (camel case), so both paths answer the same row.
  *
  * `build` receives `placeholders` and must bind exactly them, in order, as the query's only
  * parameters (checked at the first compile); each call substitutes its own values.
  */
-export function preparedQuery<P extends readonly unknown[], R>(
+export function preparedRead<P extends readonly unknown[], R>(
   build: (db: Kysely<Database>, ...params: P) => Compilable<R>,
   placeholders: P,
-): (db: Kysely<Database>, ...params: P) => Promise<R[]> {
+): (db: Kysely<Database>, ...params: P) => Promise<R | undefined> {
   const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
   const compile = (db: Kysely<Database>): CompiledQuery<R> => {
     const query = build(db, ...placeholders).compile();
     const bound = query.parameters;
     if (bound.length !== placeholders.length || bound.some((value, i) => value !== placeholders[i])) {
-      throw new Error(`preparedQuery: the query must bind exactly its ${placeholders.length} parameter(s), in order: ${query.sql}`);
+      throw new Error(`preparedRead: the query must bind exactly its ${placeholders.length} parameter(s), in order: ${query.sql}`);
     }
-    const { adapter } = db.getExecutor();
-    if (adapter instanceof LockingSqliteAdapter) adapter.statements?.keep(query.sql);
     compiled.set(db, query);
     return query;
   };
   return async (db, ...params) => {
     const query = compiled.get(db) ?? compile(db);
-    const result = await db.executeQuery<R>({ ...query, parameters: params });
-    return result.rows;
+    const executor = db.getExecutor();
+    const reader = executor.adapter instanceof LockingSqliteAdapter && !db.isTransaction ? executor.adapter.reader : null;
+    if (reader === null) return (await db.executeQuery<R>({ ...query, parameters: params })).rows[0];
+    const row = reader.get(query.sql, params);
+    let result: QueryResult<unknown> = { rows: row === undefined ? [] : [row] };
+    for (const plugin of executor.plugins) result = await plugin.transformResult({ result: result as QueryResult<UnknownRow>, queryId: query.queryId });
+    return result.rows[0] as R | undefined;
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import { insertReturningId, preparedQuery } from '../../db/dialect.ts';
+import { insertReturningId, preparedRead } from '../../db/dialect.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 
 /** What the spec's Current user is built from, besides id and username (auth.service toCurrentUser). */
@@ -30,10 +30,11 @@ export const findUserByUsername = (db: Db, username: string) =>
 /**
  * The session of a token hash, with its user and role: the one query of an authenticated
  * request, answered by the unique index on sessions.token_hash and the two primary keys.
- * Compiled once per database (and on SQLite prepared once); it reads the rows every time, so
- * a revocation, a disabled account or a changed role counts at the very next call.
+ * Compiled once per database (on SQLite, prepared once on a reading connection); it reads the
+ * rows every time, so a revocation, a disabled account or a changed role counts at the very
+ * next call, whichever process made it.
  */
-const sessionByTokenHash = preparedQuery(
+export const findSessionByTokenHash = preparedRead(
   (db: Db, tokenHash: string) =>
     db
       .selectFrom('sessions')
@@ -52,8 +53,6 @@ const sessionByTokenHash = preparedQuery(
       .where('sessions.tokenHash', '=', tokenHash),
   ['<token hash>'],
 );
-
-export const findSessionByTokenHash = async (db: Db, tokenHash: string) => (await sessionByTokenHash(db, tokenHash))[0];
 
 export const insertSession = (
   db: Db,

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, createUser, type TestContext } from '../test/context.ts';
+import { preparedRead, writeTransaction } from './dialect.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.destroy());
+
+const userByName = preparedRead(
+  (db, username: string) => db.selectFrom('users').select(['id', 'username', 'nickname', 'roleId']).where('username', '=', username),
+  ['<username>'],
+);
+
+describe('preparedRead', () => {
+  it('answers the same camel-cased row outside and inside a transaction, or none', async () => {
+    const user = await createUser(ctx, 'shop');
+    const outside = await userByName(ctx.db, user.username);
+    expect(outside).toEqual({ id: user.id, username: user.username, nickname: 'Test shop', roleId: user.roleId });
+    const inside = await ctx.db.transaction().execute((trx) => userByName(trx, user.username));
+    expect(inside).toEqual(outside);
+    expect(await userByName(ctx.db, 'nobody_at_all')).toBeUndefined();
+    // Compiled once, run with each call's own value.
+    expect((await userByName(ctx.db, 'superadmin'))?.username).toBe('superadmin');
+  });
+
+  it('reads what is committed: never a write still in progress, and a commit at once', async () => {
+    const user = await createUser(ctx, 'shop');
+    await writeTransaction(ctx.db, async (trx) => {
+      await trx.updateTable('users').set({ nickname: 'Renamed' }).where('id', '=', user.id).execute();
+      // Answered while the write transaction is open, without waiting for it.
+      expect((await userByName(ctx.db, user.username))?.nickname).toBe('Test shop');
+    });
+    expect((await userByName(ctx.db, user.username))?.nickname).toBe('Renamed');
+  });
+
+  it('refuses a query that binds other values than its parameters', async () => {
+    const bindsMore = preparedRead(
+      (db, username: string) => db.selectFrom('users').select('id').where('username', '=', username).where('status', '=', 1),
+      ['<username>'],
+    );
+    await expect(bindsMore(ctx.db, 'superadmin')).rejects.toThrow(/must bind exactly its 1 parameter/);
+  });
+});
