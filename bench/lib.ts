@@ -91,6 +91,11 @@ export function startBare() {
   return startProcess(join(repoRoot, 'bench', 'bare-server.ts'), {}, '/noop');
 }
 
+/** A bare Fastify process whose login is one argon2id verify: the floor of a password login. */
+export function startLoginBaseline() {
+  return startProcess(join(repoRoot, 'bench', 'login-baseline-server.ts'), {}, '/info');
+}
+
 export interface Load {
   rps: number;
   p50: number;
