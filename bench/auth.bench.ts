@@ -3,7 +3,7 @@
 // the product and its baseline run in alternating short rounds and each figure is their mean:
 // a burst of someone else's load then falls on both sides instead of on one.
 import type autocannon from 'autocannon';
-import { ADMIN_PASSWORD, fmt, load, ratio, startApp, startBare, startLoginBaseline, type Load, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, cpuMsOf, fmt, load, ratio, startApp, startBare, startLoginBaseline, type Load, type Proc, type Section } from './lib.ts';
 
 const json = { 'content-type': 'application/json' };
 
@@ -33,21 +33,44 @@ function roundTrip(loginPath: string, infoPath: string, password: string): autoc
   ];
 }
 
-/** The product and its baseline, in `rounds` alternating runs of `seconds` each; the mean of each side. */
-async function alternate(rounds: number, product: (seconds: number) => Promise<Load>, baseline: (seconds: number) => Promise<Load>, seconds: number) {
-  const a: Load[] = [];
-  const b: Load[] = [];
+interface Side extends Load {
+  /** Server CPU (user + system) per request, µs. */
+  cpuUs: number;
+}
+
+/** One side's runs: mean throughput, worst latencies, and the server's CPU per request overall. */
+function summary(runs: { load: Load; cpuMs: number }[]): Side {
+  const total = runs.reduce((sum, r) => sum + r.load.total, 0);
+  return {
+    total,
+    rps: runs.reduce((sum, r) => sum + r.load.rps, 0) / runs.length,
+    p50: Math.max(...runs.map((r) => r.load.p50)),
+    p99: Math.max(...runs.map((r) => r.load.p99)),
+    errors: runs.reduce((sum, r) => sum + r.load.errors, 0),
+    cpuUs: total === 0 ? 0 : (runs.reduce((sum, r) => sum + r.cpuMs, 0) * 1000) / total,
+  };
+}
+
+async function measured(proc: Proc, run: () => Promise<Load>) {
+  const before = cpuMsOf(proc.child);
+  const result = await run();
+  return { load: result, cpuMs: cpuMsOf(proc.child) - before };
+}
+
+/** The product and its baseline, in `rounds` alternating runs of `seconds` each. */
+async function alternate(
+  rounds: number,
+  seconds: number,
+  product: [Proc, (seconds: number) => Promise<Load>],
+  baseline: [Proc, (seconds: number) => Promise<Load>],
+) {
+  const a: { load: Load; cpuMs: number }[] = [];
+  const b: { load: Load; cpuMs: number }[] = [];
   for (let i = 0; i < rounds; i++) {
-    b.push(await baseline(seconds));
-    a.push(await product(seconds));
+    b.push(await measured(baseline[0], () => baseline[1](seconds)));
+    a.push(await measured(product[0], () => product[1](seconds)));
   }
-  const mean = (runs: Load[]): Load => ({
-    rps: runs.reduce((sum, r) => sum + r.rps, 0) / runs.length,
-    p50: Math.max(...runs.map((r) => r.p50)),
-    p99: Math.max(...runs.map((r) => r.p99)),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
-  });
-  return { app: mean(a), base: mean(b) };
+  return { app: summary(a), base: summary(b) };
 }
 
 export async function run(): Promise<Section[]> {
@@ -69,16 +92,16 @@ export async function run(): Promise<Section[]> {
 
     const round = await alternate(
       2,
-      (duration) => load({ url: app.url, requests: roundTrip('/api/admin/user/login', '/api/admin/user/info', ADMIN_PASSWORD), duration }),
-      (duration) => load({ url: loginBase.url, requests: roundTrip('/login', '/info', ADMIN_PASSWORD), duration }),
       4,
+      [app, (duration) => load({ url: app.url, requests: roundTrip('/api/admin/user/login', '/api/admin/user/info', ADMIN_PASSWORD), duration })],
+      [loginBase, (duration) => load({ url: loginBase.url, requests: roundTrip('/login', '/info', ADMIN_PASSWORD), duration })],
     );
     const bareRound = await load({ url: bare.url, requests: roundTrip('/noop', '/noop', ''), duration: 3 });
     const noop = await alternate(
       3,
-      (duration) => load({ url: app.url + '/api/admin/user/session', headers: auth, duration }),
-      (duration) => load({ url: bare.url + '/noop', duration }),
       3,
+      [app, (duration) => load({ url: app.url + '/api/admin/user/session', headers: auth, duration })],
+      [bare, (duration) => load({ url: bare.url + '/noop', duration })],
     );
 
     const body = `| figure | ClearPlay | baseline | baseline /s | ratio | errors | p99 ms (app) |
@@ -87,13 +110,20 @@ export async function run(): Promise<Section[]> {
 | login + info round trips /s | ${fmt(round.app.rps / 2)} | bare Fastify handler (no verify) | ${fmt(bareRound.rps / 2)} | ${ratio(round.app.rps, bareRound.rps)} | ${round.app.errors} | ${round.app.p99} |
 | authenticated no-op call /s (\`GET /api/admin/user/session\`) | ${fmt(noop.app.rps)} | bare Fastify handler | ${fmt(noop.base.rps)} | **${ratio(noop.app.rps, noop.base.rps)}** | ${noop.app.errors} | ${noop.app.p99} |
 
+| server CPU per request (same runs) | ClearPlay µs | baseline µs | ratio (baseline ÷ ClearPlay) |
+|---|---:|---:|---:|
+| login + info round trip | ${fmt(round.app.cpuUs * 2)} | ${fmt(round.base.cpuUs * 2)} | ${ratio(round.base.cpuUs, round.app.cpuUs)} |
+| authenticated no-op call | ${fmt(noop.app.cpuUs)} | ${fmt(noop.base.cpuUs)} | ${ratio(noop.base.cpuUs, noop.app.cpuUs)} |
+
 Real HTTP on loopback, autocannon with 8 connections, server on SQLite; product and baseline run
 in alternating rounds (login: 2 × 4 s each; no-op call: 3 × 3 s each) and each figure is the mean
-of its rounds. A login verifies an argon2id hash (memory-hard by design, 19 MiB, 2 passes),
-writes a session and a login record; its baseline is a bare Fastify login doing that one verify
-and nothing else. The no-op call looks the session up by its token hash, joined to the user and
-the role (one indexed query, compiled once, on SQLite a statement prepared once), then answers;
-the bare handler answers the same envelope with no database and no auth.`;
+of its rounds. The second table divides the CPU time each server process used (Linux /proc, 10 ms
+ticks) by the requests it answered: on a shared machine it moves much less with other load
+than throughput does. A login verifies an argon2id hash (memory-hard by design, 19 MiB, 2
+passes), writes a session and a login record; its baseline is a bare Fastify login doing that
+one verify and nothing else. The no-op call looks the session up by its token hash, joined to
+the user and the role (one indexed query, compiled once, on SQLite a statement prepared once),
+then answers; the bare handler answers the same envelope with no database and no auth.`;
     return [{ title: 'Sign-in and authenticated calls', body }];
   } finally {
     await app.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -96,7 +96,21 @@ export function startLoginBaseline() {
   return startProcess(join(repoRoot, 'bench', 'login-baseline-server.ts'), {}, '/info');
 }
 
+/**
+ * CPU time (user + system, ms) a child process has used so far, from Linux /proc (clock ticks
+ * of 10 ms). On a shared machine the CPU a server spends per request moves far less with other
+ * load than its throughput does.
+ */
+export function cpuMsOf(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export interface Load {
+  /** Requests answered in the run. */
+  total: number;
   rps: number;
   p50: number;
   p99: number;
@@ -106,6 +120,7 @@ export interface Load {
 export async function load(opts: autocannon.Options): Promise<Load> {
   const r = await autocannon({ connections: 8, duration: 5, ...opts });
   return {
+    total: r.requests.total,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
