@@ -1,0 +1,16 @@
+/**
+ * The app's periodic jobs, started by server.ts after listen and stopped on shutdown (never
+ * in tests unless a test starts them). Add a job here: it gets its own lease row and runs in
+ * one process at a time (scheduler.ts).
+ */
+import type { AppConfig } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { localBlobSweepStore } from './blob-sweep.ts';
+import { retentionJob } from './retention.ts';
+import { startJobs, type JobLogger, type JobRunner } from './scheduler.ts';
+
+export function startAppJobs(deps: { db: Db; config: Pick<AppConfig, 'dataDir' | 'retention'>; log?: JobLogger }): JobRunner {
+  const { db, config } = deps;
+  const jobs = [retentionJob({ db, retention: config.retention, blobs: localBlobSweepStore(config.dataDir) })];
+  return startJobs({ db, jobs, ...(deps.log === undefined ? {} : { log: deps.log }) });
+}
