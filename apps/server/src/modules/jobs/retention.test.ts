@@ -226,4 +226,27 @@ describe('retention', () => {
     expect(list.status, list.msg).toBe(200);
     expect(list.data.list[0]?.content).toBe(row.content);
   });
+
+  it('checks a bounded share of old uploads per run, and every one of them over the runs', async () => {
+    // A folder of its own holding only five old images that no order names.
+    const folder = await mkdtemp(join(tmpdir(), 'clearplay-retention-cap-'));
+    try {
+      const keys = [20, 21, 22, 23, 24].map(key);
+      for (const k of keys) {
+        const path = join(folder, 'uploads', 'files', k);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, pngBytes(100, 1));
+        await utimes(path, new Date(now - 3 * DAY_MS), new Date(now - 3 * DAY_MS));
+      }
+      const removedPerRun: number[] = [];
+      for (let run = 0; run < 4; run++) {
+        const report = await runRetention(ctx.db, { days: 0, uploadGraceHours: 24, blobs: localBlobSweepStore(folder), now: () => now, maxUploadCandidates: 2 });
+        removedPerRun.push(report.uploads);
+      }
+      expect(removedPerRun).toEqual([2, 2, 1, 0]);
+      for (const k of keys) expect(await exists(join(folder, 'uploads', 'files', k)), k).toBe(false);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });
