@@ -135,9 +135,16 @@ export async function backupSqlite(source: string, target: string): Promise<Back
         db.close();
       }
       try {
+        // A backup is one self-contained file: rollback journal, not WAL (no -wal/-shm beside it).
+        const copy = new SQLite(partial, { fileMustExist: true });
+        try {
+          copy.pragma('journal_mode = DELETE');
+        } finally {
+          copy.close();
+        }
         inspectClearPlayDatabase(partial);
       } catch (error) {
-        rmSync(partial, { force: true });
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
         throw error;
       }
       renameSync(partial, target);
