@@ -6,11 +6,13 @@
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
-import { retentionJob } from './retention.ts';
+import { retentionJob, uploadRetentionJob } from './retention.ts';
 import { startJobs, type JobLogger, type JobRunner } from './scheduler.ts';
 
 export function startAppJobs(deps: { db: Db; config: Pick<AppConfig, 'dataDir' | 'retention'>; log?: JobLogger }): JobRunner {
   const { db, config } = deps;
-  const jobs = [retentionJob({ db, retention: config.retention, blobs: localBlobSweepStore(config.dataDir) })];
+  const retention = { db, retention: config.retention, blobs: localBlobSweepStore(config.dataDir) };
+  const jobs = [retentionJob(retention)];
+  if (config.retention.uploadGraceHours > 0) jobs.push(uploadRetentionJob(retention));
   return startJobs({ db, jobs, ...(deps.log === undefined ? {} : { log: deps.log }) });
 }

@@ -10,7 +10,7 @@ import { DAY_MS, HOUR_MS, nowMs } from '../../lib/time.ts';
 import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
-import { retentionJob, runRetention } from './retention.ts';
+import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
 
 /**
  * The retention job on the configured database (TEST_DB): it removes exactly the expired
@@ -195,36 +195,50 @@ describe('retention', () => {
     expect(await exists(filePath(key(7)))).toBe(true);
   });
 
-  it('as a job, writes what it removed to the operation log', async () => {
+  it('as two jobs (rows hourly, uploads daily), writes what each removed to the operation log', async () => {
     await addSession(now - 5 * DAY_MS, 'd1');
-    // The 400-day-old login record and log of the previous test go now.
-    const job = retentionJob({ db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: localBlobSweepStore(dataDir), now: () => now });
-    expect(job.name).toBe('retention');
-    expect(job.intervalMs).toBe(60 * 60 * 1000);
-    await job.run(new AbortController().signal);
+    // The 400-day-old login record, log and image of the previous test go now.
+    const deps = { db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: localBlobSweepStore(dataDir), now: () => now };
+    const rows = retentionJob(deps);
+    const uploads = uploadRetentionJob(deps);
+    expect([rows.name, rows.intervalMs]).toEqual(['retention', 60 * 60 * 1000]);
+    expect([uploads.name, uploads.intervalMs]).toEqual(['retention-uploads', 24 * 60 * 60 * 1000]);
+    expect(uploadRetentionJob({ ...deps, retention: { ...deps.retention, uploadGraceHours: 2 } }).intervalMs).toBe(2 * 60 * 60 * 1000);
 
-    const row = await ctx.db
+    await rows.run(new AbortController().signal);
+    expect(await exists(filePath(key(7)))).toBe(true);
+    await uploads.run(new AbortController().signal);
+    expect(await exists(filePath(key(7)))).toBe(false);
+
+    const logged = await ctx.db
       .selectFrom('operationLogs')
       .selectAll()
       .where('module', '=', 'system')
       .where('action', '=', 'retention')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe(1);
-    expect(row.operator).toBe('system');
-    expect(row.content).toBe(
-      'retention: removed 1 expired session, 1 login record and 1 operation log older than 180 days, 1 unreferenced upload',
-    );
-    const payload = JSON.parse(row.payload) as Record<string, unknown>;
-    expect(payload).toMatchObject({ sessions: 1, loginRecords: 1, operationLogs: 1, uploads: 1, uploadKeys: [key(7)], uploadGraceHours: 24 });
-    expect(payload.cutoff).toBe(new Date(now - 180 * DAY_MS).toISOString());
+      .orderBy('id')
+      .execute();
+    expect(logged.map((r) => [r.status, r.operator, r.path, r.content])).toEqual([
+      [1, 'system', 'job:retention', 'retention: removed 1 expired session, 1 login record and 1 operation log older than 180 days'],
+      [1, 'system', 'job:retention-uploads', 'retention: removed 1 unreferenced upload'],
+    ]);
+    expect(JSON.parse(logged[0]!.payload)).toEqual({ sessions: 1, loginRecords: 1, operationLogs: 1, cutoff: new Date(now - 180 * DAY_MS).toISOString() });
+    expect(JSON.parse(logged[1]!.payload)).toEqual({ uploads: 1, uploadGraceHours: 24, uploadKeys: [key(7)] });
     await countersMatchRows();
 
-    // The row is visible in the log list like any other.
+    // The rows are visible in the log list like any other.
     const superAdmin = await loginAs(ctx, 'super_admin');
     const list = await call<{ list: { content: string }[] }>(ctx, 'GET', '/api/admin/log/list?module=system&action=retention', { as: superAdmin });
     expect(list.status, list.msg).toBe(200);
-    expect(list.data.list[0]?.content).toBe(row.content);
+    expect(list.data.list.map((r) => r.content)).toEqual([logged[1]!.content, logged[0]!.content]);
+  });
+
+  it('logs a failed run as failed, with the error', async () => {
+    const broken = { list: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('disk unreadable')) }) }), delete: async () => undefined };
+    const job = uploadRetentionJob({ db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: broken, now: () => now });
+    await expect(job.run(new AbortController().signal)).rejects.toThrow('disk unreadable');
+    const row = await ctx.db.selectFrom('operationLogs').selectAll().where('module', '=', 'system').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect([row.status, row.content, row.errorMsg]).toEqual([0, 'retention: removing unreferenced uploads failed', 'disk unreadable']);
+    await countersMatchRows();
   });
 
   it('checks a bounded share of old uploads per run, and every one of them over the runs', async () => {

@@ -19,13 +19,20 @@ import type { BlobSweepStore } from './blob-sweep.ts';
 import type { Job } from './scheduler.ts';
 
 export const RETENTION_JOB = 'retention';
+export const UPLOAD_RETENTION_JOB = 'retention-uploads';
 /** An expired session is kept this long, so its token answers "expired" for a while. */
 export const SESSION_GRACE_MS = DAY_MS;
 const BATCH = 1000;
 /** At most this many old uploads are checked per run (a random sample when there are more). */
 const MAX_UPLOAD_CANDIDATES = 50_000;
-/** Keys of uploads that only orders reference (the evidence images). */
-const SWEPT_PREFIXES = Object.values(KEY_PREFIX).map((p) => `${p}/`);
+/**
+ * Keys of uploads that only orders reference: the evidence images (all under `evidence/`, which
+ * the reference matching relies on; a prefix outside it would simply never be swept).
+ */
+const SWEPT_ROOT = 'evidence/';
+const SWEPT_PREFIXES = Object.values(KEY_PREFIX)
+  .map((p) => `${p}/`)
+  .filter((p) => p.startsWith(SWEPT_ROOT));
 const KEYS_LOGGED = 50;
 
 export interface RetentionOptions {
@@ -33,6 +40,8 @@ export interface RetentionOptions {
   days: number;
   /** Unreferenced evidence images older than this many hours go; 0 keeps them. */
   uploadGraceHours: number;
+  /** Remove expired sessions, old login records and operation logs (default true). */
+  rows?: boolean;
   /** The stored uploads, or null to leave them alone. */
   blobs: BlobSweepStore | null;
   now?: () => number;
@@ -130,16 +139,24 @@ async function deleteOldOperationLogs(db: Db, before: number, batch: number, sig
   );
 }
 
-/** Forgets every candidate key that `url` names (the URL's path ends in `/<key>`). */
+/**
+ * Forgets every candidate key that `url` names: its path ends in `/<key>` (or is the key).
+ * Candidates all start with `evidence/`, so only suffixes starting there are looked up.
+ */
 function forgetReferenced(url: string, candidates: Set<string>): void {
-  let path = url.trim().split(/[?#]/)[0] ?? '';
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // not percent-encoded after all: compare it as it is
+  let path = url.trim();
+  const cut = path.search(/[?#]/);
+  if (cut !== -1) path = path.slice(0, cut);
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // not percent-encoded after all: compare it as it is
+    }
   }
-  candidates.delete(path);
-  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) candidates.delete(path.slice(i + 1));
+  for (let i = path.indexOf(SWEPT_ROOT); i !== -1; i = path.indexOf(SWEPT_ROOT, i + 1)) {
+    if (i === 0 || path[i - 1] === '/') candidates.delete(path.slice(i));
+  }
 }
 
 /**
@@ -192,8 +209,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const now = (options.now ?? nowMs)();
   const batch = options.batchSize ?? BATCH;
   const { signal } = options;
-  const cutoff = options.days > 0 ? now - options.days * DAY_MS : null;
-  const sessions = await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal);
+  const rows = options.rows !== false;
+  const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
+  const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
   const uploadKeys =
@@ -205,14 +223,17 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The operation log's line for a run. */
-export function describeRun(report: RetentionReport, days: number): string {
-  const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
-  return (
-    `retention: removed ${plural(report.sessions, 'expired session')}, ` +
-    `${plural(report.loginRecords, 'login record')} and ${plural(report.operationLogs, 'operation log')}${older}, ` +
-    `${plural(report.uploads, 'unreferenced upload')}${report.aborted ? ' (stopped early: shutdown)' : ''}`
-  );
+/** The operation log's line for a run of the rows part, the uploads part, or both. */
+export function describeRun(report: RetentionReport, days: number, parts: { rows: boolean; uploads: boolean }): string {
+  const said: string[] = [];
+  if (parts.rows) {
+    const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
+    said.push(
+      `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')} and ${plural(report.operationLogs, 'operation log')}${older}`,
+    );
+  }
+  if (parts.uploads) said.push(plural(report.uploads, 'unreferenced upload'));
+  return `retention: removed ${said.join(', ')}${report.aborted ? ' (stopped early: shutdown)' : ''}`;
 }
 
 export interface RetentionJobDeps {
@@ -222,30 +243,32 @@ export interface RetentionJobDeps {
   now?: () => number;
 }
 
-/** The retention job for the scheduler: runs, then writes what it removed to the operation log. */
-export function retentionJob(deps: RetentionJobDeps): Job {
+/** A retention job that runs `options` and writes what it removed (or why it failed) to the operation log. */
+function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: number, part: 'rows' | 'uploads'): Job {
   const now = deps.now ?? nowMs;
   const { days, uploadGraceHours } = deps.retention;
-  const base = { module: 'system', action: 'retention', operator: 'system', operatorId: null, ip: '', method: 'JOB', path: `job:${RETENTION_JOB}`, userAgent: '' };
+  const base = { module: 'system', action: 'retention', operator: 'system', operatorId: null, ip: '', method: 'JOB', path: `job:${name}`, userAgent: '' };
   return {
-    name: RETENTION_JOB,
-    intervalMs: deps.retention.intervalMinutes * MINUTE_MS,
+    name,
+    intervalMs,
     async run(signal) {
       const started = now();
       try {
-        const report = await runRetention(deps.db, { days, uploadGraceHours, blobs: deps.blobs, now, signal });
-        const payload = {
-          sessions: report.sessions,
-          loginRecords: report.loginRecords,
-          operationLogs: report.operationLogs,
-          uploads: report.uploads,
-          cutoff: report.cutoff === null ? null : toIso(report.cutoff),
+        const report = await runRetention(deps.db, {
+          days,
           uploadGraceHours,
-          uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED),
-        };
+          rows: part === 'rows',
+          blobs: part === 'uploads' ? deps.blobs : null,
+          now,
+          signal,
+        });
+        const payload =
+          part === 'rows'
+            ? { sessions: report.sessions, loginRecords: report.loginRecords, operationLogs: report.operationLogs, cutoff: report.cutoff === null ? null : toIso(report.cutoff) }
+            : { uploads: report.uploads, uploadGraceHours, uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED) };
         await recordOperation(deps.db, {
           ...base,
-          content: describeRun(report, days),
+          content: describeRun(report, days, { rows: part === 'rows', uploads: part === 'uploads' }),
           status: 1,
           durationMs: Math.max(0, Math.round(now() - started)),
           errorMsg: '',
@@ -256,7 +279,7 @@ export function retentionJob(deps: RetentionJobDeps): Job {
         const message = error instanceof Error ? error.message : String(error);
         await recordOperation(deps.db, {
           ...base,
-          content: 'retention: failed',
+          content: `retention: ${part === 'rows' ? 'removing old rows' : 'removing unreferenced uploads'} failed`,
           status: 0,
           durationMs: Math.max(0, Math.round(now() - started)),
           errorMsg: message.slice(0, 512),
@@ -267,4 +290,16 @@ export function retentionJob(deps: RetentionJobDeps): Job {
       }
     },
   };
+}
+
+/** Expired sessions, old login records and operation logs, every RETENTION_INTERVAL_MINUTES. */
+export const retentionJob = (deps: RetentionJobDeps): Job => loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
+
+/**
+ * Unreferenced evidence images. Each run reads every order's image columns, so it runs once per
+ * grace period, at most daily, and never more often than the rows job.
+ */
+export function uploadRetentionJob(deps: RetentionJobDeps): Job {
+  const every = Math.max(deps.retention.intervalMinutes * MINUTE_MS, Math.min(deps.retention.uploadGraceHours, 24) * HOUR_MS);
+  return loggedRetentionJob(deps, UPLOAD_RETENTION_JOB, every, 'uploads');
 }
