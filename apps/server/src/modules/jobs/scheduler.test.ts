@@ -133,9 +133,13 @@ describe('single runner', () => {
     await runner.stop();
     expect(sawAbort).toBe(true);
     expect(await ticking).toEqual(['stoppable']);
-    // A stopped runner claims nothing more.
-    clock += 10 * INTERVAL;
+    // A stopped runner claims nothing more…
     expect(await runner.tick()).toEqual([]);
+    // …and the run it cut short is handed back: another instance takes the job at once.
+    const runs: string[] = [];
+    const other = createJobRunner({ db: dbB, holder: 'successor', now, jobs: [countingJob('stoppable', runs, 'successor')] });
+    expect(await other.tick()).toEqual(['stoppable']);
+    await other.stop();
   });
 
   it('startJobs polls on its own timer until stopped', async () => {

@@ -11,8 +11,8 @@
  * The conditional UPDATE is atomic on SQLite (writers are serialised), PostgreSQL and
  * MySQL/MariaDB (a second UPDATE waits for the first's row lock, then re-reads the row and no
  * longer matches). While a run lasts, its holder pushes `expires_at` forward (a heartbeat), so
- * a long run is not taken over; when a holder dies, its lease runs out and the next process to
- * poll takes the job. Instants come from each process's clock (kept in sync by NTP).
+ * a long run is not taken over; a run cut short by stop() hands the job back at once; when a
+ * holder dies, its lease runs out and the next process to poll takes the job. Instants come from each process's clock (kept in sync by NTP).
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -110,6 +110,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         () => options.log?.info({ job: job.name, ms: now() - started }, 'job done'),
         (err: unknown) => options.log?.error({ err, job: job.name }, 'job failed'),
       )
+      .then(async () => {
+        clearInterval(heartbeat);
+        // Cut short by stop(): hand the job back at once, so another process finishes it.
+        if (controller.signal.aborted) await extendLease(db, job.name, holder, now()).catch(() => undefined);
+      })
       .finally(() => {
         clearInterval(heartbeat);
         running.delete(job.name);
