@@ -83,9 +83,8 @@ const busyMessage = (error: RunLockBusyError, action: string) =>
     ? `A restore is in progress on this database; ${action} when it has finished.`
     : 'ClearPlay is running on this database. Stop every ClearPlay server that uses it (Ctrl+C or SIGTERM), then run the restore again.';
 
-function withLock<T>(take: () => { release(): void }, action: string, fn: () => T): T;
-function withLock<T>(take: () => { release(): void }, action: string, fn: () => Promise<T>): Promise<T>;
-function withLock<T>(take: () => { release(): void }, action: string, fn: () => T | Promise<T>): T | Promise<T> {
+/** Runs `fn` holding the lock `take` gives; a lock held elsewhere becomes a DataCareError saying why. */
+async function withLock<T>(take: () => { release(): void }, action: string, fn: () => Promise<T>): Promise<T> {
   let lock: { release(): void };
   try {
     lock = take();
@@ -93,16 +92,11 @@ function withLock<T>(take: () => { release(): void }, action: string, fn: () => 
     if (error instanceof RunLockBusyError) throw new DataCareError(busyMessage(error, action));
     throw error;
   }
-  let result: T | Promise<T>;
   try {
-    result = fn();
-  } catch (error) {
+    return await fn();
+  } finally {
     lock.release();
-    throw error;
   }
-  if (result instanceof Promise) return result.finally(() => lock.release());
-  lock.release();
-  return result;
 }
 
 export interface BackupResult {
