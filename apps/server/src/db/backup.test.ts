@@ -155,7 +155,8 @@ describe('backup while writing, then restore', () => {
   it('restores exactly the snapshot, into a new data folder and over the live one', async () => {
     const snapshot = contents(backupFile);
 
-    const fresh = join(await tempDir(), 'clearplay.db');
+    // A data folder that does not exist yet (a new machine).
+    const fresh = join(await tempDir(), 'new-machine', 'data', 'clearplay.db');
     const intoFresh = await restoreSqlite(backupFile, fresh);
     expect(intoFresh.previous).toBeNull();
     expect(contents(fresh)).toEqual(snapshot);

@@ -60,6 +60,8 @@ export function holdSharedRunLock(databaseFile: string, timeoutMs = 2000): RunLo
 /** Held by a restore: refused at once while any server (or backup) holds the shared lock. */
 export function takeExclusiveRunLock(databaseFile: string): RunLock {
   const file = lockFileOf(databaseFile);
+  // A restore onto a new machine: the data folder may not exist yet.
+  mkdirSync(dirname(file), { recursive: true });
   const lock = new SQLite(file, { timeout: 0 });
   try {
     lock.exec('begin exclusive');
