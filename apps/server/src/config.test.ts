@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       webDist: join(REPO_ROOT, 'apps', 'web', 'dist'),
       demo: false,
       logLevel: 'info',
+      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
     });
     expect(resolve(REPO_ROOT, 'apps/server/src/config.ts')).toBe(resolve(import.meta.dirname, 'config.ts'));
   });
@@ -36,6 +37,9 @@ describe('loadConfig', () => {
         WEB_DIST: '/srv/web',
         DEMO: '1',
         LOG_LEVEL: 'warn',
+        RETENTION_DAYS: '0',
+        RETENTION_UPLOAD_HOURS: '48',
+        RETENTION_INTERVAL_MINUTES: '15',
       },
       [],
     );
@@ -50,6 +54,7 @@ describe('loadConfig', () => {
       webDist: '/srv/web',
       demo: true,
       logLevel: 'warn',
+      retention: { days: 0, uploadGraceHours: 48, intervalMinutes: 15 },
     });
   });
 
@@ -76,6 +81,9 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ DEMO: 'sure' }, 'DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ RETENTION_DAYS: '-1' }, 'RETENTION_DAYS'],
+    [{ RETENTION_UPLOAD_HOURS: 'day' }, 'RETENTION_UPLOAD_HOURS'],
+    [{ RETENTION_INTERVAL_MINUTES: '0' }, 'RETENTION_INTERVAL_MINUTES'],
   ])('rejects %o naming %s', (env, variable) => {
     let error: unknown;
     try {

@@ -32,6 +32,17 @@ export interface AppConfig {
   demo: boolean;
   logLevel: LogLevel;
   uploads: UploadsConfig;
+  retention: RetentionConfig;
+}
+
+/** What the retention job removes, and how often it runs (README "Configuration", docs/deploy.md). */
+export interface RetentionConfig {
+  /** Login records and operation logs older than this many days are removed; 0 keeps them forever. */
+  days: number;
+  /** Uploaded images referenced by no order and older than this many hours are removed; 0 keeps them. */
+  uploadGraceHours: number;
+  /** How often the job runs, across all processes sharing the database. */
+  intervalMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -135,8 +146,19 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     demo: argv.includes('--demo') || boolean(env, 'DEMO', false),
     logLevel: logLevel as LogLevel,
     uploads,
+    retention: {
+      days: integer(env, 'RETENTION_DAYS', 180, 0, 36500),
+      uploadGraceHours: integer(env, 'RETENTION_UPLOAD_HOURS', 24, 0, 24 * 3650),
+      intervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 7 * 24 * 60),
+    },
   };
 }
+
+/**
+ * The folder the user typed the command in (npm runs scripts from the package folder and
+ * keeps the original in INIT_CWD), against which a command's file arguments are resolved.
+ */
+export const invocationDir = (env: Env = process.env): string => value(env, 'INIT_CWD') ?? process.cwd();
 
 /** Whether the built web app is present (its index.html exists). */
 export const webDistExists = (config: Pick<AppConfig, 'webDist'>): boolean =>

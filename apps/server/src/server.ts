@@ -8,6 +8,8 @@ import { checkpointsSettled } from './db/checkpoint.ts';
 import { createDb, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DEMO_PASSWORD, seed } from './db/seed.ts';
+import { holdSharedRunLock, type RunLock } from './db/run-lock.ts';
+import { startAppJobs } from './modules/jobs/app-jobs.ts';
 
 function describeDb(config: AppConfig): string {
   const target = config.database;
@@ -29,7 +31,10 @@ async function main(): Promise<void> {
   }
 
   let db: Db | undefined;
+  let runLock: RunLock | undefined;
   try {
+    // SQLite: tells `npm run restore` that a server uses this file (db/run-lock.ts).
+    if (config.database.dialect === 'sqlite') runLock = holdSharedRunLock(config.database.file);
     db = createDb(config.database);
     const migrations = await migrateToLatest(db);
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
@@ -57,12 +62,15 @@ async function main(): Promise<void> {
     }
     if (seeded.demoUsers.length > 0) lines.push(`  demo accounts: ${seeded.demoUsers.join(', ')} (password ${DEMO_PASSWORD})`);
     console.log(lines.join('\n') + '\n');
+    const jobs = startAppJobs({ db, config, log: app.log });
 
     const stop = async (signal: string) => {
       app.log.info({ signal }, 'shutting down');
+      await jobs.stop();
       await app.close();
       await checkpointsSettled();
       await db?.destroy();
+      runLock?.release();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop('SIGINT'));

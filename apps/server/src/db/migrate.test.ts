@@ -8,6 +8,7 @@ const TABLES = [
   'client_events',
   'dict_data',
   'dict_types',
+  'job_leases',
   'ledger_entries',
   'login_records',
   'operation_log_daily',

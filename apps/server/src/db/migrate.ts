@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_init.ts';
 import * as m0002 from './migrations/0002_tracking.ts';
 import * as m0003 from './migrations/0003_system.ts';
 import * as m0004 from './migrations/0004_orders.ts';
+import * as m0005 from './migrations/0005_data_care.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0002_tracking': m0002,
   '0003_system': m0003,
   '0004_orders': m0004,
+  '0005_data_care': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

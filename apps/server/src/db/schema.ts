@@ -210,6 +210,13 @@ export interface LedgerEntriesTable {
   createdAt: number;
 }
 
+/** One row per periodic job (0005): who holds it and until when (also when it is next due). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expiresAt: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -226,6 +233,7 @@ export interface Database {
   orders: OrdersTable;
   orderDaily: OrderDailyTable;
   ledgerEntries: LedgerEntriesTable;
+  jobLeases: JobLeasesTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;

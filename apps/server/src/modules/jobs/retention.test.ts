@@ -1,0 +1,266 @@
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { OrderItem, UploadTokenData } from '@clearplay/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { orderBody } from '../../test/orders.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import { DAY_MS, HOUR_MS, nowMs } from '../../lib/time.ts';
+import { countLogs, recordOperation } from '../logs/logs.service.ts';
+import { pngBytes } from '../uploads/test-support.ts';
+import { localBlobSweepStore } from './blob-sweep.ts';
+import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
+
+/**
+ * The retention job on the configured database (TEST_DB): it removes exactly the expired
+ * sessions, the old login records and operation logs (with their daily counters) and the
+ * evidence images no order names, keeps everything else, and logs what it removed.
+ */
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('retention', () => {
+  let ctx: TestContext;
+  let dataDir: string;
+  let inspector: LoggedIn;
+  let shop: LoggedIn;
+  let admin: LoggedIn;
+  const now = nowMs();
+
+  const filePath = (key: string) => join(dataDir, 'uploads', 'files', key);
+  async function storeFile(key: string, ageMs: number): Promise<void> {
+    const path = filePath(key);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, pngBytes(200, 1));
+    await age(key, ageMs);
+  }
+  async function age(key: string, ageMs: number): Promise<void> {
+    const at = new Date(now - ageMs);
+    await utimes(filePath(key), at, at);
+  }
+  const key = (n: number) => `evidence/cert/202601/${n.toString(16).padStart(32, '0')}`;
+
+  async function createOrder(images: { certImages?: string; proofImages?: string; personCertImages?: string }): Promise<OrderItem> {
+    const created = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: inspector,
+      payload: orderBody({ userId: shop.id, inspectorId: inspector.id, amount: 0 }, { certImages: '', proofImages: '', personCertImages: '', ...images }),
+    });
+    expect(created.status, created.msg).toBe(200);
+    return created.data;
+  }
+
+  async function addSession(expiresAt: number, token: string): Promise<void> {
+    await ctx.db
+      .insertInto('sessions')
+      .values({ tokenHash: token.padEnd(64, '0'), userId: shop.id, createdAt: expiresAt - HOUR_MS, expiresAt, lastSeenAt: expiresAt - HOUR_MS, ip: '127.0.0.1', userAgent: 'test' })
+      .execute();
+  }
+
+  async function addLoginRecord(createdAt: number, username: string): Promise<number> {
+    return insertReturningId(ctx.db, 'loginRecords', { username, userId: null, ip: '127.0.0.1', userAgent: 'test', success: 1, reason: 'ok', createdAt });
+  }
+
+  async function addLog(createdAt: number, action: string): Promise<void> {
+    await recordOperation(ctx.db, {
+      module: 'retention-test',
+      action,
+      content: action,
+      operator: 'tester',
+      operatorId: null,
+      status: 1,
+      ip: '',
+      method: 'POST',
+      path: '/x',
+      durationMs: 1,
+      errorMsg: '',
+      userAgent: '',
+      payload: '',
+      createdAt,
+    });
+  }
+
+  /** Every daily counter equals the number of rows it counts. */
+  async function countersMatchRows(): Promise<void> {
+    const rows = await ctx.db.selectFrom('operationLogs').select(['module', 'action', 'status', 'createdAt']).execute();
+    const expected = new Map<string, number>();
+    for (const r of rows) {
+      const id = `${r.module}|${r.action}|${r.status}|${Math.floor(Number(r.createdAt) / DAY_MS) * DAY_MS}`;
+      expected.set(id, (expected.get(id) ?? 0) + 1);
+    }
+    const counters = await ctx.db.selectFrom('operationLogDaily').selectAll().execute();
+    const actual = new Map(counters.map((c) => [`${c.module}|${c.action}|${c.status}|${Number(c.day)}`, Number(c.n)]));
+    expect(actual).toEqual(expected);
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-retention-'));
+    ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
+    inspector = await loginAs(ctx, 'inspector');
+    shop = await loginAs(ctx, 'shop');
+    admin = await loginAs(ctx, 'admin');
+  });
+  afterAll(async () => {
+    await ctx.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('removes exactly what is past its time, in batches, and keeps the rest', async () => {
+    // Sessions: expired two days ago (goes), expired an hour ago (kept a day), still valid.
+    await addSession(now - 2 * DAY_MS, 'a1');
+    await addSession(now - 3 * DAY_MS, 'a2');
+    await addSession(now - HOUR_MS, 'b1');
+    await addSession(now + DAY_MS, 'c1');
+    const sessionsBefore = await ctx.db.selectFrom('sessions').select('tokenHash').execute();
+
+    // Login records and operation logs: 181 days old go, 179 days old stay.
+    const oldRecords = [];
+    for (let i = 0; i < 5; i++) oldRecords.push(await addLoginRecord(now - 181 * DAY_MS - i * DAY_MS, `old${i}`));
+    const keptRecord = await addLoginRecord(now - 179 * DAY_MS, 'recent');
+    for (let i = 0; i < 5; i++) await addLog(now - 181 * DAY_MS - i * HOUR_MS, i % 2 === 0 ? 'old-even' : 'old-odd');
+    await addLog(now - 179 * DAY_MS, 'recent');
+    await countersMatchRows();
+
+    // Uploads: one uploaded for real through the embedded host and never used; others on disk.
+    const token = await call<UploadTokenData>(ctx, 'GET', '/api/admin/upload/token?purpose=proof', { as: inspector });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pngBytes(300, 2))], { type: 'image/png' }), 'photo.png');
+    form.append('token', token.data.uploadToken);
+    form.append('key', token.data.key);
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const uploaded = await ctx.app.inject({
+      method: 'POST',
+      url: '/upload',
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const abandoned = token.data.key;
+    await age(abandoned, 25 * HOUR_MS);
+
+    await storeFile(key(1), 30 * DAY_MS); // named by an order as a path
+    await storeFile(key(2), 30 * DAY_MS); // named by an order as an absolute URL on this host
+    await storeFile(key(3), 25 * HOUR_MS); // named by nothing: goes
+    await storeFile(key(4), 23 * HOUR_MS); // named by nothing, but young: stays
+    await storeFile(key(5), 30 * DAY_MS); // named by an order that is then deleted: goes
+    await storeFile(key(6), 30 * DAY_MS); // named in an order's person images, with a query string
+    await storeFile('avatars/someone.png', 30 * DAY_MS); // not evidence: never swept
+    await createOrder({ certImages: `/upload/files/${key(1)}`, proofImages: `http://shop.example:3000/upload/files/${key(2)}` });
+    await createOrder({ personCertImages: `https://elsewhere.example/a.png,/upload/files/${key(6)}?v=2` });
+    const doomed = await createOrder({ certImages: `/upload/files/${key(5)}` });
+    const deleted = await call(ctx, 'POST', '/api/admin/order/delete', { as: admin, payload: { ids: [doomed.id] } });
+    expect(deleted.status, deleted.msg).toBe(200);
+
+    await flushLogs(ctx);
+    const logsBefore = await countLogs(ctx.db, {});
+    const report = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now, batchSize: 2 });
+
+    expect(report).toMatchObject({ sessions: 2, loginRecords: 5, operationLogs: 5, uploads: 3, aborted: false });
+    expect(report.uploadKeys.sort()).toEqual([abandoned, key(3), key(5)].sort());
+
+    const sessionsAfter = (await ctx.db.selectFrom('sessions').select('tokenHash').execute()).map((s) => s.tokenHash).sort();
+    const expectedSessions = sessionsBefore.map((s) => s.tokenHash).filter((t) => !t.startsWith('a1') && !t.startsWith('a2')).sort();
+    expect(sessionsAfter).toEqual(expectedSessions);
+    expect(sessionsAfter).toContain('b1'.padEnd(64, '0'));
+    expect(sessionsAfter).toContain('c1'.padEnd(64, '0'));
+
+    const records = (await ctx.db.selectFrom('loginRecords').select('id').execute()).map((r) => Number(r.id));
+    expect(records).toContain(keptRecord);
+    for (const id of oldRecords) expect(records).not.toContain(id);
+
+    const logs = await ctx.db.selectFrom('operationLogs').select('action').where('module', '=', 'retention-test').execute();
+    expect(logs.map((l) => l.action)).toEqual(['recent']);
+    await countersMatchRows();
+    expect(await countLogs(ctx.db, {})).toBe(logsBefore - 5);
+
+    for (const k of [key(1), key(2), key(4), key(6), 'avatars/someone.png']) expect(await exists(filePath(k)), k).toBe(true);
+    for (const k of [abandoned, key(3), key(5)]) expect(await exists(filePath(k)), k).toBe(false);
+
+    // A second run finds nothing more.
+    const again = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now });
+    expect(again).toMatchObject({ sessions: 0, loginRecords: 0, operationLogs: 0, uploads: 0 });
+  });
+
+  it('keeps logs and uploads forever when their settings are 0', async () => {
+    await addLoginRecord(now - 400 * DAY_MS, 'ancient');
+    await addLog(now - 400 * DAY_MS, 'ancient');
+    await storeFile(key(7), 400 * DAY_MS);
+    const report = await runRetention(ctx.db, { days: 0, uploadGraceHours: 0, blobs: localBlobSweepStore(dataDir), now: () => now });
+    expect(report).toMatchObject({ loginRecords: 0, operationLogs: 0, uploads: 0, cutoff: null });
+    expect(await ctx.db.selectFrom('loginRecords').select('id').where('username', '=', 'ancient').executeTakeFirst()).toBeDefined();
+    expect(await exists(filePath(key(7)))).toBe(true);
+  });
+
+  it('as two jobs (rows hourly, uploads daily), writes what each removed to the operation log', async () => {
+    await addSession(now - 5 * DAY_MS, 'd1');
+    // The 400-day-old login record, log and image of the previous test go now.
+    const deps = { db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: localBlobSweepStore(dataDir), now: () => now };
+    const rows = retentionJob(deps);
+    const uploads = uploadRetentionJob(deps);
+    expect([rows.name, rows.intervalMs]).toEqual(['retention', 60 * 60 * 1000]);
+    expect([uploads.name, uploads.intervalMs]).toEqual(['retention-uploads', 24 * 60 * 60 * 1000]);
+    expect(uploadRetentionJob({ ...deps, retention: { ...deps.retention, uploadGraceHours: 2 } }).intervalMs).toBe(2 * 60 * 60 * 1000);
+
+    await rows.run(new AbortController().signal);
+    expect(await exists(filePath(key(7)))).toBe(true);
+    await uploads.run(new AbortController().signal);
+    expect(await exists(filePath(key(7)))).toBe(false);
+
+    const logged = await ctx.db
+      .selectFrom('operationLogs')
+      .selectAll()
+      .where('module', '=', 'system')
+      .where('action', '=', 'retention')
+      .orderBy('id')
+      .execute();
+    expect(logged.map((r) => [r.status, r.operator, r.path, r.content])).toEqual([
+      [1, 'system', 'job:retention', 'retention: removed 1 expired session, 1 login record and 1 operation log older than 180 days'],
+      [1, 'system', 'job:retention-uploads', 'retention: removed 1 unreferenced upload'],
+    ]);
+    expect(JSON.parse(logged[0]!.payload)).toEqual({ sessions: 1, loginRecords: 1, operationLogs: 1, cutoff: new Date(now - 180 * DAY_MS).toISOString() });
+    expect(JSON.parse(logged[1]!.payload)).toEqual({ uploads: 1, uploadGraceHours: 24, uploadKeys: [key(7)] });
+    await countersMatchRows();
+
+    // The rows are visible in the log list like any other.
+    const superAdmin = await loginAs(ctx, 'super_admin');
+    const list = await call<{ list: { content: string }[] }>(ctx, 'GET', '/api/admin/log/list?module=system&action=retention', { as: superAdmin });
+    expect(list.status, list.msg).toBe(200);
+    expect(list.data.list.map((r) => r.content)).toEqual([logged[1]!.content, logged[0]!.content]);
+  });
+
+  it('logs a failed run as failed, with the error', async () => {
+    const broken = { list: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('disk unreadable')) }) }), delete: async () => undefined };
+    const job = uploadRetentionJob({ db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: broken, now: () => now });
+    await expect(job.run(new AbortController().signal)).rejects.toThrow('disk unreadable');
+    const row = await ctx.db.selectFrom('operationLogs').selectAll().where('module', '=', 'system').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect([row.status, row.content, row.errorMsg]).toEqual([0, 'retention: removing unreferenced uploads failed', 'disk unreadable']);
+    await countersMatchRows();
+  });
+
+  it('checks a bounded share of old uploads per run, and every one of them over the runs', async () => {
+    // A folder of its own holding only five old images that no order names.
+    const folder = await mkdtemp(join(tmpdir(), 'clearplay-retention-cap-'));
+    try {
+      const keys = [20, 21, 22, 23, 24].map(key);
+      for (const k of keys) {
+        const path = join(folder, 'uploads', 'files', k);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, pngBytes(100, 1));
+        await utimes(path, new Date(now - 3 * DAY_MS), new Date(now - 3 * DAY_MS));
+      }
+      const removedPerRun: number[] = [];
+      for (let run = 0; run < 4; run++) {
+        const report = await runRetention(ctx.db, { days: 0, uploadGraceHours: 24, blobs: localBlobSweepStore(folder), now: () => now, maxUploadCandidates: 2 });
+        removedPerRun.push(report.uploads);
+      }
+      expect(removedPerRun).toEqual([2, 2, 1, 0]);
+      for (const k of keys) expect(await exists(join(folder, 'uploads', 'files', k)), k).toBe(false);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});

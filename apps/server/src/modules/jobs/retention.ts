@@ -1,0 +1,305 @@
+/**
+ * Retention (decision 0045): what the database and the upload folder stop keeping.
+ * - sessions expired more than a day ago (within that day an expired token still answers
+ *   "session expired" rather than "not signed in");
+ * - login records and operation logs older than RETENTION_DAYS (0 keeps them);
+ * - evidence images referenced by no order and older than RETENTION_UPLOAD_HOURS (0 keeps them).
+ * Rows go in bounded batches, each a short transaction through an index on the filtered
+ * column (0001, 0003), so writers are never held up for long; the operation log's daily
+ * counters lose exactly the rows that go, in the same transaction. Every run ends with one
+ * operation-log row saying what it removed.
+ */
+import type { Db } from '../../db/index.ts';
+import { writeTransaction } from '../../db/dialect.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
+import { cutBytes, PAYLOAD_MAX_BYTES } from '../../plugins/operation-log.ts';
+import { recordOperation } from '../logs/logs.service.ts';
+import { KEY_PREFIX } from '../uploads/keys.ts';
+import type { BlobSweepStore } from './blob-sweep.ts';
+import type { Job } from './scheduler.ts';
+
+export const RETENTION_JOB = 'retention';
+export const UPLOAD_RETENTION_JOB = 'retention-uploads';
+/** An expired session is kept this long, so its token answers "expired" for a while. */
+export const SESSION_GRACE_MS = DAY_MS;
+const BATCH = 1000;
+/** At most this many old uploads are checked per run (a random sample when there are more). */
+const MAX_UPLOAD_CANDIDATES = 50_000;
+/**
+ * Keys of uploads that only orders reference: the evidence images (all under `evidence/`, which
+ * the reference matching relies on; a prefix outside it would simply never be swept).
+ */
+const SWEPT_ROOT = 'evidence/';
+const SWEPT_PREFIXES = Object.values(KEY_PREFIX)
+  .map((p) => `${p}/`)
+  .filter((p) => p.startsWith(SWEPT_ROOT));
+const KEYS_LOGGED = 50;
+
+export interface RetentionOptions {
+  /** Login records and operation logs older than this many days go; 0 keeps them. */
+  days: number;
+  /** Unreferenced evidence images older than this many hours go; 0 keeps them. */
+  uploadGraceHours: number;
+  /** Remove expired sessions, old login records and operation logs (default true). */
+  rows?: boolean;
+  /** The stored uploads, or null to leave them alone. */
+  blobs: BlobSweepStore | null;
+  now?: () => number;
+  signal?: AbortSignal;
+  batchSize?: number;
+  maxUploadCandidates?: number;
+}
+
+export interface RetentionReport {
+  sessions: number;
+  loginRecords: number;
+  operationLogs: number;
+  uploads: number;
+  /** The removed upload keys (all of them; the log row names the first few). */
+  uploadKeys: string[];
+  /** Rows created before this went (null: kept forever). */
+  cutoff: number | null;
+  /** The run was stopped before it finished (shutdown). */
+  aborted: boolean;
+}
+
+/** Deletes, batch by batch, the rows `pick` selects; returns how many went. */
+async function deleteInBatches(pick: () => Promise<number>, signal: AbortSignal | undefined): Promise<number> {
+  let total = 0;
+  while (signal?.aborted !== true) {
+    const n = await pick();
+    total += n;
+    if (n === 0) break;
+  }
+  return total;
+}
+
+async function deleteExpiredSessions(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(async () => {
+    const rows = await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute();
+    if (rows.length === 0) return 0;
+    await db.deleteFrom('sessions').where('id', 'in', rows.map((r) => r.id)).execute();
+    return rows.length;
+  }, signal);
+}
+
+async function deleteOldLoginRecords(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(async () => {
+    const rows = await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute();
+    if (rows.length === 0) return 0;
+    await db.deleteFrom('loginRecords').where('id', 'in', rows.map((r) => r.id)).execute();
+    return rows.length;
+  }, signal);
+}
+
+/** Operation logs and, in the same transaction, their share of the daily counters. */
+async function deleteOldOperationLogs(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(
+    () =>
+      writeTransaction(db, async (trx) => {
+        const rows = await trx
+          .selectFrom('operationLogs')
+          .select(['id', 'module', 'action', 'status', 'createdAt'])
+          .where('createdAt', '<', before)
+          .orderBy('createdAt')
+          .orderBy('id')
+          .limit(batch)
+          .execute();
+        if (rows.length === 0) return 0;
+        await trx.deleteFrom('operationLogs').where('id', 'in', rows.map((r) => Number(r.id))).execute();
+        const counts = new Map<string, { module: string; action: string; status: number; day: number; n: number }>();
+        for (const row of rows) {
+          const day = Math.floor(Number(row.createdAt) / DAY_MS) * DAY_MS;
+          const id = JSON.stringify([row.module, row.action, row.status, day]);
+          const entry = counts.get(id) ?? { module: row.module, action: row.action, status: row.status, day, n: 0 };
+          entry.n += 1;
+          counts.set(id, entry);
+        }
+        for (const c of counts.values()) {
+          await trx
+            .updateTable('operationLogDaily')
+            .set((eb) => ({ n: eb('n', '-', c.n) }))
+            .where('module', '=', c.module)
+            .where('action', '=', c.action)
+            .where('status', '=', c.status)
+            .where('day', '=', c.day)
+            .execute();
+          await trx
+            .deleteFrom('operationLogDaily')
+            .where('module', '=', c.module)
+            .where('action', '=', c.action)
+            .where('status', '=', c.status)
+            .where('day', '=', c.day)
+            .where('n', '<=', 0)
+            .execute();
+        }
+        return rows.length;
+      }),
+    signal,
+  );
+}
+
+/**
+ * Forgets every candidate key that `url` names: its path ends in `/<key>` (or is the key).
+ * Candidates all start with `evidence/`, so only suffixes starting there are looked up.
+ */
+function forgetReferenced(url: string, candidates: Set<string>): void {
+  let path = url.trim();
+  const cut = path.search(/[?#]/);
+  if (cut !== -1) path = path.slice(0, cut);
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // not percent-encoded after all: compare it as it is
+    }
+  }
+  for (let i = path.indexOf(SWEPT_ROOT); i !== -1; i = path.indexOf(SWEPT_ROOT, i + 1)) {
+    if (i === 0 || path[i - 1] === '/') candidates.delete(path.slice(i));
+  }
+}
+
+/**
+ * Evidence images older than the grace period that no order names. The orders are read once,
+ * in primary-key batches, and only their image columns; a scan cut short deletes nothing.
+ */
+async function sweepUploads(db: Db, blobs: BlobSweepStore, graceMs: number, max: number, batch: number, signal?: AbortSignal): Promise<string[]> {
+  const sample: string[] = [];
+  let seen = 0;
+  for await (const blob of blobs.list()) {
+    if (signal?.aborted === true) return [];
+    if (blob.ageMs < graceMs || !SWEPT_PREFIXES.some((p) => blob.key.startsWith(p))) continue;
+    seen += 1;
+    // Reservoir sampling: with more old uploads than `max`, each run checks a fair random share.
+    if (sample.length < max) sample.push(blob.key);
+    else {
+      const slot = Math.floor(Math.random() * seen);
+      if (slot < max) sample[slot] = blob.key;
+    }
+  }
+  const candidates = new Set(sample);
+  let lastId = 0;
+  while (candidates.size > 0) {
+    if (signal?.aborted === true) return [];
+    const rows = await db
+      .selectFrom('orders')
+      .select(['id', 'certImages', 'proofImages', 'personCertImages'])
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(batch)
+      .execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      for (const list of [row.certImages, row.proofImages, row.personCertImages]) {
+        for (const url of list.split(',')) if (url !== '') forgetReferenced(url, candidates);
+      }
+    }
+    lastId = Number(rows[rows.length - 1]!.id);
+  }
+  const removed: string[] = [];
+  for (const key of candidates) {
+    if (signal?.aborted === true) break;
+    await blobs.delete(key);
+    removed.push(key);
+  }
+  return removed;
+}
+
+export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
+  const now = (options.now ?? nowMs)();
+  const batch = options.batchSize ?? BATCH;
+  const { signal } = options;
+  const rows = options.rows !== false;
+  const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
+  const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
+  const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
+  const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
+  const uploadKeys =
+    options.blobs === null || options.uploadGraceHours === 0
+      ? []
+      : await sweepUploads(db, options.blobs, options.uploadGraceHours * HOUR_MS, options.maxUploadCandidates ?? MAX_UPLOAD_CANDIDATES, batch, signal);
+  return { sessions, loginRecords, operationLogs, uploads: uploadKeys.length, uploadKeys, cutoff, aborted: signal?.aborted === true };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The operation log's line for a run of the rows part, the uploads part, or both. */
+export function describeRun(report: RetentionReport, days: number, parts: { rows: boolean; uploads: boolean }): string {
+  const said: string[] = [];
+  if (parts.rows) {
+    const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
+    said.push(
+      `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')} and ${plural(report.operationLogs, 'operation log')}${older}`,
+    );
+  }
+  if (parts.uploads) said.push(plural(report.uploads, 'unreferenced upload'));
+  return `retention: removed ${said.join(', ')}${report.aborted ? ' (stopped early: shutdown)' : ''}`;
+}
+
+export interface RetentionJobDeps {
+  db: Db;
+  retention: { days: number; uploadGraceHours: number; intervalMinutes: number };
+  blobs: BlobSweepStore | null;
+  now?: () => number;
+}
+
+/** A retention job that runs `options` and writes what it removed (or why it failed) to the operation log. */
+function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: number, part: 'rows' | 'uploads'): Job {
+  const now = deps.now ?? nowMs;
+  const { days, uploadGraceHours } = deps.retention;
+  const base = { module: 'system', action: 'retention', operator: 'system', operatorId: null, ip: '', method: 'JOB', path: `job:${name}`, userAgent: '' };
+  return {
+    name,
+    intervalMs,
+    async run(signal) {
+      const started = now();
+      try {
+        const report = await runRetention(deps.db, {
+          days,
+          uploadGraceHours,
+          rows: part === 'rows',
+          blobs: part === 'uploads' ? deps.blobs : null,
+          now,
+          signal,
+        });
+        const payload =
+          part === 'rows'
+            ? { sessions: report.sessions, loginRecords: report.loginRecords, operationLogs: report.operationLogs, cutoff: report.cutoff === null ? null : toIso(report.cutoff) }
+            : { uploads: report.uploads, uploadGraceHours, uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED) };
+        await recordOperation(deps.db, {
+          ...base,
+          content: describeRun(report, days, { rows: part === 'rows', uploads: part === 'uploads' }),
+          status: 1,
+          durationMs: Math.max(0, Math.round(now() - started)),
+          errorMsg: '',
+          payload: cutBytes(JSON.stringify(payload), PAYLOAD_MAX_BYTES),
+          createdAt: now(),
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await recordOperation(deps.db, {
+          ...base,
+          content: `retention: ${part === 'rows' ? 'removing old rows' : 'removing unreferenced uploads'} failed`,
+          status: 0,
+          durationMs: Math.max(0, Math.round(now() - started)),
+          errorMsg: message.slice(0, 512),
+          payload: '',
+          createdAt: now(),
+        }).catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Expired sessions, old login records and operation logs, every RETENTION_INTERVAL_MINUTES. */
+export const retentionJob = (deps: RetentionJobDeps): Job => loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
+
+/**
+ * Unreferenced evidence images. Each run reads every order's image columns, so it runs once per
+ * grace period, at most daily, and never more often than the rows job.
+ */
+export function uploadRetentionJob(deps: RetentionJobDeps): Job {
+  const every = Math.max(deps.retention.intervalMinutes * MINUTE_MS, Math.min(deps.retention.uploadGraceHours, 24) * HOUR_MS);
+  return loggedRetentionJob(deps, UPLOAD_RETENTION_JOB, every, 'uploads');
+}
