@@ -248,6 +248,11 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
   // Bodies are read by the handlers as streams: never buffered by a parser.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: COMPLETE_BODY_LIMIT }, (_request, body, done) => {
+    // The provider accepts an empty body under a JSON type: the Node SDK's init sends one.
+    if ((body as string).trim() === '') {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, JSON.parse(body as string));
     } catch {
