@@ -43,7 +43,7 @@ import {
   type StoredObject,
 } from './host-protocol.ts';
 import { serveStoredFiles } from './host-serving.ts';
-import { MultipartStaging, type MultipartUpload } from './host-storage.ts';
+import { MultipartStaging, PartLengthError, type MultipartUpload } from './host-storage.ts';
 import { detectImageType, mimeAllowed } from './image-type.ts';
 import { isSafeKey } from './keys.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
@@ -282,9 +282,12 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
     const room = Math.min(MAX_PART_BYTES, sizeLimit(policy) - others);
     if (room <= 0 || Number(request.headers['content-length'] ?? 0) > room) throw tooLarge();
 
+    if (completing.has(id)) throw noSuchUpload();
     const expectedMd5 = contentMd5(request.headers['content-md5']);
+    const announced = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+    const length = announced !== undefined && Number.isSafeInteger(announced) ? announced : undefined;
     const part = await staging
-      .writePart(id, partNumber, request.raw, room, async (digests) => {
+      .writePart(id, partNumber, request.raw, { maxBytes: room, length }, async (digests) => {
         if (digests.size === 0) throw new HostError(400, 'part is empty');
         if (expectedMd5 !== undefined && expectedMd5 !== digests.md5) throw new HostError(400, 'Content-MD5 not match');
         // The first part holds the file's header: refuse a non-image before the rest arrives.
@@ -292,6 +295,7 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
         if ((await staging.read(id)) === null) throw noSuchUpload();
       })
       .catch((error: unknown) => {
+        if (error instanceof PartLengthError) throw new HostError(400, 'part is shorter than its Content-Length');
         throw error instanceof TooLargeError ? tooLarge() : error;
       });
     return answer(reply, 200, { etag: part.etag, md5: part.md5 });
@@ -304,7 +308,6 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
     const body = parseCompleteBody(request.body);
     if (completing.has(id)) throw noSuchUpload();
     completing.add(id);
-    const joined = store.tmpFile();
     try {
       const stored = await staging.parts(id);
       const chosen = body.parts.map(({ etag, partNumber }) => {
@@ -319,16 +322,16 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
       const mimeType = imageType(Buffer.from(chosen[0]!.part.head, 'base64'), policy);
       if ((await store.stat(key)) !== null) throw fileExists();
 
-      const { size, qetag } = await staging.join(id, chosen, joined).catch((error: unknown) => {
+      const joined = await staging.join(id, chosen).catch((error: unknown) => {
         request.log.warn({ err: error }, 'joining the parts failed');
         throw new HostError(400, 'parts changed while completing');
       });
-      await store.commit(joined, key);
+      const { size, qetag } = joined;
+      await store.commit(joined.path, key);
       await staging.remove(id);
       return answerStored(reply, policy, { key, size, qetag, mimeType, fname: body.fname ?? '', customVars: body.customVars ?? {} });
     } finally {
       completing.delete(id);
-      await unlink(joined).catch(() => undefined);
     }
   });
 
