@@ -223,16 +223,24 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     const modal = await openFilledCreateForm(page, `wx_refused_${Date.now()}`);
     const env = uploader(modal, 'personCertImages');
 
-    // no token: only the widget's own message, not the API client's error toast as well
-    await page.route('**/api/admin/upload/token**', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 500, msg: 'token service down', data: null }) }),
-    );
+    // no token: the real token call fails (the server is down for a moment); only the widget's
+    // own message shows, not the API client's error toast as well
+    const tokenCalls: { url: string; failed: string | null }[] = [];
+    const onTokenCall = (request: Request, failed: string | null) => {
+      if (new URL(request.url()).pathname === '/api/admin/upload/token') tokenCalls.push({ url: request.url(), failed });
+    };
+    const onFailed = (request: Request) => onTokenCall(request, request.failure()?.errorText ?? 'failed');
+    page.on('requestfailed', onFailed);
+    await server.halt();
     const cert = uploader(modal, 'certImages');
     await choose(cert, 'small.png', 'image/png', png(16, 16, 'gradient'));
     await until(() => page.locator('.ant-message-notice', { hasText: '获取上传 token 失败' }).first().isVisible()).toBe(true);
     await until(() => cert.locator('.ant-upload-list-item-error').count()).toBe(1);
-    expect(await page.locator('.ant-message-notice', { hasText: 'token service down' }).count()).toBe(0);
-    await page.unroute('**/api/admin/upload/token**');
+    expect(tokenCalls).toHaveLength(1);
+    expect(tokenCalls[0]!.url).toContain('purpose=cert');
+    expect(await page.locator('.ant-message-notice').count()).toBe(1);
+    page.off('requestfailed', onFailed);
+    await server.restart();
 
     // the widget's own filter: nothing is sent
     await choose(env, 'notes.txt', 'text/plain', Buffer.from('not a picture\n'));

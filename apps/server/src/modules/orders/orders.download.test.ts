@@ -7,6 +7,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
+import { LocalBlobStore } from '../uploads/local-blob-store.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { sourceOf } from './orders.download.ts';
 
@@ -158,13 +159,14 @@ describe('with the embedded upload host', () => {
   });
 
   it('never reads a path outside the upload folder', () => {
-    const store = { dataDir: '/data', publicBaseUrl: null };
-    expect(sourceOf('/upload/files/../../etc/passwd', store, 'app.example')).toEqual({ local: null });
-    expect(sourceOf('/upload/files/%2e%2e/%2e%2e/etc/passwd', store, 'app.example')).toEqual({ local: null });
+    const store = new LocalBlobStore('/data');
+    expect(sourceOf('/upload/files/../../etc/passwd', store, 'app.example')).toEqual({ foreign: true });
+    expect(sourceOf('/upload/files/%2e%2e/%2e%2e/etc/passwd', store, 'app.example')).toEqual({ foreign: true });
     expect(sourceOf('/etc/passwd', store, 'app.example')).toEqual({ foreign: true });
     expect(sourceOf('file:///etc/passwd', store, 'app.example')).toEqual({ foreign: true });
     expect(sourceOf('http://169.254.169.254/latest/meta-data', store, 'app.example')).toEqual({ foreign: true });
-    expect(sourceOf('https://app.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ local: '/data/uploads/files/evidence/cert/202601/ab' });
+    expect(sourceOf('https://app.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ key: 'evidence/cert/202601/ab' });
+    expect(sourceOf('https://elsewhere.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ foreign: true });
   });
 });
 
@@ -181,7 +183,7 @@ describe('with the cloud provider', () => {
     server = createServer((req, res) => {
       if (req.url === '/evidence/cert/ok') {
         res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
-      } else if (req.url === '/evidence/proof/shot.webp?v=1') {
+      } else if (req.url === '/evidence/proof/shot.webp') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from('not an image, but a file'));
       } else if (req.url === '/evidence/cert/moved') {
         res.writeHead(302, { location: 'http://169.254.169.254/' }).end();

@@ -3,19 +3,14 @@
  * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
  * record in the caller's language (another shop's public record without amount and client).
  *
- * Where the images come from:
- * - `/upload/files/<key>` (the embedded upload host; also as an absolute URL on this server's
- *   own host): read from `<dataDir>/uploads/files` through the uploads module's key rules,
- *   so no path can leave that folder;
- * - `<provider public domain>/<key>` (the cloud provider): fetched with a timeout and a size
- *   limit, redirects refused;
- * - anything else is not fetched: the server does not request arbitrary addresses for a
- *   client (no request forgery through an order's image list).
+ * Where the images come from: the uploads module's BlobStore, for the URLs it handed out
+ * (`/upload/files/<key>` of the embedded upload host, also as an absolute URL on this server's
+ * own host; `<provider public domain>/<key>` of the cloud provider), read with a timeout and a
+ * size limit. Anything else is not fetched: the server does not request arbitrary addresses
+ * for a client (no request forgery through an order's image list).
  * An image that cannot be read is left out and listed in the summary; the ZIP still comes.
  * Images are added one at a time, each once the previous one has been sent on.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { PassThrough, Readable } from 'node:stream';
 import { ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
 import { ZipFile } from 'yazl';
@@ -23,18 +18,15 @@ import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
+import { BlobReadError, type BlobStore } from '../uploads/blob-store.ts';
 import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
-import { pathForKey } from '../uploads/keys.ts';
-import { LOCAL_UPLOAD_PREFIX } from '../uploads/uploads.config.ts';
 import { formatFen, toOrderItem, visibleOrder } from './orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
 import { room } from '../../lib/streams.ts';
 
 export interface ImageStore {
-  /** The app's data directory (the embedded host keeps files in `<dataDir>/uploads/files`). */
-  dataDir: string;
-  /** The cloud provider's public base URL, or null with the embedded host. */
-  publicBaseUrl: string | null;
+  /** Where the images are (the uploads module's createBlobStore). */
+  blobs: BlobStore;
   maxImageBytes: number;
   /** Per remote image (default 15 s). */
   fetchTimeoutMs?: number;
@@ -58,84 +50,48 @@ const EXTENSION: Record<string, string> = {
   'image/avif': '.avif',
 };
 
-/** Remote images together may take this long; later ones are then listed as timed out. */
+/** Reading images together may take this long; later ones are then listed as timed out. */
 const REMOTE_BUDGET_MS = 120_000;
-const LOCAL_FILES = `${LOCAL_UPLOAD_PREFIX}/files/`;
 
 type Missing = { key: MessageKey; params?: Record<string, string | number> };
 type Fetched = { data: Buffer } | { missing: Missing };
 
-type Source = { local: string | null } | { remote: URL } | { foreign: true };
+type Source = { key: string } | { foreign: true };
 
 /** Where an image URL of an order is read from (see the file comment). */
-export function sourceOf(raw: string, store: Pick<ImageStore, 'dataDir' | 'publicBaseUrl'>, ownHost: string | undefined): Source {
-  const filesDir = join(store.dataDir, 'uploads', 'files');
-  const localPath = (pathname: string): Source => {
-    let key: string;
-    try {
-      key = decodeURIComponent(pathname.slice(LOCAL_FILES.length));
-    } catch {
-      return { local: null };
-    }
-    return { local: pathForKey(filesDir, key) };
-  };
-  if (raw.startsWith('/') && !raw.startsWith('//')) {
-    const pathname = raw.split(/[?#]/)[0] ?? '';
-    return pathname.startsWith(LOCAL_FILES) ? localPath(pathname) : { foreign: true };
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { foreign: true };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { foreign: true };
-  if (store.publicBaseUrl !== null && url.href.startsWith(`${store.publicBaseUrl}/`)) return { remote: url };
-  if (ownHost !== undefined && url.host === ownHost && url.pathname.startsWith(LOCAL_FILES)) return localPath(url.pathname);
-  return { foreign: true };
+export function sourceOf(raw: string, blobs: BlobStore, ownHost: string | undefined): Source {
+  const key = blobs.keyOfUrl(raw, ownHost);
+  return key === null ? { foreign: true } : { key };
 }
 
-async function readLocal(path: string | null, max: number): Promise<Fetched> {
-  const info = path === null ? null : await stat(path).catch(() => null);
-  if (path === null || info === null || !info.isFile()) return { missing: { key: 'orderSheet.missing.notFound' } };
-  if (info.size > max) return { missing: { key: 'orderSheet.missing.tooLarge', params: { max: Math.floor(max / 1024 / 1024) } } };
-  try {
-    return { data: await readFile(path) };
-  } catch {
-    return { missing: { key: 'orderSheet.missing.failed' } };
-  }
-}
-
-async function fetchRemote(url: URL, max: number, timeoutMs: number): Promise<Fetched> {
+/** The image's bytes through the store, at most `max` of them, within `timeoutMs`. */
+async function readImage(blobs: BlobStore, key: string, max: number, timeoutMs: number): Promise<Fetched> {
   const tooLarge: Fetched = { missing: { key: 'orderSheet.missing.tooLarge', params: { max: Math.floor(max / 1024 / 1024) } } };
   if (timeoutMs <= 0) return { missing: { key: 'orderSheet.missing.timeout' } };
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    if (!res.ok || res.body === null) {
-      await res.body?.cancel().catch(() => undefined);
-      return { missing: { key: 'orderSheet.missing.http', params: { status: res.status } } };
-    }
-    if (Number(res.headers.get('content-length') ?? 0) > max) {
-      await res.body.cancel().catch(() => undefined);
+    const got = await blobs.get(key, { signal });
+    if (got === null) return { missing: { key: 'orderSheet.missing.notFound' } };
+    if (got.info !== null && got.info.size > max) {
+      got.stream.destroy();
       return tooLarge;
     }
-    const chunks: Uint8Array[] = [];
+    const chunks: Buffer[] = [];
     let size = 0;
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
+    for await (const chunk of got.stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
       if (size > max) {
-        await reader.cancel().catch(() => undefined);
+        got.stream.destroy();
         return tooLarge;
       }
-      chunks.push(value);
+      chunks.push(chunk);
     }
     return { data: Buffer.concat(chunks) };
   } catch (error) {
+    if (error instanceof BlobReadError && error.reason === 'http') return { missing: { key: 'orderSheet.missing.http', params: { status: error.status ?? 0 } } };
     const name = (error as { name?: unknown }).name;
-    return { missing: { key: name === 'TimeoutError' || name === 'AbortError' ? 'orderSheet.missing.timeout' : 'orderSheet.missing.failed' } };
+    const timedOut = (error instanceof BlobReadError && error.reason === 'timeout') || name === 'TimeoutError' || name === 'AbortError' || signal.aborted;
+    return { missing: { key: timedOut ? 'orderSheet.missing.timeout' : 'orderSheet.missing.failed' } };
   }
 }
 
@@ -229,13 +185,11 @@ export async function orderZip(db: Db, id: number, op: Operator, locale: Locale,
       const urls = imageUrls(item[kind]);
       for (const [i, url] of urls.entries()) {
         if (out.destroyed) return;
-        const source = sourceOf(url, store, ownHost);
+        const source = sourceOf(url, store.blobs, ownHost);
         const got: Fetched =
-          'local' in source
-            ? await readLocal(source.local, store.maxImageBytes)
-            : 'remote' in source
-              ? await fetchRemote(source.remote, store.maxImageBytes, Math.min(store.fetchTimeoutMs ?? 15_000, started + REMOTE_BUDGET_MS - nowMs()))
-              : { missing: { key: 'orderSheet.missing.foreign' } };
+          'key' in source
+            ? await readImage(store.blobs, source.key, store.maxImageBytes, Math.min(store.fetchTimeoutMs ?? 15_000, started + REMOTE_BUDGET_MS - nowMs()))
+            : { missing: { key: 'orderSheet.missing.foreign' } };
         const name = `${folder}/${number(i, urls.length)}`;
         if ('missing' in got) {
           missing.push({ entry: name, url, reason: t(locale, got.missing.key, got.missing.params) });

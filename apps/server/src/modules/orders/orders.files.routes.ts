@@ -6,6 +6,7 @@ import { ErrorEnvelope, ok, responses } from '../../lib/envelope.ts';
 import { operatorOf } from '../../plugins/auth.ts';
 import { localeOf } from '../../plugins/errors.ts';
 import type { RouteDeps } from '../../routes.ts';
+import { createBlobStore } from '../uploads/uploads.service.ts';
 import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
 import { importOrders, importTemplate, readSheet, readUploadedFile } from './orders.import.ts';
@@ -26,6 +27,7 @@ const fileResponses = (type: string, description: string) =>
 const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   // The import reads its multipart body itself (a stream with a size limit), in this plugin only.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  const blobs = await createBlobStore(config);
 
   app.get(
     '/admin/order/import/template',
@@ -84,11 +86,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       schema: { tags, summary: 'An order’s images by kind and a one-page summary, as a ZIP', security, querystring: IdQuery, response: fileResponses('application/zip', 'zip archive') },
     },
     async (request, reply) => {
-      const store = {
-        dataDir: config.dataDir,
-        publicBaseUrl: config.uploads.provider === 'qiniu' ? config.uploads.publicBaseUrl : null,
-        maxImageBytes: config.uploads.maxImageBytes,
-      };
+      const store = { blobs, maxImageBytes: config.uploads.maxImageBytes };
       const zip = await orderZip(db, request.query.id, operatorOf(request), localeOf(request), store, request.host, (error) =>
         request.log.error({ err: error, reqId: request.id }, 'order download failed'),
       );

@@ -4,12 +4,14 @@ import { crc32 } from 'node:zlib';
 import { IMAGE_SNIFF_BYTES } from './image-type.ts';
 import { urlSafeBase64Encode } from './upload-token.ts';
 
-const QETAG_BLOCK = 4 * 1024 * 1024;
+/** The provider's etag works on blocks of 4 MB. */
+export const QETAG_BLOCK = 4 * 1024 * 1024;
 
 /**
  * The provider's content hash ("qetag"): SHA-1 over 4 MB blocks. One block:
  * urlsafe_base64(0x16 + sha1(data)); more: urlsafe_base64(0x96 + sha1(sha1(block1) + ...)).
- * Fed incrementally, so a file is hashed while it streams to disk.
+ * Fed incrementally, so a file is hashed while it streams to disk. The block hashes are kept:
+ * parts that start on a block boundary give the whole object's etag without a second read.
  */
 export class QEtag {
   private readonly blockHashes: Buffer[] = [];
@@ -20,7 +22,7 @@ export class QEtag {
     let offset = 0;
     while (offset < chunk.length) {
       const take = Math.min(QETAG_BLOCK - this.inBlock, chunk.length - offset);
-      this.block.update(chunk.subarray(offset, offset + take));
+      this.block.update(offset === 0 && take === chunk.length ? chunk : chunk.subarray(offset, offset + take));
       this.inBlock += take;
       offset += take;
       if (this.inBlock === QETAG_BLOCK) {
@@ -31,12 +33,32 @@ export class QEtag {
     }
   }
 
-  digest(): string {
-    if (this.inBlock > 0 || this.blockHashes.length === 0) this.blockHashes.push(this.block.digest());
-    if (this.blockHashes.length === 1) return urlSafeBase64Encode(Buffer.concat([Buffer.from([0x16]), this.blockHashes[0]!]));
-    const all = createHash('sha1').update(Buffer.concat(this.blockHashes)).digest();
-    return urlSafeBase64Encode(Buffer.concat([Buffer.from([0x96]), all]));
+  /** The SHA-1 of each 4 MB block (the last one may be shorter); call once, at the end. */
+  blocks(): Buffer[] {
+    if (this.inBlock > 0 || this.blockHashes.length === 0) {
+      this.blockHashes.push(this.block.digest());
+      this.inBlock = 0;
+    }
+    return this.blockHashes;
   }
+
+  digest(): string {
+    return qetagOfBlocks(this.blocks());
+  }
+}
+
+/** The etag of an object from the SHA-1 of its 4 MB blocks, in order. */
+export function qetagOfBlocks(blocks: readonly Buffer[]): string {
+  if (blocks.length === 1) return urlSafeBase64Encode(Buffer.concat([Buffer.from([0x16]), blocks[0]!]));
+  const all = createHash('sha1').update(Buffer.concat(blocks)).digest();
+  return urlSafeBase64Encode(Buffer.concat([Buffer.from([0x96]), all]));
+}
+
+/** For tests and the benchmark: the qetag of a buffer. */
+export function qetagOf(data: Buffer): string {
+  const hash = new QEtag();
+  hash.update(data);
+  return hash.digest();
 }
 
 /** Thrown by DigestStream when more than `maxBytes` pass through it. */
@@ -49,27 +71,36 @@ export class TooLargeError extends Error {
 
 export interface Digests {
   size: number;
-  md5: string;
   qetag: string;
+  /** SHA-1 of each 4 MB block, as the qetag used them. */
+  blocks: Buffer[];
+  /** Hex; empty unless asked for. */
+  md5: string;
+  /** Zero unless asked for. */
   crc32: number;
   /** The first bytes, enough to recognise the file type. */
   head: Buffer;
 }
 
 /**
- * A pass-through stream that measures what flows through it (size, MD5, qetag, CRC-32, the
- * first bytes) and fails with TooLargeError past `maxBytes`, so nothing is held in memory
- * but the current chunk.
+ * A pass-through stream that measures what flows through it (size, qetag with its block
+ * hashes, the first bytes, and MD5 or CRC-32 when asked) and fails with TooLargeError past
+ * `maxBytes`, so nothing is held in memory but the current chunk.
  */
 export class DigestStream extends Transform {
   private size = 0;
-  private readonly md5 = createHash('md5');
+  private readonly md5: Hash | null;
   private readonly qetag = new QEtag();
-  private crc = 0;
+  private crc: number | null;
   private head: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    want: { md5?: boolean; crc32?: boolean } = {},
+  ) {
     super();
+    this.md5 = want.md5 === true ? createHash('md5') : null;
+    this.crc = want.crc32 === true ? 0 : null;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -78,17 +109,25 @@ export class DigestStream extends Transform {
       callback(new TooLargeError(this.maxBytes));
       return;
     }
-    this.md5.update(chunk);
+    this.md5?.update(chunk);
     this.qetag.update(chunk);
-    this.crc = crc32(chunk, this.crc);
+    if (this.crc !== null) this.crc = crc32(chunk, this.crc);
     if (this.head.length < IMAGE_SNIFF_BYTES) {
       this.head = Buffer.concat([this.head, chunk.subarray(0, IMAGE_SNIFF_BYTES - this.head.length)]);
     }
     callback(null, chunk);
   }
 
-  /** Valid once the stream has finished. */
+  /** Valid once the stream has finished; call once. */
   digests(): Digests {
-    return { size: this.size, md5: this.md5.digest('hex'), qetag: this.qetag.digest(), crc32: this.crc, head: this.head };
+    const blocks = this.qetag.blocks();
+    return {
+      size: this.size,
+      qetag: qetagOfBlocks(blocks),
+      blocks,
+      md5: this.md5?.digest('hex') ?? '',
+      crc32: this.crc ?? 0,
+      head: this.head,
+    };
   }
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qetagOf } from './local-host.ts';
+import { qetagOf } from './digest-stream.ts';
 import {
   BUCKET,
   complete,
@@ -73,7 +73,7 @@ describe('form upload (files up to 4 MB)', () => {
     expect(served.headers.get('cache-control')).toContain('immutable');
     expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
 
-    const again = await fetch(`${host.base}${PREFIX}/files/${key}`, { headers: { 'if-none-match': served.headers.get('etag')! } });
+    const again = await rawGet(host.base, `${PREFIX}/files/${key}`, { 'if-none-match': served.headers.get('etag')! });
     expect(again.status).toBe(304);
     const head = await fetch(`${host.base}${PREFIX}/files/${key}`, { method: 'HEAD' });
     expect(head.status).toBe(200);

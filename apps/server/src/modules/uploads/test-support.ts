@@ -107,11 +107,11 @@ export function complete(base: string, key: string, uploadToken: string, uploadI
   });
 }
 
-/** A GET whose path is sent exactly as written (fetch would normalise `..`). */
-export function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+/** A GET whose path and headers are sent exactly as written (fetch would normalise `..`, and add `cache-control: no-cache` to a conditional request). */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET' }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));

@@ -1,5 +1,8 @@
 import { IMAGE_MIME_TYPES, type UploadPurpose, type UploadTarget, type UploadTokenData } from '@clearplay/contract';
+import type { BlobStore } from './blob-store.ts';
 import { isIssuedKey, newUploadKey } from './keys.ts';
+import { LocalBlobStore } from './local-blob-store.ts';
+import { QiniuBlobStore } from './qiniu-blob-store.ts';
 import { signUploadToken, type PutPolicy, type UploadKeys } from './upload-token.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys, type UploadsConfig } from './uploads.config.ts';
 
@@ -80,4 +83,14 @@ export function issueUploadToken(
     target: signer.target,
     maxBytes: signer.maxImageBytes,
   };
+}
+
+/**
+ * Where the evidence images are, for the modules that read, list or remove them (downloads,
+ * ZIPs, retention): the embedded host's disk, or the provider's bucket when it is configured.
+ */
+export async function createBlobStore(config: { dataDir: string; uploads: UploadsConfig }): Promise<BlobStore> {
+  const { uploads } = config;
+  if (uploads.provider === 'local') return new LocalBlobStore(config.dataDir);
+  return QiniuBlobStore.create({ accessKey: uploads.accessKey, secretKey: uploads.secretKey, bucket: uploads.bucket, publicBaseUrl: uploads.publicBaseUrl });
 }
