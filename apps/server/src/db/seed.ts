@@ -195,15 +195,19 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     );
   }
 
-  const demoHash = options.demo ? await hashPassword(DEMO_PASSWORD) : '';
+  // One argon2id hash for every demo account, made only when one is missing (a restart with the flag hashes nothing).
+  let demoHash: Promise<string> | undefined;
+  const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
   if (options.demo) {
     for (const demo of DEMO_USERS) {
+      const exists = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst()) !== undefined;
+      if (await exists(db)) continue;
+      const hash = await demoPasswordHash();
       const created = await once(
         db,
         async (trx) => {
-          const exists = await trx.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst();
-          if (exists) return false;
-          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), demoHash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
+          if (await exists(trx)) return false;
+          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), hash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
           return true;
         },
         false,
@@ -245,7 +249,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
 
   if (options.demo) {
     if (options.dataDir === undefined) throw new Error('Seeding the demo business needs the data directory (for its evidence images)');
-    result.demo = await seedDemoBusiness(db, { now, dataDir: options.dataDir, passwordHash: demoHash, roleId });
+    result.demo = await seedDemoBusiness(db, { now, dataDir: options.dataDir, passwordHash: demoPasswordHash, roleId });
   }
 
   return result;

@@ -41,8 +41,8 @@ export interface DemoOptions {
   now: number;
   /** Where the embedded upload host keeps its files (`<dataDir>/uploads/files`). */
   dataDir: string;
-  /** The demo accounts' password hash (one hash for all: argon2id is slow on purpose). */
-  passwordHash: string;
+  /** The demo accounts' password hash (one hash for all: argon2id is slow on purpose), asked for only when the business is written. */
+  passwordHash: () => Promise<string>;
   roleId: (name: string) => number;
 }
 
@@ -54,11 +54,12 @@ export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<De
   const seeded = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', 'in', marker).executeTakeFirst()) !== undefined;
   if (await seeded(db)) return null;
   await storeImages(options.dataDir, images);
+  const passwordHash = await options.passwordHash();
   for (let attempt = 1; ; attempt++) {
     try {
       return await writeTransaction(
         db,
-        async (trx) => (await seeded(trx) ? null : writeDemo(trx, plan, createRng(DEMO_SEED).fork('write'), options.passwordHash, options.roleId)),
+        async (trx) => (await seeded(trx) ? null : writeDemo(trx, plan, createRng(DEMO_SEED).fork('write'), passwordHash, options.roleId)),
         { bulk: true },
       );
     } catch (error) {

@@ -52,7 +52,8 @@ export interface DemoShop {
   nickname: string;
   /** Already seeded with the demo accounts (shop0001): not inserted again, prices read from its row. */
   existing: boolean;
-  prices: DemoPrices;
+  /** The prices a new shop is inserted with (null for shop0001: its row has them). */
+  prices: DemoPrices | null;
   wechat: string;
   phone: string;
   ifPublic: 0 | 1;
@@ -160,7 +161,7 @@ export function demoShops(rng: Rng, now: number): DemoShop[] {
       username: `shop${pad(i + 1)}`,
       nickname: i === 0 ? '演示店铺01' : (SHOP_NAMES[i - 1] ?? `演示店铺${pad(i + 1)}`),
       existing: i === 0,
-      prices: i === 0 ? { defaultPrice: 3000, defaultPriceCheat: 5000, defaultPriceNotPass: 2000, defaultPriceSuspect: 4000 } : prices(r),
+      prices: i === 0 ? null : prices(r),
       wechat: `wx_shop${pad(i + 1)}`,
       phone: `13${r.int(5, 9)}${String(r.int(0, 99_999_999)).padStart(8, '0')}`,
       ifPublic: r.chance(0.4) ? 1 : 0,
