@@ -20,12 +20,16 @@ export type { DemoSummary } from './write.ts';
 /** The demo's fixed seed: every fresh database gets the same business. */
 export const DEMO_SEED = 20_260_412;
 
+/** The demo's people (cheap: known before anything else is generated, to see whether the demo is there). */
+function planPeople(now: number, seed: number) {
+  const rng = createRng(seed);
+  return { shops: demoShops(rng.fork('shops'), now), inspectors: demoInspectors(rng.fork('inspectors'), now) };
+}
+
 /** The whole business as data, before it is written (pure). */
 export function planDemo(now: number, dicts: OrderDicts, images: Record<OrderImageKind, DemoImage[]>, seed = DEMO_SEED): DemoPlan {
-  const rng = createRng(seed);
-  const shops = demoShops(rng.fork('shops'), now);
-  const inspectors = demoInspectors(rng.fork('inspectors'), now);
-  return { now, shops, inspectors, orders: demoOrders(rng.fork('orders'), shops, inspectors, dicts, images, now) };
+  const { shops, inspectors } = planPeople(now, seed);
+  return { now, shops, inspectors, orders: demoOrders(createRng(seed).fork('orders'), shops, inspectors, dicts, images, now) };
 }
 
 /** The enabled results that have a price, and the enabled games, from the app's dictionaries. */
@@ -48,11 +52,11 @@ export interface DemoOptions {
 
 /** Seeds the demo business unless it is there already; answers what it wrote, or null. */
 export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<DemoSummary | null> {
-  const images = demoImages(options.now - DEMO_PERIOD_DAYS * DAY_MS);
-  const plan = planDemo(options.now, await orderDicts(db), images);
-  const marker = newUsernames(plan);
+  const marker = newUsernames(planPeople(options.now, DEMO_SEED));
   const seeded = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', 'in', marker).executeTakeFirst()) !== undefined;
   if (await seeded(db)) return null;
+  const images = demoImages(options.now - DEMO_PERIOD_DAYS * DAY_MS);
+  const plan = planDemo(options.now, await orderDicts(db), images);
   await storeImages(options.dataDir, images);
   const passwordHash = await options.passwordHash();
   for (let attempt = 1; ; attempt++) {

@@ -93,7 +93,7 @@ function countBy<R>(rows: readonly R[], key: (r: R) => Record<string, string | n
 }
 
 /** The new demo usernames: if any exists, the business was seeded already. */
-export const newUsernames = (plan: DemoPlan) => [...plan.shops, ...plan.inspectors].filter((p) => !p.existing).map((p) => p.username);
+export const newUsernames = (people: Pick<DemoPlan, 'shops' | 'inspectors'>) => [...people.shops, ...people.inspectors].filter((p) => !p.existing).map((p) => p.username);
 
 export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash: string, roleId: (name: string) => number): Promise<DemoSummary> {
   const { now, shops, inspectors } = plan;
