@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     db = createDb(config.database);
     const migrations = await migrateToLatest(db);
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
-    const seeded = await seed(db, { initAdminPassword: config.initAdminPassword, demo: config.demo });
+    const seedStart = performance.now();
+    const seeded = await seed(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
+    const seedSeconds = (performance.now() - seedStart) / 1000;
     const app = await buildApp({ config, db });
     await app.listen({ port: config.port, host: config.host });
 
@@ -61,6 +63,13 @@ async function main(): Promise<void> {
       );
     }
     if (seeded.demoUsers.length > 0) lines.push(`  demo accounts: ${seeded.demoUsers.join(', ')} (password ${DEMO_PASSWORD})`);
+    if (seeded.demo) {
+      const d = seeded.demo;
+      lines.push(
+        `  demo business: ${d.shops} shops (shop0001–shop${String(d.shops).padStart(4, '0')}), ${d.inspectors} inspectors, ${d.orders} orders over ${d.days} days,`,
+        `    ${d.ledgerEntries} ledger entries, ${d.operationLogs} operation-log rows (seeded in ${seedSeconds.toFixed(1)} s; every demo account: password ${DEMO_PASSWORD})`,
+      );
+    }
     console.log(lines.join('\n') + '\n');
     const jobs = startAppJobs({ db, config, log: app.log });
 

@@ -265,7 +265,7 @@ describe('the house table', () => {
     await table.getByTestId('search-toggle').click();
     await until(() => phone.isVisible()).toBe(true);
 
-    await table.locator('#search-system-user_username').fill('inspector');
+    await table.locator('#search-system-user_username').fill('inspector01');
     await table.getByTestId('search-submit').click();
     await until(() => table.locator('.ant-table-row').count()).toBe(1);
     await table.getByTestId('search-reset').click();

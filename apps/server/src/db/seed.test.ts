@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -67,7 +70,7 @@ describe('seed', () => {
     const before = await counts();
 
     const again = await seed(db, { initAdminPassword: 'another-pass', demo: false });
-    expect(again).toEqual({ admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false });
+    expect(again).toEqual({ admin: null, demoUsers: [], demo: null, rolesCreated: false, dictsCreated: false });
     expect(await counts()).toEqual(before);
     const hashAfter = await db.selectFrom('users').select('passwordHash').where('username', '=', SUPERADMIN_USERNAME).executeTakeFirstOrThrow();
     expect(hashAfter).toEqual(hashBefore);
@@ -76,7 +79,8 @@ describe('seed', () => {
   });
 
   it('adds the demo accounts once in demo mode', async () => {
-    const result = await seed(db, { initAdminPassword: undefined, demo: true });
+    const dataDir = await mkdtemp(join(tmpdir(), 'clearplay-seed-'));
+    const result = await seed(db, { initAdminPassword: undefined, demo: true, dataDir });
     expect(result.admin).toBeNull();
     expect(result.demoUsers).toEqual(DEMO_USERS.map((u) => u.username));
     for (const demo of DEMO_USERS) expect(await login(demo.username, DEMO_PASSWORD)).toBe(200);
@@ -92,7 +96,8 @@ describe('seed', () => {
       { username: 'inspector01', name: 'inspector' },
       { username: 'shop0001', name: 'shop' },
     ]);
-    expect((await seed(db, { initAdminPassword: undefined, demo: true })).demoUsers).toEqual([]);
+    expect((await seed(db, { initAdminPassword: undefined, demo: true, dataDir })).demoUsers).toEqual([]);
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
 

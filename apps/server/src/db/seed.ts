@@ -7,6 +7,7 @@ import { RoleName, SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
 import { generatePassword, hashPassword } from '../lib/passwords.ts';
 import { nowMs } from '../lib/time.ts';
 import { insertReturningId, isRetryableConflict, isUniqueViolation, writeTransaction } from './dialect.ts';
+import { seedDemoBusiness, type DemoSummary } from './demo/index.ts';
 import type { Db } from './index.ts';
 
 export const SUPERADMIN_USERNAME = 'superadmin';
@@ -89,12 +90,18 @@ export const DICTIONARIES: readonly { code: string; name: string; remark: string
 export interface SeedOptions {
   initAdminPassword: string | undefined;
   demo: boolean;
+  /** Where the demo's evidence images go (the embedded upload host's `<dataDir>/uploads`); needed with `demo`. */
+  dataDir?: string;
+  /** The start time the demo's history is generated back from (default: now). */
+  now?: number;
 }
 
 export interface SeedResult {
   /** Set when this run created the super admin; `generated` means nobody else knows the password yet. */
   admin: { username: string; password: string; generated: boolean } | null;
   demoUsers: string[];
+  /** What the demo business added on this start (null: not asked for, or there already). */
+  demo: DemoSummary | null;
   rolesCreated: boolean;
   dictsCreated: boolean;
 }
@@ -145,8 +152,8 @@ async function once<T>(db: Db, part: (trx: Db) => Promise<T>, whenRaced: T): Pro
 }
 
 export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
-  const now = nowMs();
-  const result: SeedResult = { admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false };
+  const now = options.now ?? nowMs();
+  const result: SeedResult = { admin: null, demoUsers: [], demo: null, rolesCreated: false, dictsCreated: false };
 
   result.rolesCreated = await once(
     db,
@@ -188,15 +195,19 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     );
   }
 
+  // One argon2id hash for every demo account, made only when one is missing (a restart with the flag hashes nothing).
+  let demoHash: Promise<string> | undefined;
+  const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
   if (options.demo) {
-    const demoHash = await hashPassword(DEMO_PASSWORD);
     for (const demo of DEMO_USERS) {
+      const exists = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst()) !== undefined;
+      if (await exists(db)) continue;
+      const hash = await demoPasswordHash();
       const created = await once(
         db,
         async (trx) => {
-          const exists = await trx.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst();
-          if (exists) return false;
-          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), demoHash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
+          if (await exists(trx)) return false;
+          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), hash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
           return true;
         },
         false,
@@ -235,6 +246,11 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     },
     false,
   );
+
+  if (options.demo) {
+    if (options.dataDir === undefined) throw new Error('Seeding the demo business needs the data directory (for its evidence images)');
+    result.demo = await seedDemoBusiness(db, { now, dataDir: options.dataDir, passwordHash: demoPasswordHash, roleId });
+  }
 
   return result;
 }

@@ -1,0 +1,75 @@
+/**
+ * The demo business (`--demo` / DEMO=1): 20 shops with prices, subscriptions, recharges and
+ * balances, 3 inspectors, about 5,000 orders over the last 90 days with evidence images, and
+ * the operation log of that time. Generated from one fixed seed relative to the start time,
+ * written once: a later start finds the demo's people and adds nothing (decision 0042).
+ */
+import { ORDER_DICTS, PRICE_FIELD_OF_RESULT, type OrderImageKind } from '@clearplay/contract';
+import { DAY_MS } from '../../lib/time.ts';
+import { enabledDataOfType } from '../../modules/dicts/dicts.repository.ts';
+import { isRetryableConflict, isUniqueViolation, writeTransaction } from '../dialect.ts';
+import type { Db } from '../index.ts';
+import { demoImages, storeImages, type DemoImage } from './images.ts';
+import { demoOrders, type OrderDicts } from './orders.ts';
+import { DEMO_PERIOD_DAYS, demoInspectors, demoShops } from './people.ts';
+import { createRng } from './prng.ts';
+import { newUsernames, writeDemo, type DemoPlan, type DemoSummary } from './write.ts';
+
+export type { DemoSummary } from './write.ts';
+
+/** The demo's fixed seed: every fresh database gets the same business. */
+export const DEMO_SEED = 20_260_412;
+
+/** The demo's people (cheap: known before anything else is generated, to see whether the demo is there). */
+function planPeople(now: number, seed: number) {
+  const rng = createRng(seed);
+  return { shops: demoShops(rng.fork('shops'), now), inspectors: demoInspectors(rng.fork('inspectors'), now) };
+}
+
+/** The whole business as data, before it is written (pure). */
+export function planDemo(now: number, dicts: OrderDicts, images: Record<OrderImageKind, DemoImage[]>, seed = DEMO_SEED): DemoPlan {
+  const { shops, inspectors } = planPeople(now, seed);
+  return { now, shops, inspectors, orders: demoOrders(createRng(seed).fork('orders'), shops, inspectors, dicts, images, now) };
+}
+
+/** The enabled results that have a price, and the enabled games, from the app's dictionaries. */
+async function orderDicts(db: Db): Promise<OrderDicts> {
+  const [results, games] = await Promise.all([enabledDataOfType(db, ORDER_DICTS.result), enabledDataOfType(db, ORDER_DICTS.game)]);
+  return {
+    results: results.map((d) => d.value).filter((v) => Object.hasOwn(PRICE_FIELD_OF_RESULT, v)),
+    games: games.map((d) => d.value),
+  };
+}
+
+export interface DemoOptions {
+  now: number;
+  /** Where the embedded upload host keeps its files (`<dataDir>/uploads/files`). */
+  dataDir: string;
+  /** The demo accounts' password hash (one hash for all: argon2id is slow on purpose), asked for only when the business is written. */
+  passwordHash: () => Promise<string>;
+  roleId: (name: string) => number;
+}
+
+/** Seeds the demo business unless it is there already; answers what it wrote, or null. */
+export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<DemoSummary | null> {
+  const marker = newUsernames(planPeople(options.now, DEMO_SEED));
+  const seeded = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', 'in', marker).executeTakeFirst()) !== undefined;
+  if (await seeded(db)) return null;
+  const images = demoImages(options.now - DEMO_PERIOD_DAYS * DAY_MS);
+  const plan = planDemo(options.now, await orderDicts(db), images);
+  await storeImages(options.dataDir, images);
+  const passwordHash = await options.passwordHash();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(
+        db,
+        async (trx) => (await seeded(trx) ? null : writeDemo(trx, plan, createRng(DEMO_SEED).fork('write'), passwordHash, options.roleId)),
+        { bulk: true },
+      );
+    } catch (error) {
+      // Another process seeding at the same moment won (its users are in), or a deadlock: look again.
+      if (isUniqueViolation(error)) return null;
+      if (!isRetryableConflict(error) || attempt >= 5) throw error;
+    }
+  }
+}
