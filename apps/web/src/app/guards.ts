@@ -1,10 +1,10 @@
 import { data, redirect } from 'react-router';
 import { SESSION_ENDED_STATUSES, Status, type CurrentUser } from '@clearplay/contract';
-import { canAccess, firstPermittedRoute, type AppRoute } from '../config/routes.tsx';
+import { canAccess, firstPermittedRoute, type AppRoute } from '../config/paths.ts';
 import { userInfoQueryOptions } from '../features/auth/api/get-user-info.ts';
 import { loginLocation } from '../features/auth/redirect.ts';
-import { resetUser, userStore } from '../features/auth/user-store.ts';
-import { loadDicts } from '../features/dicts/api/get-dicts.ts';
+import { resetUser, userStore } from '../lib/current-user.ts';
+import { loadDicts } from '../lib/dicts.ts';
 import { ApiError, api } from '../lib/api-client.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { loadScreenMessages } from '../lib/i18n.ts';

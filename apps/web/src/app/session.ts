@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { logoutRequest, logoutMutationKey } from '../features/auth/api/logout.ts';
-import { resetUser } from '../features/auth/user-store.ts';
-import { clearDicts } from '../features/dicts/api/get-dicts.ts';
+import { resetUser } from '../lib/current-user.ts';
+import { clearDicts } from '../lib/dicts.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { clearServerMenu } from '../lib/settings.ts';
 import { getToken, removeToken } from '../lib/storage.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useRoleName } from '../features/auth/user-store.ts';
+import { useRoleName } from '../lib/current-user.ts';
 
 /** True when the role may see something limited to `roles` (empty list = everyone). */
 export function hasRole(roles: readonly string[], role: string | null | undefined): boolean {

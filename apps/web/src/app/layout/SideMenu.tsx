@@ -3,8 +3,8 @@ import { Menu, type MenuProps } from 'antd';
 import { DashboardOutlined, FileSearchOutlined, SettingOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { findRouteByPath, menuRoutes, type AppRoute, type MenuIcon } from '../../config/routes.tsx';
-import { useRoleName } from '../../features/auth/user-store.ts';
+import { findRouteByPath, isScreen, menuRoutes, type AppRoute, type MenuIcon } from '../../config/paths.ts';
+import { useRoleName } from '../../lib/current-user.ts';
 import { useAppState, type ServerMenuItem } from '../../lib/settings.ts';
 
 const ICONS: Record<MenuIcon, ReactNode> = {
@@ -36,7 +36,7 @@ export function SideMenu() {
     const map = new Map<string, string>();
     const walk = (list: AppRoute[]) =>
       list.forEach((route) => {
-        if (route.load) map.set(route.name, route.path);
+        if (isScreen(route)) map.set(route.name, route.path);
         if (route.children) walk(route.children);
       });
     walk(tree);

@@ -16,7 +16,7 @@ import { LedgerButton } from '../ledger/index.ts';
 import { OrderDetailModal } from './components/OrderDetailModal.tsx';
 import { OrderFormModal } from './components/OrderFormModal.tsx';
 import { formatOrderTime } from './format.ts';
-import { can, canAny, useActor } from '../auth/permissions.ts';
+import { can, canAny, useActor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 
 /**

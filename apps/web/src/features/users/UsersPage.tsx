@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
 import { StatusSwitch } from '../../components/StatusSwitch.tsx';
 import dayjs from '../../lib/dayjs.ts';
-import { useCurrentUser } from '../auth/user-store.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
 import {
   getUsers,
   useCancelSubscription,

@@ -7,7 +7,7 @@ import { Money } from '../../../components/Money.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import dayjs from '../../../lib/dayjs.ts';
 import { formatFen } from '../../../lib/money.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 import { useLedger } from '../api/ledger.ts';
 import { RechargeModal } from './RechargeModal.tsx';
 

@@ -12,7 +12,7 @@ import {
   rejectedRowsCsvBlob,
   useImportOrders,
 } from '../api/import-orders.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 
 /**
  * The order screen's Batch import: a button opening the import dialog. Shown only with

@@ -10,12 +10,12 @@ import { MoneyInput } from '../../../components/Money.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import dayjs from '../../../lib/dayjs.ts';
 import { fenToYuan, formatFen, yuanToFen } from '../../../lib/money.ts';
-import { useCurrentUser } from '../../auth/user-store.ts';
-import { useDictData } from '../../dicts/api/get-dicts.ts';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { useDictData } from '../../../lib/dicts.ts';
 import { useOrderPrices } from '../api/order-price.ts';
 import { useCreateOrder, useUpdateOrder } from '../api/orders.ts';
 import { uploadTokenGetter } from '../api/upload-token.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 
 export interface OrderFormModalProps {
   open: boolean;

@@ -3,7 +3,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN, type UserItem }
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
-import { useDictData } from '../../dicts/api/get-dicts.ts';
+import { useDictData } from '../../../lib/dicts.ts';
 import { fenToYuan, yuanToFen } from '../../../lib/money.ts';
 import { useCreateUser, useRoleOptions, useUpdateUser } from '../api/users.ts';
 
