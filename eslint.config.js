@@ -54,8 +54,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // The dependency arrow: web -> contract, never web -> server.
-      'no-restricted-imports': ['error', { patterns: ['**/apps/server/**', '@clearplay/server'] }],
+      // The dependency arrow: web -> contract, never web -> server. From the contract, values
+      // come from its plain part (no TypeBox in the browser); the schemas' types are erased.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: ['**/apps/server/**', '@clearplay/server'],
+          paths: [
+            {
+              name: '@clearplay/contract',
+              allowTypeImports: true,
+              message: 'The web imports values from @clearplay/contract/constants (no TypeBox); `import type` from here.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router';
-import { SESSION_ENDED_STATUSES, Status, type CurrentUser } from '@clearplay/contract';
+import type { CurrentUser } from '@clearplay/contract';
+import { SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { canAccess, firstPermittedRoute, type AppRoute } from '../config/paths.ts';
 import { userInfoQueryOptions } from '../features/auth/api/get-user-info.ts';
 import { loginLocation } from '../features/auth/redirect.ts';

@@ -1,5 +1,5 @@
 import { matchPath } from 'react-router';
-import { RoleName } from '@clearplay/contract';
+import { RoleName } from '@clearplay/contract/constants';
 import type { MessageKey } from '../locales/zh-CN.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED_ROLE_PERMISSIONS, type Permission } from '@clearplay/contract';
+import type { Permission } from '@clearplay/contract';
+import { SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract/constants';
 import { can, type Actor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 

@@ -10,7 +10,7 @@ import dayjs from '../../lib/dayjs.ts';
 import { getRoles, roleListQueryKey, useDeleteRole } from './api/roles.ts';
 import { RoleFormModal } from './components/RoleFormModal.tsx';
 import { permissionLabelKey } from './permission-tree.ts';
-import { isPermission } from '@clearplay/contract';
+import { isPermission } from '@clearplay/contract/constants';
 
 /** Role management (spec §2, §3 Role, §6): super_admin only. */
 export default function RolesPage() {

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Divider, Form, Input, Radio, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, type OrderItem, type OrderResult } from '@clearplay/contract';
+import type { OrderItem, OrderResult } from '@clearplay/contract';
+import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../../../components/DictSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';

@@ -1,5 +1,6 @@
 import { Alert, Descriptions, Form, Input, InputNumber, Radio, Tag } from 'antd';
-import { CUSTOM_DAYS_MAX, SUBSCRIPTION_DAYS, type SubscriptionType, type UserItem } from '@clearplay/contract';
+import type { SubscriptionType, UserItem } from '@clearplay/contract';
+import { CUSTOM_DAYS_MAX, SUBSCRIPTION_DAYS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import dayjs from '../../../lib/dayjs.ts';

@@ -1,5 +1,6 @@
 import { Col, Divider, Form, Input, Radio, Row, Select } from 'antd';
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN, type UserItem } from '@clearplay/contract';
+import type { UserItem } from '@clearplay/contract';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
