@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EnabledStatus, Id, Instant, TextFilter } from './common.ts';
 import { DictData, type DictDataNode } from './dict.ts';
-import { LIST_CLASSES } from './constants/dicts.ts';
+import type { LIST_CLASSES } from './constants/dicts.ts';
 
 export const DictTypeItem = Type.Object({
   id: Type.Integer(),
