@@ -14,3 +14,4 @@ export * from './orders.ts';
 export * from './uploads.ts';
 export * from './mac.ts';
 export * from './sheets.ts';
+export * from './money.ts';
