@@ -203,20 +203,20 @@ export function canAccess(route: AppRoute, role: string | null | undefined): boo
 const byOrder = (a: AppRoute, b: AppRoute) => (a.meta.order ?? 0) - (b.meta.order ?? 0);
 
 /** Menu entries for a role, ordered; groups without a visible child disappear. */
-export function menuRoutes(role: string | null | undefined, allowed: (route: AppRoute) => boolean = () => true): AppRoute[] {
+export function menuRoutes(role: string | null | undefined): AppRoute[] {
   const visible = (route: AppRoute): AppRoute | null => {
     if (route.meta.hideInMenu) return null;
     if (route.children) {
       const children = route.children.map(visible).filter((child): child is AppRoute => child !== null).sort(byOrder);
       return children.length ? { ...route, children } : null;
     }
-    return canAccess(route, role) && allowed(route) ? route : null;
+    return canAccess(route, role) ? route : null;
   };
   return layoutRoutes.map(visible).filter((route): route is AppRoute => route !== null).sort(byOrder);
 }
 
 /** Spec §5: the first route of the table (menu order) the role may see, if any. */
-export function firstPermittedRoute(role: string | null | undefined, allowed?: (route: AppRoute) => boolean): AppRoute | undefined {
+export function firstPermittedRoute(role: string | null | undefined): AppRoute | undefined {
   const walk = (list: AppRoute[]): AppRoute | undefined => {
     for (const route of list) {
       if (route.children) {
@@ -226,5 +226,5 @@ export function firstPermittedRoute(role: string | null | undefined, allowed?: (
     }
     return undefined;
   };
-  return walk(menuRoutes(role, allowed));
+  return walk(menuRoutes(role));
 }

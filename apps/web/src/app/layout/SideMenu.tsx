@@ -5,7 +5,6 @@ import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { findRouteByPath, isScreen, menuRoutes, type AppRoute, type MenuIcon } from '../../config/paths.ts';
 import { useRoleName } from '../../lib/current-user.ts';
-import { useAppState, type ServerMenuItem } from '../../lib/settings.ts';
 
 const ICONS: Record<MenuIcon, ReactNode> = {
   dashboard: <DashboardOutlined />,
@@ -15,23 +14,14 @@ const ICONS: Record<MenuIcon, ReactNode> = {
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-function inServerMenu(menu: ServerMenuItem[], name: string): boolean {
-  return menu.some((item) => item.name === name || inServerMenu(item.children ?? [], name));
-}
-
 /** The side menu, built from the route table and filtered by the user's role. */
 export function SideMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const role = useRoleName();
-  const menuFromServer = useAppState((s) => s.menuFromServer);
-  const serverMenu = useAppState((s) => s.serverMenu);
 
-  const tree = useMemo(
-    () => menuRoutes(role, menuFromServer ? (route) => inServerMenu(serverMenu, route.name) : undefined),
-    [role, menuFromServer, serverMenu],
-  );
+  const tree = useMemo(() => menuRoutes(role), [role]);
   const paths = useMemo(() => {
     const map = new Map<string, string>();
     const walk = (list: AppRoute[]) =>
