@@ -69,7 +69,7 @@ function prerenderLogin(): Plugin {
           root,
           logLevel: 'warn',
           mode: 'production',
-          plugins: [contractSchemasArePure(), react()],
+          plugins: [react()],
           define: { 'process.env.NODE_ENV': JSON.stringify('production') },
           ssr: { noExternal: true },
           build: {
@@ -171,32 +171,14 @@ function loginHtml(dist: string, page: Prerendered): string {
   return html;
 }
 
-/**
- * The contract package builds its TypeBox schemas at module level (`export const X =
- * Type.Object(...)`). The web app imports only its types and constants, so every `Type.*()`
- * call is marked pure here and dropped when unused; otherwise TypeBox rides along into the
- * login page's first load.
- */
-function contractSchemasArePure(): Plugin {
-  return {
-    name: 'clearplay:contract-schemas-are-pure',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]packages[\\/]contract[\\/]src[\\/].*\.ts$/.test(id)) return null;
-      return { code: code.replace(/(?<![\w.])Type\.(?=\w+\()/g, '/*#__PURE__*/ Type.'), map: null };
-    },
-  };
-}
-
 // The API server (apps/server) listens on :3000; in development Vite proxies /api to it.
 // In production the server serves dist/ itself and falls back to index.html.
-const SIDE_EFFECT_FREE =
-  /[\\/](packages[\\/]contract[\\/]|node_modules[\\/](typebox|@rc-component[\\/][^\\/]+)[\\/](?!.*\.css$))/;
+const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?!.*\.css$)/;
 
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [contractSchemasArePure(), react(), prerenderLogin(), precompress()],
+  plugins: [react(), prerenderLogin(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },
@@ -215,9 +197,10 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: {
         // Packages without a `sideEffects` flag whose modules have no import-time side effects:
-        // without this, importing one export keeps the whole package. The contract's and
-        // TypeBox's schema builders (120 KB), and all of rc-form with its validator (25 KB
-        // gzip, pulled in by Input's form context), were in the login page's first load.
+        // without this, importing one export keeps the whole package. All of rc-form with its
+        // validator (25 KB gzip, pulled in by Input's form context) was in the login page's
+        // first load. (The contract declares `sideEffects: false` itself, and the web imports
+        // only its plain part, @clearplay/contract/constants, which has no TypeBox.)
         moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id),
       },
       output: {

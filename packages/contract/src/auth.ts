@@ -39,8 +39,3 @@ export const CurrentUser = Type.Object({
 });
 export type CurrentUser = Static<typeof CurrentUser>;
 
-/** Password rules shared by every form that sets one (spec §5, §9). */
-export const USERNAME_MIN = 6;
-export const USERNAME_MAX = 20;
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 20;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EnabledStatus, Id, Instant, TextFilter } from './common.ts';
 import { DictData, type DictDataNode } from './dict.ts';
+import type { LIST_CLASSES } from './constants/dicts.ts';
 
 export const DictTypeItem = Type.Object({
   id: Type.Integer(),
@@ -52,7 +53,6 @@ export const DictDataListQuery = Type.Object(
 );
 export type DictDataListQuery = Static<typeof DictDataListQuery>;
 
-export const LIST_CLASSES = ['default', 'primary', 'success', 'info', 'warning', 'danger'] as const;
 export type ListClass = (typeof LIST_CLASSES)[number];
 export const ListClass = Type.Union([
   Type.Literal('default'),

@@ -1,6 +1,10 @@
+/**
+ * `@clearplay/contract`: the TypeBox schemas of every call and the types inferred from them,
+ * plus (re-exported) the plain part of ./constants/ (also its own entry,
+ * `@clearplay/contract/constants`, which has no TypeBox).
+ */
+export * from './constants/index.ts';
 export * from './envelope.ts';
-export * from './roles.ts';
-export * from './permissions.ts';
 export * from './auth.ts';
 export * from './health.ts';
 export * from './dict.ts';
@@ -12,5 +16,3 @@ export * from './logs.ts';
 export * from './uploads.ts';
 export * from './tracking.ts';
 export * from './orders.ts';
-export * from './sheets.ts';
-export * from './mac.ts';

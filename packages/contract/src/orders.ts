@@ -1,28 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { Fen, Flag, Id, Instant, TextFilter } from './common.ts';
+import { ORDER_TEXT_MAX } from './constants/orders.ts';
 
 /** Order result (spec §3/§4, dictionary `order_result`): 0 normal, 1 cheating, 2 failed (not pass), 3 suspicious. */
 export const OrderResult = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 export type OrderResult = Static<typeof OrderResult>;
-/** Which user price each result charges (PRODUCT.md "Orders"). */
-export const PRICE_FIELD_OF_RESULT = {
-  0: 'defaultPrice',
-  1: 'defaultPriceCheat',
-  2: 'defaultPriceNotPass',
-  3: 'defaultPriceSuspect',
-} as const;
-
-/** Dictionary types behind order fields. */
-export const ORDER_DICTS = { result: 'order_result', game: 'game', ifPublic: 'public_private', ifChangedMac: 'changed_mac' } as const;
 
 /** Comma-separated image URLs (the image uploader's value). */
 export const ImageList = Type.String({ maxLength: 8000 });
-export const ORDER_IMAGE_KINDS = ['certImages', 'proofImages', 'personCertImages'] as const;
-export type OrderImageKind = (typeof ORDER_IMAGE_KINDS)[number];
-/** At most this many images per kind. */
-export const ORDER_IMAGES_MAX = 20;
-
-export const ORDER_TEXT_MAX = { objWechat: 64, objWechatName: 64, gameName: 64, objClientName: 100, description: 1000 } as const;
 
 /**
  * A detection order (spec §3 Order). `view` is 'public' when the reader sees another shop's
@@ -148,24 +133,6 @@ export const OrderImportResult = Type.Object({
   keepValid: Type.Boolean(),
 });
 export type OrderImportResult = Static<typeof OrderImportResult>;
-
-/** Import/export columns in order: the field and its header key under `order.field.*`. */
-export const ORDER_SHEET_COLUMNS = [
-  'objWechat',
-  'objWechatName',
-  'gameName',
-  'mac',
-  'installationTime',
-  'result',
-  'userName',
-  'objClientName',
-  'inspectorName',
-  'amount',
-  'ifPublic',
-  'ifChangedMac',
-  'description',
-] as const;
-export type OrderSheetColumn = (typeof ORDER_SHEET_COLUMNS)[number];
 
 // ── Shop balances (PRODUCT.md "Money") ──
 

@@ -1,11 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './auth.ts';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './constants/auth.ts';
+import { CUSTOM_DAYS_MAX } from './constants/users.ts';
 import { EnabledStatus, Fen, Flag, Id, Instant, TextFilter } from './common.ts';
 
 export const SubscriptionType = Type.Union([Type.Literal('monthly'), Type.Literal('yearly'), Type.Literal('custom')]);
 export type SubscriptionType = Static<typeof SubscriptionType>;
-export const SUBSCRIPTION_DAYS = { monthly: 30, yearly: 365 } as const;
-export const CUSTOM_DAYS_MAX = 3650;
 
 /** none: never subscribed; active: ends more than 7 days from now; expiring: ends within 7 days; expired: ended. */
 export const SubscriptionState = Type.Union([

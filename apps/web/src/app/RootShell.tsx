@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type NProgressModule from 'nprogress';
 import 'nprogress/nprogress.css';
 import { APP_NAME } from '../config/settings.ts';
-import type { RouteHandle } from './router.tsx';
+import type { RouteHandle } from '../config/paths.ts';
 
 // nprogress is loaded with the first navigation, not with the login page.
 type NProgress = typeof NProgressModule;

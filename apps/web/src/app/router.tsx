@@ -1,26 +1,22 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
-import { findRouteByPath, routes, type AppRoute } from '../config/routes.tsx';
+import { findRouteByPath, isScreen, routes, type AppRoute, type RouteHandle, type ScreenName } from '../config/paths.ts';
 import { loginLocation } from '../features/auth/redirect.ts';
 import { emitRouteChange } from '../lib/route-listener.ts';
 import { isLoggedIn } from '../lib/storage.ts';
 import { RootShell } from './RootShell.tsx';
 import { RouteError } from './RouteError.tsx';
-
-/** What every route object carries in `handle`: its entry of the route table. */
-export interface RouteHandle {
-  route: AppRoute;
-}
+import { screens } from './screens.ts';
 
 function firstScreenPath(route: AppRoute): string | undefined {
   for (const child of route.children ?? []) {
-    if (child.load && !child.path.includes(':')) return child.path;
+    if (isScreen(child) && !child.path.includes(':')) return child.path;
     const nested = firstScreenPath(child);
     if (nested) return nested;
   }
   return undefined;
 }
 
-/** Route table entry -> react-router route object (lazy screen + guard loader). */
+/** Route table entry (config/paths.ts) -> react-router route object (lazy screen of app/screens.ts + guard loader). */
 function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { route };
   if (route.layout) {
@@ -44,8 +40,8 @@ function toRouteObject(route: AppRoute): RouteObject {
       ],
     };
   }
-  const load = route.load;
-  if (!load) throw new Error(`route ${route.name} has neither a screen nor children`);
+  const load = screens[route.name as ScreenName] as (typeof screens)[ScreenName] | undefined;
+  if (!load) throw new Error(`route ${route.name} has neither a screen (app/screens.ts) nor children`);
   return {
     id: route.name,
     path: route.path,

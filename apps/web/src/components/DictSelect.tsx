@@ -1,5 +1,5 @@
 import { Select, type SelectProps } from 'antd';
-import { useDictData } from '../features/dicts/api/get-dicts.ts';
+import { useDictData } from '../lib/dicts.ts';
 import { ListClassTag } from './DictTag.tsx';
 
 export interface DictSelectProps extends Omit<SelectProps, 'options' | 'value' | 'onChange'> {

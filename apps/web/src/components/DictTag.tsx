@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { DictData } from '@clearplay/contract';
-import { useDictData } from '../features/dicts/api/get-dicts.ts';
+import { useDictData } from '../lib/dicts.ts';
 
 /**
  * Tag colour for a dictionary entry's listClass (the back-office convention):

@@ -1,12 +1,15 @@
 import { InputNumber, type InputNumberProps } from 'antd';
-import { formatFen } from '../lib/money.ts';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '@clearplay/contract/constants';
 
 /**
- * An amount in fen shown as CNY with two decimals ('¥12.50'), digits aligned. `signed`: a
+ * An amount in fen in the one money format (the contract's formatMoney: '¥1,234.50', in the
+ * reader's language), digits aligned. `signed`: a
  * ledger movement, '+' and green when money comes in, red when it goes out.
  */
 export function Money({ fen, strong = false, signed = false }: { fen: number | null | undefined; strong?: boolean; signed?: boolean }) {
-  const text = formatFen(fen);
+  const { i18n } = useTranslation();
+  const text = formatMoney(fen, i18n.language);
   const value = fen ?? 0;
   const color = !signed ? undefined : value > 0 ? 'var(--ant-color-success)' : value < 0 ? 'var(--ant-color-error)' : undefined;
   return (

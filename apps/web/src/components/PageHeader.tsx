@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Flex, Typography } from 'antd';
 import { useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { RouteHandle } from '../app/router.tsx';
+import type { RouteHandle } from '../config/paths.ts';
 
 /**
  * The header of every screen: the route's translated title (from the route table) unless

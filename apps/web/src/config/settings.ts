@@ -17,7 +17,10 @@ export interface AppSettings {
   /** Side menu width in px. */
   menuWidth: number;
   tabBar: boolean;
-  /** When on, the menu and the role guard also follow the server menu (POST /api/menu). */
+  /**
+   * Spec §3: the menu and the role guard would also follow a server menu (POST /api/menu).
+   * That call does not exist yet (the layout issue builds it), so nothing reads this yet.
+   */
   menuFromServer: boolean;
   device: 'desktop' | 'mobile';
   globalSettings: boolean;

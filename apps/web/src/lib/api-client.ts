@@ -1,4 +1,5 @@
-import { SESSION_ENDED_STATUSES, Status, type ApiEnvelope } from '@clearplay/contract';
+import type { ApiEnvelope } from '@clearplay/contract';
+import { SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { i18n, currentLocale } from './i18n.ts';
 import { getToken } from './storage.ts';
 import { showSessionEndedDialog, toastError } from './feedback.ts';

@@ -2,22 +2,13 @@ import { DEFAULT_SETTINGS, type AppSettings } from '../config/settings.ts';
 import { StorageKey, storage } from './storage.ts';
 import { createStore, useStore } from './store.ts';
 
-/** The server menu (spec §3 "serverMenu list"), used when settings.menuFromServer is on. */
-export interface ServerMenuItem {
-  name: string;
-  children?: ServerMenuItem[];
-}
-
-export interface AppState extends AppSettings {
-  serverMenu: ServerMenuItem[];
-}
+export type AppState = AppSettings;
 
 function initialState(): AppState {
   const savedTheme = storage.read(StorageKey.THEME);
   return {
     ...DEFAULT_SETTINGS,
     theme: savedTheme === 'dark' || savedTheme === 'light' ? savedTheme : DEFAULT_SETTINGS.theme,
-    serverMenu: [],
   };
 }
 
@@ -36,12 +27,4 @@ export function setTheme(theme: AppSettings['theme']): void {
   root.setAttribute('data-theme', theme);
   root.style.colorScheme = theme === 'dark' ? 'dark' : '';
   updateSettings({ theme });
-}
-
-export function setServerMenu(serverMenu: ServerMenuItem[]): void {
-  appStore.set((prev) => ({ ...prev, serverMenu }));
-}
-
-export function clearServerMenu(): void {
-  setServerMenu([]);
 }

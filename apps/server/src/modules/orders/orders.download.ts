@@ -12,7 +12,7 @@
  * Images are added one at a time, each once the previous one has been sent on.
  */
 import type { PassThrough, Readable } from 'node:stream';
-import { ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
+import { formatMoney, ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
 import { ZipFile } from 'yazl';
 import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
@@ -20,7 +20,7 @@ import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../plugins/auth.ts';
 import { BlobReadError, type BlobStore } from '../uploads/blob-store.ts';
 import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
-import { formatFen, toOrderItem, visibleOrder } from './orders.service.ts';
+import { toOrderItem, visibleOrder } from './orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
 import { room } from '../../lib/streams.ts';
 
@@ -137,7 +137,7 @@ export function summaryText(item: OrderItem, locale: Locale, labels: { result: s
     ...(full ? [line('userName', item.userName ?? '')] : []),
     line('objClientName', item.objClientName),
     line('inspectorName', item.inspectorName),
-    ...(full && item.amount !== null ? [line('amount', formatFen(item.amount))] : []),
+    ...(full && item.amount !== null ? [line('amount', formatMoney(item.amount, locale))] : []),
     line('ifPublic', labels.ifPublic),
     line('ifChangedMac', labels.ifChangedMac),
     line('description', item.description),

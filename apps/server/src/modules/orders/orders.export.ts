@@ -6,7 +6,7 @@
  * shows it: its own orders in full, other shops' public orders without amount and client.
  */
 import type { Readable } from 'node:stream';
-import { neutraliseFormula, type OrderExportQuery } from '@clearplay/contract';
+import { fenToYuan, neutraliseFormula, type OrderExportQuery } from '@clearplay/contract';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
@@ -99,7 +99,8 @@ export function exportCells(row: ExportRow, viewer: Viewer, dict: DictLabels): X
     userName: full ? text(displayName(row.client_nickname, row.client_username)) : null,
     objClientName: text(row.obj_client_name),
     inspectorName: text(displayName(row.inspector_nickname, row.inspector_username)),
-    amount: full ? Number(row.amount) / 100 : null,
+    // A number cell (it sums and sorts in the sheet) whose format `"¥"#,##0.00` shows it as formatMoney does.
+    amount: full ? fenToYuan(Number(row.amount)) : null,
     ifPublic: text(labelOf(dict, 'ifPublic', row.if_public === 1 ? 1 : 0)),
     ifChangedMac: text(labelOf(dict, 'ifChangedMac', row.if_changed_mac === 1 ? 1 : 0)),
     description: text(row.description),

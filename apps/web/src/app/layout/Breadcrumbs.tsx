@@ -2,7 +2,7 @@ import { Breadcrumb } from 'antd';
 import { HomeOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { findRouteByPath } from '../../config/routes.tsx';
+import { findRouteByPath } from '../../config/paths.ts';
 
 /** Breadcrumbs from the route table: the menu group(s) and the screen. */
 export function Breadcrumbs() {

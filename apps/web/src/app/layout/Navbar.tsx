@@ -13,7 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME } from '../../config/settings.ts';
-import { useCurrentUser } from '../../features/auth/user-store.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
 import { useLogout } from '../session.ts';

@@ -3,9 +3,8 @@ import { Menu, type MenuProps } from 'antd';
 import { DashboardOutlined, FileSearchOutlined, SettingOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { findRouteByPath, menuRoutes, type AppRoute, type MenuIcon } from '../../config/routes.tsx';
-import { useRoleName } from '../../features/auth/user-store.ts';
-import { useAppState, type ServerMenuItem } from '../../lib/settings.ts';
+import { findRouteByPath, isScreen, menuRoutes, type AppRoute, type MenuIcon } from '../../config/paths.ts';
+import { useRoleName } from '../../lib/current-user.ts';
 
 const ICONS: Record<MenuIcon, ReactNode> = {
   dashboard: <DashboardOutlined />,
@@ -15,28 +14,19 @@ const ICONS: Record<MenuIcon, ReactNode> = {
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-function inServerMenu(menu: ServerMenuItem[], name: string): boolean {
-  return menu.some((item) => item.name === name || inServerMenu(item.children ?? [], name));
-}
-
 /** The side menu, built from the route table and filtered by the user's role. */
 export function SideMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const role = useRoleName();
-  const menuFromServer = useAppState((s) => s.menuFromServer);
-  const serverMenu = useAppState((s) => s.serverMenu);
 
-  const tree = useMemo(
-    () => menuRoutes(role, menuFromServer ? (route) => inServerMenu(serverMenu, route.name) : undefined),
-    [role, menuFromServer, serverMenu],
-  );
+  const tree = useMemo(() => menuRoutes(role), [role]);
   const paths = useMemo(() => {
     const map = new Map<string, string>();
     const walk = (list: AppRoute[]) =>
       list.forEach((route) => {
-        if (route.load) map.set(route.name, route.path);
+        if (isScreen(route)) map.set(route.name, route.path);
         if (route.children) walk(route.children);
       });
     walk(tree);

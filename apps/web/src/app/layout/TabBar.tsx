@@ -11,8 +11,8 @@ import {
 } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { findRouteByPath } from '../../config/routes.tsx';
-import { useRoleName } from '../../features/auth/user-store.ts';
+import { findRouteByPath } from '../../config/paths.ts';
+import { useRoleName } from '../../lib/current-user.ts';
 import { listenRouteChange } from '../../lib/route-listener.ts';
 import { useStore } from '../../lib/store.ts';
 import { addTab, closeTabs, initTabs, tabStore, type TabAction, type TabItem } from './tab-store.ts';

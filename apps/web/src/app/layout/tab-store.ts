@@ -1,5 +1,5 @@
-import { RouteNames, findRouteByName, firstPermittedRoute } from '../../config/routes.tsx';
-import { userStore } from '../../features/auth/user-store.ts';
+import { RouteNames, findRouteByName, firstPermittedRoute } from '../../config/paths.ts';
+import { userStore } from '../../lib/current-user.ts';
 import type { MessageKey } from '../../locales/zh-CN.ts';
 import type { RouteChange } from '../../lib/route-listener.ts';
 import { createStore } from '../../lib/store.ts';

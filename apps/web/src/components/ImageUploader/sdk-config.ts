@@ -1,5 +1,6 @@
 import type { upload } from 'qiniu-js';
-import { STORAGE_UPLOAD, type UploadTarget } from '@clearplay/contract';
+import type { UploadTarget } from '@clearplay/contract';
+import { STORAGE_UPLOAD } from '@clearplay/contract/constants';
 
 /** qiniu-js's upload settings (its `Config`, which the package does not export by name). */
 export type Config = NonNullable<Parameters<typeof upload>[4]>;

@@ -1,5 +1,6 @@
 import { upload } from 'qiniu-js';
-import { IMAGE_MIME_TYPES, type UploadResult, type UploadTarget } from '@clearplay/contract';
+import type { UploadResult, UploadTarget } from '@clearplay/contract';
+import { IMAGE_MIME_TYPES } from '@clearplay/contract/constants';
 import type { Config } from './sdk-config.ts';
 
 /** What `getToken` resolves to: the server's `{uploadToken, key}`, optionally where to send and how much. */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../DictSelect.tsx';
 import { UserSelect } from '../UserSelect.tsx';
 import type { SearchFieldDef } from './search-params.ts';
+import { datePickerFormat } from '../../lib/date.ts';
 
 /** Fields per row by screen width (24-column grid). */
 function usePerRow(): number {
@@ -44,7 +45,7 @@ function FieldControl({ def, ...control }: { def: SearchFieldDef } & ControlProp
         <DatePicker.RangePicker
           style={{ width: '100%' }}
           showTime={field.showTime ? { format: 'HH:mm' } : undefined}
-          format={field.showTime ? 'YYYY-MM-DD HH:mm' : 'YYYY-MM-DD'}
+          format={datePickerFormat(field.showTime ? 'minute' : 'day')}
           allowEmpty={[false, false]}
           {...control}
         />

@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { ColumnHeightOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../features/auth/user-store.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
 import { tablePrefsKey } from '../../lib/storage.ts';
 import { ColumnSettings } from './ColumnSettings.tsx';
 import { defaultPrefs, readPrefs, reconcile, writePrefs, type TablePrefs } from './column-prefs.ts';

@@ -1,4 +1,4 @@
-import { RouteNames, findRouteByName } from '../../config/routes.tsx';
+import { RouteNames, findRouteByName } from '../../config/paths.ts';
 
 /** Spec §5: /login?redirect=<target route name>&<the original query>. */
 export function loginLocation(routeName: string, search: URLSearchParams): string {

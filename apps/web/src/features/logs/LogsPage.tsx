@@ -5,10 +5,10 @@ import type { LogItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
-import dayjs from '../../lib/dayjs.ts';
 import { getLogs, logListQueryKey } from './api/logs.ts';
 import { LogDetailDrawer } from './components/LogDetailDrawer.tsx';
 import './logs.css';
+import { formatDate } from '../../lib/date.ts';
 
 /** The operation log (spec §2, §3): every change, who, when, from where, and how it ended. */
 export default function LogsPage() {
@@ -53,7 +53,7 @@ export default function LogsPage() {
       title: t('log.field.createTime'),
       width: 170,
       search: { type: 'dateRange', names: ['startTime', 'endTime'], showTime: true },
-      render: (_, l) => dayjs(l.createTime).format('YYYY-MM-DD HH:mm:ss'),
+      render: (_, l) => formatDate(l.createTime),
     },
     { key: 'durationMs', title: t('log.field.durationMs'), width: 100, align: 'right', render: (_, l) => t('log.durationValue', { ms: l.durationMs }) },
     {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Tooltip } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { ORDER_DICTS, USER_SEARCH_PERMISSIONS, type OrderExportQuery, type OrderItem, type OrderListQuery } from '@clearplay/contract';
+import type { OrderExportQuery, OrderItem, OrderListQuery } from '@clearplay/contract';
+import { ORDER_DICTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { useConfirmDelete } from '../../components/confirm.ts';
 import { DictTag } from '../../components/DictTag.tsx';
@@ -16,7 +17,7 @@ import { LedgerButton } from '../ledger/index.ts';
 import { OrderDetailModal } from './components/OrderDetailModal.tsx';
 import { OrderFormModal } from './components/OrderFormModal.tsx';
 import { formatOrderTime } from './format.ts';
-import { can, canAny, useActor } from '../auth/permissions.ts';
+import { can, canAny, useActor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 
 /**

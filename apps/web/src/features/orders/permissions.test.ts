@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED_ROLE_PERMISSIONS, type Permission } from '@clearplay/contract';
-import { can, type Actor } from '../auth/permissions.ts';
+import type { Permission } from '@clearplay/contract';
+import { SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract/constants';
+import { can, type Actor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 
 const actor = (id: number, role: keyof typeof SEEDED_ROLE_PERMISSIONS): Actor => ({ id, permissions: SEEDED_ROLE_PERMISSIONS[role] });

@@ -1,5 +1,5 @@
 import type { OrderItem } from '@clearplay/contract';
-import { can, type Actor } from '../auth/permissions.ts';
+import { can, type Actor } from '../../lib/permissions.ts';
 
 /**
  * May the actor open the edit form of `order`? order:update is needed; without

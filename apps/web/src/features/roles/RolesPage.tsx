@@ -5,12 +5,13 @@ import type { RoleItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton, EditButton } from '../../components/RowActions.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Permission } from '../../components/Permission.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
-import dayjs from '../../lib/dayjs.ts';
 import { getRoles, roleListQueryKey, useDeleteRole } from './api/roles.ts';
 import { RoleFormModal } from './components/RoleFormModal.tsx';
 import { permissionLabelKey } from './permission-tree.ts';
-import { isPermission } from '@clearplay/contract';
+import { isPermission } from '@clearplay/contract/constants';
+import { formatDate } from '../../lib/date.ts';
 
 /** Role management (spec §2, §3 Role, §6): super_admin only. */
 export default function RolesPage() {
@@ -67,7 +68,7 @@ export default function RolesPage() {
       ),
     },
     { key: 'userCount', title: t('role.field.userCount'), width: 100, align: 'right' },
-    { key: 'createdTime', title: t('common.createdTime'), width: 180, render: (_, r) => dayjs(r.createdTime).format('YYYY-MM-DD HH:mm:ss') },
+    { key: 'createdTime', title: t('common.createdTime'), width: 180, render: (_, r) => formatDate(r.createdTime) },
     {
       key: 'actions',
       title: t('common.actions'),
@@ -77,8 +78,8 @@ export default function RolesPage() {
         const reason = r.builtIn ? t('role.delete.builtIn') : r.userCount > 0 ? t('role.delete.inUse', { count: r.userCount }) : null;
         return (
           <span className="table-actions">
-            <EditButton onClick={() => setForm({ open: true, role: r })} testId={`role-edit-${r.name}`} />
-            <DeleteButton onDelete={() => remove.mutateAsync(r.id)} disabledReason={reason} testId={`role-delete-${r.name}`} />
+            <EditButton onClick={() => setForm({ open: true, role: r })} testId={`role-edit-${r.name}`} permission="role:update" />
+            <DeleteButton onDelete={() => remove.mutateAsync(r.id)} disabledReason={reason} testId={`role-delete-${r.name}`} permission="role:delete" />
           </span>
         );
       },
@@ -97,9 +98,11 @@ export default function RolesPage() {
         title={t('role.list')}
         scrollX={1000}
         toolbar={() => (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, role: null })} data-testid="role-create">
-            {t('role.create')}
-          </Button>
+          <Permission permissions={['role:create']}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, role: null })} data-testid="role-create">
+              {t('role.create')}
+            </Button>
+          </Permission>
         )}
         data-testid="role-table"
       />

@@ -1,4 +1,5 @@
-import { PERMISSION_TREE, isPermission, type Permission } from '@clearplay/contract';
+import type { Permission } from '@clearplay/contract';
+import { PERMISSION_TREE, isPermission } from '@clearplay/contract/constants';
 import type { TFunction } from 'i18next';
 import type { ScreenMessageKey } from '../../locales/screens/zh-CN.ts';
 

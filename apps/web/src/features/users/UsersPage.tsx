@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { App, Button, Dropdown, Tag } from 'antd';
-import { DeleteOutlined, DownOutlined, EditOutlined, KeyOutlined, PlusOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, KeyOutlined, PlusOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import type { SubscriptionState, UserItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { useConfirmDelete } from '../../components/confirm.ts';
 import { DictTag } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Permission } from '../../components/Permission.tsx';
+import { EditButton } from '../../components/RowActions.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
 import { StatusSwitch } from '../../components/StatusSwitch.tsx';
-import dayjs from '../../lib/dayjs.ts';
-import { useCurrentUser } from '../auth/user-store.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
+import { can, useActor } from '../../lib/permissions.ts';
 import {
   getUsers,
   useCancelSubscription,
@@ -21,9 +23,10 @@ import {
 } from './api/users.ts';
 import { ResetPasswordModal } from './components/ResetPasswordModal.tsx';
 import { SubscriptionDrawer } from './components/SubscriptionDrawer.tsx';
-import { DATE_TIME, SubscriptionModal } from './components/SubscriptionModal.tsx';
+import { SubscriptionModal } from './components/SubscriptionModal.tsx';
 import { UserFormModal } from './components/UserFormModal.tsx';
 import { SUBSCRIPTION_STATE_COLOR } from './subscription.ts';
+import { formatDate } from '../../lib/date.ts';
 
 const STATES: readonly SubscriptionState[] = ['none', 'active', 'expiring', 'expired'];
 
@@ -32,6 +35,7 @@ export default function UsersPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const me = useCurrentUser();
+  const actor = useActor();
   const roles = useRoleOptions();
   const setStatus = useSetUserStatus();
   const remove = useDeleteUser();
@@ -43,7 +47,7 @@ export default function UsersPage() {
   const [subscribing, setSubscribing] = useState<UserItem | null>(null);
   const [history, setHistory] = useState<UserItem | null>(null);
 
-  const format = (value: string | null) => (value ? dayjs(value).format(DATE_TIME) : '-');
+  const format = (value: string | null) => formatDate(value);
 
   const unsubscribe = (user: UserItem) =>
     modal.confirm({
@@ -102,8 +106,8 @@ export default function UsersPage() {
         render: (_, u) => (
           <StatusSwitch
             status={u.status}
-            disabled={u.id === me?.id}
-            disabledReason={t('user.self.status')}
+            disabled={u.id === me?.id || !can(actor, 'user:status')}
+            disabledReason={u.id === me?.id ? t('user.self.status') : undefined}
             onChange={(status) => setStatus.mutateAsync({ id: u.id, status })}
             data-testid={`user-status-${u.username}`}
           />
@@ -129,7 +133,7 @@ export default function UsersPage() {
           ) : (
             <span data-testid={`user-end-${u.username}`} data-end={u.serviceEndDate ?? ''}>
               <Tag color={SUBSCRIPTION_STATE_COLOR[u.subscriptionState]}>{t(`user.subscriptionState.${u.subscriptionState}`)}</Tag>
-              {u.serviceEndDate ? dayjs(u.serviceEndDate).format('YYYY-MM-DD HH:mm') : null}
+              {u.serviceEndDate ? formatDate(u.serviceEndDate, 'minute') : null}
             </span>
           ),
       },
@@ -155,25 +159,26 @@ export default function UsersPage() {
         width: 300,
         render: (_, u) => {
           const self = u.id === me?.id;
+          const maySubscribe = !u.roleIsAdmin && can(actor, 'user:subscription');
           const more = [
-            ...(u.roleIsAdmin
+            ...(!maySubscribe
               ? []
               : [
                   { key: 'unsubscribe', label: t('user.unsubscribe'), disabled: u.serviceEndDate === null || u.subscriptionState === 'expired' },
                   { key: 'history', label: t('user.subscription.historyShort') },
-                  { type: 'divider' as const },
+                  ...(can(actor, 'user:delete') ? [{ type: 'divider' as const }] : []),
                 ]),
-            { key: 'delete', label: t('common.delete'), danger: true, disabled: self, icon: <DeleteOutlined /> },
+            ...(can(actor, 'user:delete') ? [{ key: 'delete', label: t('common.delete'), danger: true, disabled: self, icon: <DeleteOutlined /> }] : []),
           ];
           return (
             <span className="table-actions">
-              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setForm({ open: true, user: u })} data-testid={`user-edit-${u.username}`}>
-                {t('common.edit')}
-              </Button>
-              <Button type="link" size="small" icon={<KeyOutlined />} onClick={() => setResetting(u)} data-testid={`user-reset-${u.username}`}>
-                {t('user.resetPassword')}
-              </Button>
-              {u.roleIsAdmin ? null : (
+              <EditButton onClick={() => setForm({ open: true, user: u })} testId={`user-edit-${u.username}`} permission="user:update" />
+              {can(actor, 'user:password:reset') ? (
+                <Button type="link" size="small" icon={<KeyOutlined />} onClick={() => setResetting(u)} data-testid={`user-reset-${u.username}`}>
+                  {t('user.resetPassword')}
+                </Button>
+              ) : null}
+              {!maySubscribe ? null : (
                 <Button
                   type="link"
                   size="small"
@@ -184,6 +189,7 @@ export default function UsersPage() {
                   {u.subscriptionState === 'active' || u.subscriptionState === 'expiring' ? t('user.subscription.renew') : t('user.subscription.subscribe')}
                 </Button>
               )}
+              {more.length === 0 ? null : (
               <Dropdown
                 trigger={['click']}
                 menu={{
@@ -203,6 +209,7 @@ export default function UsersPage() {
                   {t('common.more')} <DownOutlined />
                 </Button>
               </Dropdown>
+              )}
             </span>
           );
         },
@@ -221,9 +228,11 @@ export default function UsersPage() {
         scrollX={2100}
         title={t('user.list')}
         toolbar={() => (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, user: null })} data-testid="user-create">
-            {t('user.create')}
-          </Button>
+          <Permission permissions={['user:create']}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, user: null })} data-testid="user-create">
+              {t('user.create')}
+            </Button>
+          </Permission>
         )}
         data-testid="user-table"
       />

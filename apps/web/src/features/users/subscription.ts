@@ -1,4 +1,5 @@
-import { SUBSCRIPTION_DAYS, type SubscriptionState, type SubscriptionType } from '@clearplay/contract';
+import type { SubscriptionState, SubscriptionType } from '@clearplay/contract';
+import { SUBSCRIPTION_DAYS } from '@clearplay/contract/constants';
 import dayjs, { type Dayjs } from 'dayjs';
 
 /** Spec §4 / PRODUCT.md: monthly 30 days, yearly 365, custom as entered. */

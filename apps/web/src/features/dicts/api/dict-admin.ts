@@ -13,7 +13,7 @@ import type {
 } from '@clearplay/contract';
 import type { TablePage } from '../../../components/SearchTable/index.ts';
 import { api } from '../../../lib/api-client.ts';
-import { refreshDicts } from './get-dicts.ts';
+import { refreshDicts } from '../../../lib/dicts.ts';
 
 /**
  * The contract builds listClass as `Type.Union(LIST_CLASSES.map(...))`; an array (not a
@@ -23,7 +23,7 @@ export type ListClass = (typeof LIST_CLASSES)[number];
 export type DictDataCreate = Omit<DictDataCreateBody, 'listClass'> & { listClass?: ListClass };
 export type DictDataUpdate = Omit<DictDataUpdateBody, 'listClass'> & { listClass?: ListClass };
 
-/** The dictionary screen's queries (the store of get-dicts.ts has its own key). */
+/** The dictionary screen's queries (the dictionary store, lib/dicts.ts, has its own key). */
 export const dictAdminQueryKey = ['dict-admin'] as const;
 export const dictTypeListQueryKey = [...dictAdminQueryKey, 'types'] as const;
 export const dictTypeOptionsQueryKey = [...dictAdminQueryKey, 'type-options'] as const;

@@ -1,5 +1,6 @@
 import { Form, Input, InputNumber, Radio, Select, Switch, TreeSelect } from 'antd';
-import { LIST_CLASSES, type DictDataItem, type DictDataNode, type DictTypeItem } from '@clearplay/contract';
+import type { DictDataItem, DictDataNode, DictTypeItem } from '@clearplay/contract';
+import { LIST_CLASSES } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { ListClassTag } from '../../../components/DictTag.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';

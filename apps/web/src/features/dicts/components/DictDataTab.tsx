@@ -6,8 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { DeleteButton, EditButton } from '../../../components/RowActions.tsx';
 import { ListClassTag } from '../../../components/DictTag.tsx';
 import { SearchTable, type SearchTableColumn } from '../../../components/SearchTable/index.ts';
+import { Permission } from '../../../components/Permission.tsx';
+import { can, useActor } from '../../../lib/permissions.ts';
 import { StatusSwitch } from '../../../components/StatusSwitch.tsx';
-import dayjs from '../../../lib/dayjs.ts';
 import {
   dictDataListQueryKey,
   getDictData,
@@ -18,6 +19,7 @@ import {
   type ListClass,
 } from '../api/dict-admin.ts';
 import { DictDataFormModal } from './DictDataFormModal.tsx';
+import { formatDate } from '../../../lib/date.ts';
 
 function labelsById(nodes: readonly DictDataNode[], into = new Map<number, string>()): Map<number, string> {
   for (const node of nodes) {
@@ -30,6 +32,7 @@ function labelsById(nodes: readonly DictDataNode[], into = new Map<number, strin
 /** The data tab: the entries of one type (chosen above the table, or by a type's "view data"). */
 export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | null; onTypeChange: (code: string) => void }) {
   const { t } = useTranslation();
+  const actor = useActor();
   const types = useDictTypeOptions();
   const tree = useDictDataTree(typeCode);
   const update = useUpdateDictData();
@@ -75,6 +78,7 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       render: (_, d) => (
         <StatusSwitch
           status={d.status}
+          disabled={!can(actor, 'dict:update')}
           successMessage={t('feedback.dictData.status.success')}
           failureMessage={t('feedback.dictData.status.failed')}
           onChange={(status) =>
@@ -97,7 +101,7 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       ),
     },
     { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => d.remark || '-' },
-    { key: 'createdTime', title: t('common.createdTime'), width: 170, defaultHidden: true, render: (_, d) => dayjs(d.createdTime).format('YYYY-MM-DD HH:mm:ss') },
+    { key: 'createdTime', title: t('common.createdTime'), width: 170, defaultHidden: true, render: (_, d) => formatDate(d.createdTime) },
     {
       key: 'actions',
       title: t('common.actions'),
@@ -105,8 +109,8 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       fixed: 'right',
       render: (_, d) => (
         <span className="table-actions">
-          <EditButton onClick={() => setForm({ open: true, entry: d })} testId={`dict-data-edit-${d.value}`} />
-          <DeleteButton onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictData.delete.success')} testId={`dict-data-delete-${d.value}`} />
+          <EditButton onClick={() => setForm({ open: true, entry: d })} permission="dict:update" testId={`dict-data-edit-${d.value}`} />
+          <DeleteButton permission="dict:delete" onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictData.delete.success')} testId={`dict-data-delete-${d.value}`} />
         </span>
       ),
     },
@@ -148,9 +152,11 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
           }
           scrollX={1300}
           toolbar={() => (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, entry: null })} data-testid="dict-data-create">
-              {t('dict.data.create')}
-            </Button>
+            <Permission permissions={['dict:create']}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, entry: null })} data-testid="dict-data-create">
+                {t('dict.data.create')}
+              </Button>
+            </Permission>
           )}
           data-testid="dict-data-table"
         />

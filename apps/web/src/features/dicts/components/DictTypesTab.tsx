@@ -5,14 +5,17 @@ import type { DictTypeItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { DeleteButton, EditButton } from '../../../components/RowActions.tsx';
 import { SearchTable, type SearchTableColumn } from '../../../components/SearchTable/index.ts';
+import { Permission } from '../../../components/Permission.tsx';
+import { can, useActor } from '../../../lib/permissions.ts';
 import { StatusSwitch } from '../../../components/StatusSwitch.tsx';
-import dayjs from '../../../lib/dayjs.ts';
 import { dictTypeListQueryKey, getDictTypes, useDeleteDictType, useUpdateDictType } from '../api/dict-admin.ts';
 import { DictTypeFormModal } from './DictTypeFormModal.tsx';
+import { formatDate } from '../../../lib/date.ts';
 
 /** The types tab: list, create, edit, status, delete, and "view data" (opens the data tab on the type). */
 export function DictTypesTab({ onViewData }: { onViewData: (code: string) => void }) {
   const { t } = useTranslation();
+  const actor = useActor();
   const update = useUpdateDictType();
   const remove = useDeleteDictType();
   const [form, setForm] = useState<{ open: boolean; type: DictTypeItem | null }>({ open: false, type: null });
@@ -38,6 +41,7 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
       render: (_, d) => (
         <StatusSwitch
           status={d.status}
+          disabled={!can(actor, 'dict:update')}
           successMessage={t('feedback.dictType.status.success')}
           failureMessage={t('feedback.dictType.status.failed')}
           onChange={(status) => update.mutateAsync({ id: d.id, code: d.code, name: d.name, remark: d.remark, status })}
@@ -47,7 +51,7 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
     },
     { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => d.remark || '-' },
     { key: 'dataCount', title: t('dict.type.field.dataCount'), width: 100, align: 'right' },
-    { key: 'createdTime', title: t('common.createdTime'), width: 180, render: (_, d) => dayjs(d.createdTime).format('YYYY-MM-DD HH:mm:ss') },
+    { key: 'createdTime', title: t('common.createdTime'), width: 180, render: (_, d) => formatDate(d.createdTime) },
     {
       key: 'actions',
       title: t('common.actions'),
@@ -58,8 +62,8 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
           <Button type="link" size="small" icon={<UnorderedListOutlined />} onClick={() => onViewData(d.code)} data-testid={`dict-type-view-${d.code}`}>
             {t('dict.type.viewData')}
           </Button>
-          <EditButton onClick={() => setForm({ open: true, type: d })} testId={`dict-type-edit-${d.code}`} />
-          <DeleteButton onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictType.delete.success')} testId={`dict-type-delete-${d.code}`} />
+          <EditButton onClick={() => setForm({ open: true, type: d })} permission="dict:update" testId={`dict-type-edit-${d.code}`} />
+          <DeleteButton permission="dict:delete" onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictType.delete.success')} testId={`dict-type-delete-${d.code}`} />
         </span>
       ),
     },
@@ -77,9 +81,11 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
         title={t('dict.types')}
         scrollX={1100}
         toolbar={() => (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, type: null })} data-testid="dict-type-create">
-            {t('dict.type.create')}
-          </Button>
+          <Permission permissions={['dict:create']}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, type: null })} data-testid="dict-type-create">
+              {t('dict.type.create')}
+            </Button>
+          </Permission>
         )}
         data-testid="dict-type-table"
       />

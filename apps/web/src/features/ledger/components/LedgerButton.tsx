@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from 'antd';
 import { WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 import { LedgerDrawer } from './LedgerDrawer.tsx';
 
 /** Toolbar button "Shop balances" opening the ledger drawer; shown only with user:ledger. */

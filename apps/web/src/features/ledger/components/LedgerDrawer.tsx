@@ -3,13 +3,13 @@ import { Button, Drawer, Empty, Flex, Form, Statistic, Table, Tag, Typography } 
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { LedgerEntry, LedgerKind } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '@clearplay/contract/constants';
 import { Money } from '../../../components/Money.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
-import dayjs from '../../../lib/dayjs.ts';
-import { formatFen } from '../../../lib/money.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 import { useLedger } from '../api/ledger.ts';
 import { RechargeModal } from './RechargeModal.tsx';
+import { formatDate } from '../../../lib/date.ts';
 
 const KIND_COLOR: Record<LedgerKind, string> = { recharge: 'success', charge: 'processing', adjust: 'warning', reversal: 'purple' };
 
@@ -25,7 +25,7 @@ export interface LedgerShop {
  * reversals), and record a recharge (user:recharge). Balance = the sum of the ledger.
  */
 export function LedgerDrawer({ open, onClose, shop: initialShop = null }: { open: boolean; onClose: () => void; shop?: LedgerShop | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const actor = useActor();
   const [shop, setShop] = useState<LedgerShop | null>(initialShop);
   const [page, setPage] = useState(1);
@@ -71,7 +71,7 @@ export function LedgerDrawer({ open, onClose, shop: initialShop = null }: { open
                   </>
                 }
                 loading={balance === undefined && ledger.isFetching}
-                value={balance === undefined ? '-' : formatFen(balance)}
+                value={balance === undefined ? '-' : formatMoney(balance, i18n.language)}
                 styles={{ content: { color: balance !== undefined && balance < 0 ? 'var(--ant-color-error)' : undefined } }}
               />
             </div>
@@ -118,7 +118,7 @@ export function LedgerDrawer({ open, onClose, shop: initialShop = null }: { open
                 title: t('ledger.field.time'),
                 dataIndex: 'createdTime',
                 width: 170,
-                render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+                render: (value: string) => formatDate(value),
               },
               {
                 key: 'kind',

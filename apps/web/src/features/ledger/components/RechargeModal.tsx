@@ -1,9 +1,9 @@
 import { Form, Input, Typography } from 'antd';
 import type { RechargeResult } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
+import { yuanToFen } from '@clearplay/contract/constants';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
-import { yuanToFen } from '../../../lib/money.ts';
 import { useRecharge } from '../api/ledger.ts';
 
 interface RechargeValues {

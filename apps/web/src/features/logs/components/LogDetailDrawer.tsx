@@ -1,7 +1,7 @@
 import { Alert, Descriptions, Drawer, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from '../../../lib/dayjs.ts';
 import { useLogDetail } from '../api/logs.ts';
+import { formatDate } from '../../../lib/date.ts';
 
 /** The payload as indented JSON when it is JSON (a cut payload is shown as it came). */
 export function prettyPayload(payload: string): string {
@@ -43,7 +43,7 @@ export function LogDetailDrawer({ id, onClose }: { id: number | null; onClose: (
               },
               { key: 'operator', label: t('log.field.operator'), children: log.operatorId ? `${log.operator} (#${log.operatorId})` : log.operator || '-' },
               { key: 'ip', label: t('log.field.ip'), children: log.ip || '-' },
-              { key: 'createTime', label: t('log.field.createTime'), children: dayjs(log.createTime).format('YYYY-MM-DD HH:mm:ss') },
+              { key: 'createTime', label: t('log.field.createTime'), children: formatDate(log.createTime) },
               { key: 'durationMs', label: t('log.field.durationMs'), children: t('log.durationValue', { ms: log.durationMs }) },
               {
                 key: 'request',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRejectedRow } from '@clearplay/contract';
 import { exportParams } from './export-orders.ts';
-import { neutraliseFormula } from '@clearplay/contract';
+import { neutraliseFormula } from '@clearplay/contract/constants';
 import { isImportFile, quoteCsvCell, rejectedColumns, rejectedRowsCsv, rejectedRowsCsvBlob } from './import-orders.ts';
 
 const rows: ImportRejectedRow[] = [

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { neutraliseFormula, type ImportRejectedRow, type OrderImportResult } from '@clearplay/contract';
+import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
+import { neutraliseFormula } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import { orderKeys } from './orders.ts';
 

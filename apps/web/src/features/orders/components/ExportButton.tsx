@@ -3,7 +3,7 @@ import { App, Button } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { exportOrders } from '../api/export-orders.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 
 /**
  * The order screen's Export: the orders matching the list's current filters as an xlsx the

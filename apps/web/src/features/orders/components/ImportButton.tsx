@@ -4,7 +4,6 @@ import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } fr
 import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../../lib/api-client.ts';
-import dayjs from '../../../lib/dayjs.ts';
 import {
   IMPORT_ACCEPT,
   downloadImportTemplate,
@@ -12,7 +11,8 @@ import {
   rejectedRowsCsvBlob,
   useImportOrders,
 } from '../api/import-orders.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
+import { fileStamp } from '../../../lib/date.ts';
 
 /**
  * The order screen's Batch import: a button opening the import dialog. Shown only with
@@ -196,7 +196,7 @@ function ImportReport({ result }: { result: OrderImportResult }) {
       row: t('orderIo.import.rejected.row'),
       reasons: t('orderIo.import.rejected.reasons'),
     });
-    saveBlob(blob, `${t('orderIo.import.rejected.fileName')}-${dayjs().format('YYYYMMDD-HHmmss')}.csv`);
+    saveBlob(blob, `${t('orderIo.import.rejected.fileName')}-${fileStamp()}.csv`);
   };
 
   return (

@@ -1,6 +1,7 @@
 import { Alert, Button, Descriptions, Flex, Image, Modal, Skeleton, Typography, type DescriptionsProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { ORDER_DICTS, ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
+import type { OrderImageKind, OrderItem } from '@clearplay/contract';
+import { ORDER_DICTS, ORDER_IMAGE_KINDS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { DictTag } from '../../../components/DictTag.tsx';
 import { Money } from '../../../components/Money.tsx';

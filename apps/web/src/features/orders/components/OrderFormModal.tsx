@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Divider, Form, Input, Radio, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, type OrderItem, type OrderResult } from '@clearplay/contract';
+import type { OrderItem, OrderResult } from '@clearplay/contract';
+import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, fenToYuan, formatMoney, yuanToFen } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../../../components/DictSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
@@ -9,13 +10,12 @@ import { ImageUploader } from '../../../components/ImageUploader/index.ts';
 import { MoneyInput } from '../../../components/Money.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import dayjs from '../../../lib/dayjs.ts';
-import { fenToYuan, formatFen, yuanToFen } from '../../../lib/money.ts';
-import { useCurrentUser } from '../../auth/user-store.ts';
-import { useDictData } from '../../dicts/api/get-dicts.ts';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { useDictData } from '../../../lib/dicts.ts';
 import { useOrderPrices } from '../api/order-price.ts';
 import { useCreateOrder, useUpdateOrder } from '../api/orders.ts';
 import { uploadTokenGetter } from '../api/upload-token.ts';
-import { can, useActor } from '../../auth/permissions.ts';
+import { can, useActor } from '../../../lib/permissions.ts';
 
 export interface OrderFormModalProps {
   open: boolean;
@@ -76,7 +76,7 @@ export function OrderFormModal(props: OrderFormModalProps) {
 }
 
 function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<OrderFormValues>();
   const me = useCurrentUser();
   const actor = useActor();
@@ -197,7 +197,7 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
     const differs = amount === null || amount === undefined || yuanToFen(amount) !== price;
     return (
       <span data-testid="order-form-price">
-        {t('orderForm.amount.price', { price: formatFen(price) })}
+        {t('orderForm.amount.price', { price: formatMoney(price, i18n.language) })}
         {differs ? (
           <Button type="link" size="small" onClick={() => form.setFieldValue('amount', fenToYuan(price))}>
             {t('orderForm.amount.usePrice')}

@@ -1,5 +1,6 @@
 import { Alert, Form, Input, Radio } from 'antd';
-import { RoleName, type RoleItem } from '@clearplay/contract';
+import type { RoleItem } from '@clearplay/contract';
+import { RoleName } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateRole, useUpdateRole } from '../api/roles.ts';

@@ -1,5 +1,6 @@
 import { Form, Input } from 'antd';
-import { PASSWORD_MAX, PASSWORD_MIN, type UserItem } from '@clearplay/contract';
+import type { UserItem } from '@clearplay/contract';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useResetPassword } from '../api/users.ts';

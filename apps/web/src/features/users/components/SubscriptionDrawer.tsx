@@ -1,9 +1,8 @@
 import { Drawer, Table, Tag } from 'antd';
 import type { SubscriptionRecord, UserItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
-import dayjs from '../../../lib/dayjs.ts';
 import { useSubscriptions } from '../api/users.ts';
-import { DATE_TIME } from './SubscriptionModal.tsx';
+import { formatDate } from '../../../lib/date.ts';
 
 const ACTION_COLOR: Record<SubscriptionRecord['action'], string> = { subscribe: 'success', renew: 'processing', cancel: 'default' };
 
@@ -11,7 +10,7 @@ const ACTION_COLOR: Record<SubscriptionRecord['action'], string> = { subscribe: 
 export function SubscriptionDrawer({ user, onClose }: { user: UserItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const records = useSubscriptions(user?.id ?? null);
-  const format = (value: string) => dayjs(value).format(DATE_TIME);
+  const format = (value: string) => formatDate(value);
   return (
     <Drawer
       open={user !== null}

@@ -1,10 +1,12 @@
 import { Alert, Descriptions, Form, Input, InputNumber, Radio, Tag } from 'antd';
-import { CUSTOM_DAYS_MAX, SUBSCRIPTION_DAYS, type SubscriptionType, type UserItem } from '@clearplay/contract';
+import type { SubscriptionType, UserItem } from '@clearplay/contract';
+import { CUSTOM_DAYS_MAX, SUBSCRIPTION_DAYS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import dayjs from '../../../lib/dayjs.ts';
 import { useSetSubscription } from '../api/users.ts';
 import { resultingEnd, subscriptionDays, SUBSCRIPTION_STATE_COLOR } from '../subscription.ts';
+import { formatDate } from '../../../lib/date.ts';
 
 interface Values {
   type: SubscriptionType;
@@ -12,7 +14,6 @@ interface Values {
   remark?: string;
 }
 
-export const DATE_TIME = 'YYYY-MM-DD HH:mm:ss';
 
 /**
  * Subscribe or renew (spec §4): monthly, yearly or custom days. Shows the current end and
@@ -60,7 +61,7 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
             label: t('user.subscription.currentEnd'),
             children: (
               <span data-testid="subscription-current-end">
-                {currentEnd ? dayjs(currentEnd).format(DATE_TIME) : t('user.subscription.none')}{' '}
+                {currentEnd ? formatDate(currentEnd) : t('user.subscription.none')}{' '}
                 {user ? <Tag color={SUBSCRIPTION_STATE_COLOR[user.subscriptionState]}>{t(`user.subscriptionState.${user.subscriptionState}`)}</Tag> : null}
               </span>
             ),
@@ -69,7 +70,7 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
             key: 'next',
             label: t('user.subscription.newEnd'),
             children: (
-              <strong data-testid="subscription-new-end">{next ? next.format(DATE_TIME) : '-'}</strong>
+              <strong data-testid="subscription-new-end">{formatDate(next)}</strong>
             ),
           },
         ]}

@@ -1,10 +1,10 @@
 import { Col, Divider, Form, Input, Radio, Row, Select } from 'antd';
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN, type UserItem } from '@clearplay/contract';
+import type { UserItem } from '@clearplay/contract';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN, fenToYuan, yuanToFen } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
-import { useDictData } from '../../dicts/api/get-dicts.ts';
-import { fenToYuan, yuanToFen } from '../../../lib/money.ts';
+import { useDictData } from '../../../lib/dicts.ts';
 import { useCreateUser, useRoleOptions, useUpdateUser } from '../api/users.ts';
 
 interface UserFormValues {

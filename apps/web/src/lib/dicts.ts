@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DictData, DictDataNode, DictStore } from '@clearplay/contract';
-import { api } from '../../../lib/api-client.ts';
-import { queryClient } from '../../../lib/query-client.ts';
-import { isLoggedIn } from '../../../lib/storage.ts';
+import { api } from './api-client.ts';
+import { queryClient } from './query-client.ts';
+import { isLoggedIn } from './storage.ts';
 
 /**
  * The dictionary store of spec §3: enabled dictionary data keyed by type code, flat

@@ -1,12 +1,15 @@
-import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
-import { RoleName } from '@clearplay/contract';
+import { RoleName } from '@clearplay/contract/constants';
 import type { MessageKey } from '../locales/zh-CN.ts';
 
 /**
- * THE route table. The router (app/router.tsx), the side menu, the breadcrumbs, the tab bar
- * titles, the document title and the guards (app/guards.ts) are all built from it, so
- * navigation and routing cannot disagree. Every screen is lazy-loaded.
+ * THE route table, as plain data: names, paths, titles, roles and menu placement. The router
+ * (app/router.tsx, which adds each screen's code from app/screens.ts), the side menu, the
+ * breadcrumbs, the tab bar titles, the document title and the guards (app/guards.ts) are all
+ * built from it, so navigation and routing cannot disagree.
+ *
+ * This file imports no component: anything (a feature, a house component) may import it to
+ * name or link a route without pulling the screens in.
  */
 
 /** Icons are named here and drawn by the side menu, so no icon code lands in the entry chunk. */
@@ -31,13 +34,21 @@ export interface AppRoute {
   /** Absolute path (children repeat their parent's prefix). Empty for the pathless layout. */
   path: string;
   meta: RouteMeta;
-  /** The screen, lazy-loaded. Groups without a screen send their index to the first child. */
-  load?: () => Promise<{ default: ComponentType }>;
   /** Marks the pathless node whose children render inside the default layout. */
   layout?: 'default';
+  /** A menu group (its index goes to its first screen) or the layout. Without children: a screen. */
   children?: AppRoute[];
 }
 
+/** What every react-router route object carries in `handle`: its entry of the route table. */
+export interface RouteHandle {
+  route: AppRoute;
+}
+
+/** A route with a screen of its own (app/screens.ts has its code), as opposed to a group. */
+export const isScreen = (route: AppRoute): boolean => !route.children;
+
+/** The name of every screen route (app/screens.ts has one screen per name). */
 export const RouteNames = {
   INDEX: 'index',
   HOME: 'home',
@@ -52,6 +63,7 @@ export const RouteNames = {
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
 } as const;
+export type ScreenName = (typeof RouteNames)[keyof typeof RouteNames];
 
 const SUPER_ADMIN_ONLY = [RoleName.SUPER_ADMIN] as const;
 const ANY_ROLE = ['*'] as const;
@@ -61,25 +73,21 @@ export const routes: AppRoute[] = [
     name: RouteNames.INDEX,
     path: '/',
     meta: { locale: 'route.home', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
-    load: () => import('../features/landing/LandingPage.tsx'),
   },
   {
     name: RouteNames.HOME,
     path: '/home',
     meta: { locale: 'route.home', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
-    load: () => import('../features/landing/LandingPage.tsx'),
   },
   {
     name: RouteNames.LINKSTORE,
     path: '/linkstore',
     meta: { locale: 'route.linkstore', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
-    load: () => import('../features/linkstore/LinkStorePage.tsx'),
   },
   {
     name: RouteNames.LOGIN,
     path: '/login',
     meta: { locale: 'route.login', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
-    load: () => import('../features/auth/LoginPage.tsx'),
   },
   {
     name: 'defaultLayout',
@@ -96,7 +104,6 @@ export const routes: AppRoute[] = [
             name: RouteNames.WORKPLACE,
             path: '/dashboard/workplace',
             meta: { locale: 'menu.dashboard.workplace', requiresAuth: true, roles: SUPER_ADMIN_ONLY },
-            load: () => import('../features/workplace/WorkplacePage.tsx'),
           },
         ],
       },
@@ -109,7 +116,6 @@ export const routes: AppRoute[] = [
             name: RouteNames.INSPECT,
             path: '/order/inspect',
             meta: { locale: 'menu.order.inspect', requiresAuth: true, roles: ANY_ROLE },
-            load: () => import('../features/orders/InspectPage.tsx'),
           },
         ],
       },
@@ -122,25 +128,21 @@ export const routes: AppRoute[] = [
             name: RouteNames.USER,
             path: '/system/user',
             meta: { locale: 'menu.system.user', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 0 },
-            load: () => import('../features/users/UsersPage.tsx'),
           },
           {
             name: RouteNames.LOG,
             path: '/system/log',
             meta: { locale: 'menu.system.log', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 1 },
-            load: () => import('../features/logs/LogsPage.tsx'),
           },
           {
             name: RouteNames.ROLE,
             path: '/system/role',
             meta: { locale: 'menu.system.role', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 2 },
-            load: () => import('../features/roles/RolesPage.tsx'),
           },
           {
             name: RouteNames.DICT,
             path: '/system/dict',
             meta: { locale: 'menu.system.dict', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 3 },
-            load: () => import('../features/dicts/DictsPage.tsx'),
           },
         ],
       },
@@ -149,7 +151,6 @@ export const routes: AppRoute[] = [
         name: RouteNames.REDIRECT,
         path: '/redirect/:path',
         meta: { locale: 'route.redirect', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true, hideInTabBar: true },
-        load: () => import('../app/RedirectPage.tsx'),
       },
     ],
   },
@@ -157,7 +158,6 @@ export const routes: AppRoute[] = [
     name: RouteNames.NOT_FOUND,
     path: '*',
     meta: { locale: 'route.notFound', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
-    load: () => import('../components/NotFound.tsx'),
   },
 ];
 
@@ -171,7 +171,7 @@ export interface RouteEntry {
 
 function collect(list: AppRoute[], ancestors: AppRoute[], out: RouteEntry[]): RouteEntry[] {
   for (const route of list) {
-    if (route.load) out.push({ route, ancestors });
+    if (isScreen(route)) out.push({ route, ancestors });
     if (route.children) collect(route.children, route.layout ? ancestors : [...ancestors, route], out);
   }
   return out;
@@ -203,28 +203,28 @@ export function canAccess(route: AppRoute, role: string | null | undefined): boo
 const byOrder = (a: AppRoute, b: AppRoute) => (a.meta.order ?? 0) - (b.meta.order ?? 0);
 
 /** Menu entries for a role, ordered; groups without a visible child disappear. */
-export function menuRoutes(role: string | null | undefined, allowed: (route: AppRoute) => boolean = () => true): AppRoute[] {
+export function menuRoutes(role: string | null | undefined): AppRoute[] {
   const visible = (route: AppRoute): AppRoute | null => {
     if (route.meta.hideInMenu) return null;
     if (route.children) {
       const children = route.children.map(visible).filter((child): child is AppRoute => child !== null).sort(byOrder);
       return children.length ? { ...route, children } : null;
     }
-    return canAccess(route, role) && allowed(route) ? route : null;
+    return canAccess(route, role) ? route : null;
   };
   return layoutRoutes.map(visible).filter((route): route is AppRoute => route !== null).sort(byOrder);
 }
 
 /** Spec §5: the first route of the table (menu order) the role may see, if any. */
-export function firstPermittedRoute(role: string | null | undefined, allowed?: (route: AppRoute) => boolean): AppRoute | undefined {
+export function firstPermittedRoute(role: string | null | undefined): AppRoute | undefined {
   const walk = (list: AppRoute[]): AppRoute | undefined => {
     for (const route of list) {
       if (route.children) {
         const found = walk(route.children);
         if (found) return found;
-      } else if (route.load) return route;
+      } else return route;
     }
     return undefined;
   };
-  return walk(menuRoutes(role, allowed));
+  return walk(menuRoutes(role));
 }

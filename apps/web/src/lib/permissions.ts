@@ -1,5 +1,5 @@
 import type { Permission } from '@clearplay/contract';
-import { useCurrentUser } from './user-store.ts';
+import { useCurrentUser } from './current-user.ts';
 
 /** Who is asking: the current user's id and permission strings. */
 export interface Actor {

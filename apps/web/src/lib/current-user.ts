@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@clearplay/contract';
-import { createStore, useStore } from '../../lib/store.ts';
+import { createStore, useStore } from './store.ts';
 
 /** The logged-in user (spec §3 "Current user"), set by the route guard once user info loads. */
 export const userStore = createStore<CurrentUser | null>(null);

@@ -1,0 +1,25 @@
+import type { ComponentType } from 'react';
+import type { ScreenName } from '../config/paths.ts';
+
+type ScreenModule = () => Promise<{ default: ComponentType }>;
+
+/**
+ * The code of every screen of the route table (config/paths.ts), by route name, each
+ * lazy-loaded (a chunk of its own). The only file that imports the screens: the router
+ * (app/router.tsx) puts each on its route. A new screen: a name and a route in
+ * config/paths.ts, its page here (the type asks for one per name).
+ */
+export const screens: Record<ScreenName, ScreenModule> = {
+  index: () => import('../features/landing/LandingPage.tsx'),
+  home: () => import('../features/landing/LandingPage.tsx'),
+  linkstore: () => import('../features/linkstore/LinkStorePage.tsx'),
+  login: () => import('../features/auth/LoginPage.tsx'),
+  Workplace: () => import('../features/workplace/WorkplacePage.tsx'),
+  Inspect: () => import('../features/orders/InspectPage.tsx'),
+  User: () => import('../features/users/UsersPage.tsx'),
+  Log: () => import('../features/logs/LogsPage.tsx'),
+  Role: () => import('../features/roles/RolesPage.tsx'),
+  Dict: () => import('../features/dicts/DictsPage.tsx'),
+  redirect: () => import('./RedirectPage.tsx'),
+  notFound: () => import('../components/NotFound.tsx'),
+};
