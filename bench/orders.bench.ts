@@ -41,7 +41,7 @@ import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.reposi
 import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.ts';
 import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
-import type { Operator } from '../apps/server/src/plugins/auth.ts';
+import type { Operator } from '../apps/server/src/http/route-context.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
 import { onEachTarget, type Target } from './targets.ts';

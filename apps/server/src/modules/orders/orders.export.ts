@@ -12,7 +12,7 @@ import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import * as repo from './orders.repository.ts';
 import { displayName, seesAll, toOrderFilter, toSort } from './orders.service.ts';
 import { EXPORT_COLUMNS, beijingCellDate, fileStamp, headerOf, labelOf, loadDictLabels, type DictLabels, type SheetColumn } from './orders.sheet.ts';

@@ -18,7 +18,7 @@ import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey, type MessageParams } from '../../lib/messages.ts';
 import { withPartsFirst, zipDirectory, zipUnpackedSize } from '../../lib/zip-parts.ts';
 import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import * as repo from './orders.repository.ts';
 import { checkOrder, insertFresh, recordInserted, type CheckContext, type InsertedOrder, type OrderInput, type OrderValues } from './orders.service.ts';
 import {

@@ -21,8 +21,8 @@ import type { Database, OrderRow } from '../../db/schema.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import type { MessageKey, MessageParams } from '../../lib/messages.ts';
 import { DAY_MS, nowMs, toIso } from '../../lib/time.ts';
-import type { Operator } from '../../plugins/auth.ts';
-import { enabledDataOfType } from '../dicts/dicts.repository.ts';
+import type { Operator } from '../../http/route-context.ts';
+import { enabledEntriesOf } from '../dicts/dicts.service.ts';
 import * as ledger from '../ledger/ledger.service.ts';
 import { newVerificationCode } from './codes.ts';
 import * as repo from './orders.repository.ts';
@@ -175,6 +175,9 @@ export async function orderDetail(db: Db, id: number, op: Operator): Promise<Ord
   return toOrderItem(await visibleOrder(db, id, op), op);
 }
 
+/** How many orders name a user, as client or inspector (a user with any is never deleted). */
+export const countOrdersOf = (db: Db, userId: number): Promise<number> => repo.countOrdersOf(db, userId);
+
 export async function orderPrices(db: Db, userId: number): Promise<OrderPrices> {
   const [party] = await repo.findParties(db, [userId]);
   if (party === undefined) throw new FieldAppError(404, 'userId', 'order.clientMissing', { id: userId });
@@ -317,7 +320,7 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
 
 /** Enabled values of the order dictionaries. */
 async function loadDictSets(db: Db): Promise<{ games: Set<string>; results: Set<string> }> {
-  const [games, results] = await Promise.all([enabledDataOfType(db, ORDER_DICTS.game), enabledDataOfType(db, ORDER_DICTS.result)]);
+  const [games, results] = await Promise.all([enabledEntriesOf(db, ORDER_DICTS.game), enabledEntriesOf(db, ORDER_DICTS.result)]);
   return { games: new Set(games.map((d) => d.value)), results: new Set(results.map((d) => d.value)) };
 }
 
