@@ -26,7 +26,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 export type SheetColumn = (typeof EXPORT_COLUMNS)[number];
 
-/** Columns an import cannot do without; the others have a default (see orders.import.ts). */
+/** Columns an import cannot do without; the others have a default (see import/check.ts). */
 export const REQUIRED_COLUMNS: readonly OrderSheetColumn[] = [
   'objWechat',
   'objWechatName',
