@@ -1,3 +1,4 @@
+// Over 400 lines: one benchmark, list, import and export on two databases, whose cases share the seeded data and the figures it reports.
 // Orders at scale (issue 5) on SQLite and PostgreSQL, each beside a baseline from the same run:
 // - the order list over 1,000,000 orders and 2,000 shops with the filters people use, answered
 //   at the server (buildApp + app.inject: routing, session, validation, the service, the

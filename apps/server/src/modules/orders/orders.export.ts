@@ -14,7 +14,8 @@ import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../http/route-context.ts';
 import * as repo from './orders.repository.ts';
-import { displayName, seesAll, toOrderFilter, toSort } from './orders.service.ts';
+import { displayName, seesAll } from './orders.rules.ts';
+import { toOrderFilter, toSort } from './orders.service.ts';
 import { EXPORT_COLUMNS, beijingCellDate, fileStamp, headerOf, labelOf, loadDictLabels, type DictLabels, type SheetColumn } from './orders.sheet.ts';
 import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../lib/xlsx-stream.ts';
 

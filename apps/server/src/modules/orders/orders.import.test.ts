@@ -1,3 +1,4 @@
+// Over 400 lines: the import's behaviour end to end (csv and xlsx, every rejection reason, limits, batches, rollback) on one seeded database.
 import { Readable } from 'node:stream';
 import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';

@@ -12,7 +12,7 @@ import type { Operator } from '../../../http/route-context.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
 import * as repo from '../orders.repository.ts';
-import { checkOrder, type CheckContext, type OrderInput, type OrderValues } from '../orders.service.ts';
+import { checkOrder, type CheckContext, type OrderInput, type OrderValues } from '../orders.rules.ts';
 import { REQUIRED_COLUMNS, SHEET_ZONE_OFFSET_MS, columnOfHeader, headerOf, type CodedField, type ImportVocabulary, type SheetColumn } from '../orders.sheet.ts';
 import { cellText, isBlank, type Cell, type SheetRow } from './read.ts';
 import type { ImportReport, Problem } from './report.ts';

@@ -5,7 +5,8 @@
  */
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
-import { insertFresh, recordInserted, type InsertedOrder, type OrderValues } from '../orders.service.ts';
+import type { OrderValues } from '../orders.rules.ts';
+import { insertFresh, recordInserted, type InsertedOrder } from '../orders.service.ts';
 
 export interface BatchWriter {
   /** Writes a checked batch, unless a row was rejected under all or nothing (it all rolls back then). */
