@@ -170,7 +170,7 @@ function toCell(value: ExcelJS.CellValue | undefined): Cell {
  */
 async function readXlsx(data: Buffer): Promise<Sheet> {
   const directory = zipDirectory(data);
-  const unpacked = directory === null ? null : await zipUnpackedSize(data, directory, XLSX_MAX_UNPACKED_BYTES);
+  const unpacked = directory === null ? null : await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
   if (directory === null || unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
   if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
   // exceljs's streaming reader meets the parts in stored order. exceljs (our template) and
