@@ -48,7 +48,7 @@ const text = (value: string | null): string | null => (value === null || value =
 /**
  * An export row as the driver returns it: the columns of `orders.repository filtered`,
  * snake_case, because the export reads its pages without the camel-case mapping (on 100,000
- * rows that mapping alone cost about a tenth of the export; see docs/decisions/0018).
+ * rows that mapping alone cost about a tenth of the export; see docs/decisions/0024).
  */
 export interface ExportRow {
   id: number;
