@@ -1,4 +1,14 @@
-import { macFilterPrefix, ORDER_DICTS, type OrderCreateBody, type OrderExportQuery, type OrderItem, type OrderListQuery, type OrderPrices, type OrderResult, type OrderUpdateBody } from '@clearplay/contract';
+import {
+  macFilterPrefix,
+  ORDER_DICTS,
+  type OrderCreateBody,
+  type OrderExportQuery,
+  type OrderItem,
+  type OrderListQuery,
+  type OrderPrices,
+  type OrderResult,
+  type OrderUpdateBody,
+} from '@clearplay/contract';
 import { textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { OrderRow } from '../../db/schema.ts';
@@ -9,7 +19,19 @@ import { enabledEntriesOf } from '../dicts/dicts.service.ts';
 import * as ledger from '../ledger/ledger.service.ts';
 import { newVerificationCode } from './codes.ts';
 import * as repo from './orders.repository.ts';
-import { checkOrder, dayOf, displayName, editsAny, formatFen, priceFor, seesAll, type CheckContext, type Issue, type OrderInput, type OrderValues } from './orders.rules.ts';
+import {
+  checkOrder,
+  dayOf,
+  displayName,
+  editsAny,
+  formatFen,
+  priceFor,
+  seesAll,
+  type CheckContext,
+  type Issue,
+  type OrderInput,
+  type OrderValues,
+} from './orders.rules.ts';
 
 /**
  * Detection orders (spec §3 Order, PRODUCT.md "Orders" and "Money"): who sees which order,
