@@ -35,6 +35,40 @@ const webLayerZones = [
   })),
 ];
 
+// ── Server layers (decision 0020; docs/architecture.md "Server") ──
+// server.ts, app.ts, routes.ts, plugins/ → modules/* → http/ (route types), db/, lib/.
+// A module uses another module only through its `*.service.ts`. Type-only imports count:
+// no-restricted-paths sees them, while import-x/no-cycle skips them.
+const SERVER = `${import.meta.dirname}/apps/server/src`;
+const SERVER_MODULES = readdirSync(`${SERVER}/modules`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const APP_LAYER = [`${SERVER}/server.ts`, `${SERVER}/app.ts`, `${SERVER}/routes.ts`];
+/** Pure helpers of the uploads module that orders/orders.download.ts reads evidence with (not services yet). */
+const UPLOADS_HELPERS = `${SERVER}/modules/uploads/{image-type,keys,uploads.config}.ts`;
+
+function serverZones({ pluginsAllowed = [] } = {}) {
+  return [
+    { target: `${SERVER}/lib`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`, `${SERVER}/db`, `${SERVER}/config.ts`], message: 'lib/ is the bottom layer: it imports nothing else of the server.' },
+    { target: `${SERVER}/db`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`], message: 'db/ sits below the modules.' },
+    { target: `${SERVER}/http`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`], message: 'http/ holds the route types every module imports: it must not import a module back.' },
+    { target: `${SERVER}/modules`, from: APP_LAYER, message: 'Modules take RouteDeps, Operator and localeOf from http/route-context.ts, never from the app layer.' },
+    { target: `${SERVER}/modules`, from: [`${SERVER}/plugins`], except: pluginsAllowed, message: 'Plugins sit above the modules; what a route needs of them lives in http/route-context.ts.' },
+    { target: `${SERVER}/plugins`, from: APP_LAYER, message: 'Plugins are registered by app.ts; they do not import it.' },
+    { target: `${SERVER}/plugins`, from: `${SERVER}/modules/*/*.{repository,routes}.ts`, message: "Plugins use a module through its service." },
+    ...SERVER_MODULES.map((name) => ({
+      target: `${SERVER}/modules/${name}`,
+      from: `${SERVER}/modules/!(${name})/**`,
+      except: [`${SERVER}/modules/*/*.service.ts`, UPLOADS_HELPERS],
+      message: 'A module uses another module only through its *.service.ts (never its repository or routes).',
+    })),
+  ];
+}
+
+const serverLayers = (zones) => ({
+  'import-x/no-restricted-paths': ['error', { zones }],
+});
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.bench/**', 'apps/web/e2e/.tmp/**', 'docs/**'],
@@ -96,5 +130,27 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@clearplay/web'] }],
     },
+  },
+  {
+    // Layers of the server: a block of its own (the web's layers get theirs).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      // Without these, import-x reads no .ts dependency and no-cycle finds nothing.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      ...serverLayers(serverZones()),
+    },
+  },
+  {
+    // Until modules/uploads/uploads.routes.ts takes localeOf from http/route-context.ts
+    // (the uploads module is being split by its owner), it may still import plugins/errors.ts.
+    files: ['apps/server/src/modules/uploads/uploads.routes.ts'],
+    rules: serverLayers(serverZones({ pluginsAllowed: ['./errors.ts'] })),
   },
 );

@@ -1,3 +1,4 @@
+// Over 400 lines: one benchmark, list, import and export on two databases, whose cases share the seeded data and the figures it reports.
 // Orders at scale (issue 5) on SQLite and PostgreSQL, each beside a baseline from the same run:
 // - the order list over 1,000,000 orders and 2,000 shops with the filters people use, answered
 //   at the server (buildApp + app.inject: routing, session, validation, the service, the
@@ -41,7 +42,7 @@ import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.reposi
 import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.ts';
 import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
-import type { Operator } from '../apps/server/src/plugins/auth.ts';
+import type { Operator } from '../apps/server/src/http/route-context.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
 import { onEachTarget, type Target } from './targets.ts';

@@ -3,8 +3,7 @@
  * Adding a module = one line here.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from './config.ts';
-import type { Db } from './db/index.ts';
+import type { RouteDeps } from './http/route-context.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
@@ -16,11 +15,6 @@ import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
 import userRoutes from './modules/users/users.routes.ts';
-
-export interface RouteDeps {
-  db: Db;
-  config: AppConfig;
-}
 
 export const API_PREFIX = '/api';
 

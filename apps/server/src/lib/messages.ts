@@ -1,3 +1,4 @@
+// Over 400 lines: one catalogue of every server message in both locales, kept in one file so the type checker can hold zh-CN to en-US's keys.
 /**
  * Every message the server puts in an envelope's `msg`, in both locales. en-US is the
  * reference: zh-CN must have exactly the same keys (the type checker enforces it).

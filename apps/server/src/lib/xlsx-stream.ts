@@ -6,7 +6,7 @@
  * Why not exceljs's WorkbookWriter: in exceljs 4.4 the "streaming" writer still gathers the
  * sheet before it zips it (exceljs issues #1894, #2916): 100,000 orders took 20+ s and about
  * 110 MB, with the first byte at the very end. exceljs remains the reader (import) and writes
- * the small template. See docs/decisions/0018.
+ * the small template. See docs/decisions/0024.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';

@@ -66,7 +66,7 @@ describe('zip parts', () => {
     const reread = zipDirectory(ordered)!;
     expect(reread.parts.map((p) => p.name)).toEqual(directory.parts.map((p) => p.name));
     expect(contents(ordered, reread)).toEqual(contents(data, directory));
-    expect(await zipUnpackedSize(ordered, reread, 1e9)).toBe(await zipUnpackedSize(data, directory, 1e9));
+    expect(await zipUnpackedSize(ordered, 1e9)).toBe(await zipUnpackedSize(data, 1e9));
 
     // A whole-file reader and the streaming reader both read it back.
     const loaded = new ExcelJS.Workbook();
@@ -88,7 +88,7 @@ describe('zip parts', () => {
     expect(storedOrder(ordered)).toEqual(['xl/workbook.xml', 'xl/worksheets/sheet1.xml', 'b.txt']);
     const reread = zipDirectory(ordered)!;
     expect(contents(ordered, reread)).toEqual(new Map([['xl/worksheets/sheet1.xml', '<sheet/>'], ['xl/workbook.xml', '<workbook/>'], ['b.txt', 'b'.repeat(5000)]]));
-    expect(await zipUnpackedSize(ordered, reread, 1e9)).toBe(8 + 11 + 5000);
+    expect(await zipUnpackedSize(ordered, 1e9)).toBe(8 + 11 + 5000);
   });
 
   it('answers null for what is not a zip, a truncated zip and a part that will not inflate; stops counting past the limit', async () => {
@@ -99,9 +99,9 @@ describe('zip parts', () => {
     const deflated = directory.parts.find((p) => p.method === 8 && p.compressedSize > 16)!;
     const broken = Buffer.from(data);
     broken.fill(0xff, deflated.dataOffset, deflated.dataOffset + 8);
-    expect(await zipUnpackedSize(broken, directory, 1e9)).toBeNull();
-    const total = (await zipUnpackedSize(data, directory, 1e9))!;
-    expect(await zipUnpackedSize(data, directory, 100)).toBeGreaterThan(100);
-    expect(await zipUnpackedSize(data, directory, 100)).toBeLessThan(total);
+    expect(await zipUnpackedSize(broken, 1e9)).toBeNull();
+    const total = (await zipUnpackedSize(data, 1e9))!;
+    expect(await zipUnpackedSize(data, 100)).toBeGreaterThan(100);
+    expect(await zipUnpackedSize(data, 100)).toBeLessThan(total);
   });
 });

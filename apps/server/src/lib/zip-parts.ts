@@ -1,8 +1,10 @@
 /**
- * The parts of a zip held in memory (an uploaded xlsx), read from its central directory:
- * their measured unpacked size, and the same zip with its parts in another order.
+ * A zip held in memory (an uploaded xlsx): its measured unpacked size (read with yauzl), and
+ * the same zip with its parts in another order. The reordering is ours, written by hand: no
+ * maintained library copies a zip's parts without inflating and deflating them again, and it
+ * needs only where each part and each central directory record starts. Decision 0021.
  */
-import { createInflateRaw } from 'node:zlib';
+import { fromBufferPromise, type ZipFile } from 'yauzl';
 
 export interface ZipPart {
   name: string;
@@ -58,41 +60,42 @@ export function zipDirectory(data: Buffer): ZipDirectory | null {
   return { parts, directoryOffset, endOffset: end };
 }
 
-/** How many bytes a raw-deflate stream inflates to, counted without keeping them; stops past `limit`. */
-function inflatedSize(compressed: Buffer, limit: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const inflate = createInflateRaw();
-    let size = 0;
-    inflate.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        inflate.destroy();
-        resolve(size);
-      }
-    });
-    inflate.on('end', () => resolve(size));
-    inflate.on('error', reject);
-    inflate.end(compressed);
-  });
-}
-
 /**
- * The unpacked size of the parts, measured by inflating them (not as declared: a zip can lie),
- * stopping once past `limit`; null when a part cannot be inflated or uses another method.
+ * The unpacked size of the parts, measured by inflating them with yauzl (not as declared: a zip
+ * can lie, and yauzl stops a part that inflates past its declared size), stopping once past
+ * `limit`; null when the zip is malformed, a part cannot be inflated or uses another method.
  * Guards the server's memory against a small file that unpacks to gigabytes.
  */
-export async function zipUnpackedSize(data: Buffer, directory: ZipDirectory, limit: number): Promise<number | null> {
+export async function zipUnpackedSize(data: Buffer, limit: number): Promise<number | null> {
+  let zip: ZipFile;
+  try {
+    zip = await fromBufferPromise(data, { lazyEntries: true, validateEntrySizes: true });
+  } catch {
+    return null;
+  }
   let total = 0;
   try {
-    for (const part of directory.parts) {
-      const body = data.subarray(part.dataOffset, part.dataOffset + part.compressedSize);
-      if (part.method === 0) total += body.length;
-      else if (part.method === 8) total += await inflatedSize(body, limit - total);
-      else return null;
+    for await (const entry of zip.eachEntry()) {
+      if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return null;
+      const stream = await zip.openReadStreamPromise(entry);
+      total = await new Promise<number>((resolve, reject) => {
+        let size = total;
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) {
+            stream.destroy();
+            resolve(size);
+          }
+        });
+        stream.on('end', () => resolve(size));
+        stream.on('error', reject);
+      });
       if (total > limit) return total;
     }
   } catch {
     return null;
+  } finally {
+    zip.close();
   }
   return total;
 }

@@ -1,48 +1,14 @@
-import { Status, type Permission } from '@clearplay/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Status } from '@clearplay/contract';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/index.ts';
+// The access rule routes declare (config.auth / config.permission) and request.user are typed there.
+import '../http/route-context.ts';
 import { AppError } from '../lib/errors.ts';
-import { authenticate, type AuthUser } from '../modules/auth/auth.service.ts';
-
-/**
- * Who may call a route. Every route must say; a route that does not is refused.
- * 'optional': anyone, but a bearer token, when sent, must be a live session (tracking calls).
- */
-export type AuthRule = 'public' | 'optional' | 'user';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    auth?: AuthRule;
-    /** Required permission (implies auth 'user'); a list means any one of them. */
-    permission?: Permission | readonly Permission[];
-  }
-  interface FastifyRequest {
-    user: AuthUser | null;
-  }
-}
+import { authenticate } from '../modules/auth/auth.service.ts';
 
 /** Routes registered by third-party plugins (the OpenAPI UI): public, and the only exception. */
 export const DOCS_PREFIX = '/api/docs';
-
-/** The signed-in user acting on others: who they are and what their role may do. */
-export interface Operator {
-  id: number;
-  username: string;
-  permissions: readonly string[];
-}
-
-/** The operator of a route declared `auth: 'user'`. */
-export function operatorOf(request: FastifyRequest): Operator {
-  const user = requireUser(request);
-  return { id: user.id, username: user.username, permissions: user.role.permissions };
-}
-
-/** The user of a route declared `auth: 'user'` (the hook guarantees one). */
-export function requireUser(request: FastifyRequest): AuthUser {
-  if (request.user === null) throw new AppError(Status.UNAUTHORIZED, 'auth.required');
-  return request.user;
-}
 
 export class UndeclaredRouteError extends Error {
   constructor(method: string | string[], url: string) {

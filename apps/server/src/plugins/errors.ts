@@ -1,10 +1,12 @@
 import type { FieldError } from '@clearplay/contract';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
-import { pickLocale, t, type Locale, type MessageKey } from '../lib/messages.ts';
+import { localeOf } from '../http/route-context.ts';
+import { t, type Locale, type MessageKey } from '../lib/messages.ts';
 
-export const localeOf = (request: FastifyRequest): Locale => pickLocale(request.headers['accept-language']);
+/** Kept for modules/uploads/uploads.routes.ts until it imports localeOf from http/route-context.ts. */
+export { localeOf };
 
 export const isApiPath = (url: string): boolean => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 

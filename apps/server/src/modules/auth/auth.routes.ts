@@ -1,8 +1,7 @@
 import { CurrentUser, Empty, LoginBody, LoginData } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import type { RouteDeps } from '../../routes.ts';
-import { requireUser } from '../../plugins/auth.ts';
+import { type RouteDeps, requireUser } from '../../http/route-context.ts';
 import * as auth from './auth.service.ts';
 
 const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {

@@ -2,6 +2,7 @@ import { Status, type CurrentUser, type LoginBody, type LoginData } from '@clear
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
+import type { AuthUser } from '../../http/route-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
@@ -13,13 +14,6 @@ export const LOCK_MAX_FAILURES = 5;
 export const LOCK_WINDOW_MS = 10 * MINUTE_MS;
 /** last_seen_at is written at most this often per session, not on every request. */
 const TOUCH_EVERY_MS = MINUTE_MS;
-
-/** The signed-in user of a request: the spec's Current user plus the session it came with. */
-export interface AuthUser extends CurrentUser {
-  sessionId: number;
-  /** Epoch ms at which this session ends. */
-  sessionExpiresAt: number;
-}
 
 export interface ClientInfo {
   ip: string;
@@ -195,9 +189,10 @@ export async function logout(db: Db, sessionId: number): Promise<void> {
 /**
  * Ends every live session of a user (account disabled, password reset, deleted, or an
  * explicit "log out everywhere"). Their tokens then answer 50012. Returns how many ended.
+ * `at` lets a caller's transaction stamp the revocation with the time of its own change.
  */
-export function revokeUserSessions(db: Db, userId: number, reason: Exclude<RevokeReason, 'logout'>): Promise<number> {
-  return repo.revokeSessionsOfUser(db, userId, reason, nowMs());
+export function revokeUserSessions(db: Db, userId: number, reason: Exclude<RevokeReason, 'logout'>, at = nowMs()): Promise<number> {
+  return repo.revokeSessionsOfUser(db, userId, reason, at);
 }
 
 /** The Current user of spec §3 for a request's user. */

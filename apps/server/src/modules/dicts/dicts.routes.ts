@@ -18,7 +18,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import type { RouteDeps } from '../../routes.ts';
+import type { RouteDeps } from '../../http/route-context.ts';
 import * as dicts from './dicts.service.ts';
 
 const security = [{ bearer: [] }];

@@ -45,6 +45,12 @@ export function buildTree(items: readonly DictData[]): DictDataNode[] {
   return roots;
 }
 
+/** Enabled entries of a type, if the type is enabled too, in display order (what other modules accept as values). */
+export const enabledEntriesOf = (db: Db, typeCode: string): Promise<DictDataRow[]> => repo.enabledDataOfType(db, typeCode);
+
+/** Every entry of every type, disabled ones too (labels of values already stored). */
+export const allEntries = (db: Db): Promise<DictDataRow[]> => repo.allData(db);
+
 /** Spec §3 "Dictionary store": enabled entries keyed by type code, flat and as trees. */
 export async function getDictStore(db: Db): Promise<DictStore> {
   const dictData: Record<string, DictData[]> = {};

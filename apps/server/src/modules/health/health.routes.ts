@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pingDb } from '../../db/index.ts';
 import { responses } from '../../lib/envelope.ts';
 import { t } from '../../lib/messages.ts';
-import { localeOf } from '../../plugins/errors.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 
 const healthRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(

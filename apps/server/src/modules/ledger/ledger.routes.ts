@@ -1,9 +1,7 @@
 import { LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf } from '../../plugins/auth.ts';
-import { localeOf } from '../../plugins/errors.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { formatFen } from '../orders/orders.service.ts';
 import * as ledger from './ledger.service.ts';
 

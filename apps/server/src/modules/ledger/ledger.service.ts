@@ -5,7 +5,7 @@ import type { LedgerEntryRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs, toIso } from '../../lib/time.ts';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import * as repo from './ledger.repository.ts';
 
 /**
@@ -124,6 +124,9 @@ export async function recharge(db: Db, body: RechargeBody, operator: Operator): 
     return { entry, balance: entry.balanceAfter, username: user.username };
   });
 }
+
+/** How many ledger entries a user has (a user with any is never deleted). */
+export const countEntriesOf = (db: Db, userId: number): Promise<number> => repo.countEntries(db, userId);
 
 export async function ledgerPage(db: Db, query: LedgerQuery, locale: Locale): Promise<LedgerPage> {
   const user = await account(db, query.userId);

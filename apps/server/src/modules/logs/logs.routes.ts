@@ -1,7 +1,7 @@
 import { IdQuery, LogDetail, LogItem, LogListQuery, Page } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import type { RouteDeps } from '../../routes.ts';
+import type { RouteDeps } from '../../http/route-context.ts';
 import { getLog, listLogs } from './logs.service.ts';
 
 const security = [{ bearer: [] }];

@@ -12,9 +12,10 @@ import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import * as repo from './orders.repository.ts';
-import { displayName, seesAll, toOrderFilter, toSort } from './orders.service.ts';
+import { displayName, seesAll } from './orders.rules.ts';
+import { toOrderFilter, toSort } from './orders.service.ts';
 import { EXPORT_COLUMNS, beijingCellDate, fileStamp, headerOf, labelOf, loadDictLabels, type DictLabels, type SheetColumn } from './orders.sheet.ts';
 import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../lib/xlsx-stream.ts';
 
@@ -47,7 +48,7 @@ const text = (value: string | null): string | null => (value === null || value =
 /**
  * An export row as the driver returns it: the columns of `orders.repository filtered`,
  * snake_case, because the export reads its pages without the camel-case mapping (on 100,000
- * rows that mapping alone cost about a tenth of the export; see docs/decisions/0018).
+ * rows that mapping alone cost about a tenth of the export; see docs/decisions/0024).
  */
 export interface ExportRow {
   id: number;

@@ -3,13 +3,14 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorEnvelope, ok, responses } from '../../lib/envelope.ts';
-import { operatorOf } from '../../plugins/auth.ts';
-import { localeOf } from '../../plugins/errors.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { createBlobStore } from '../uploads/uploads.service.ts';
 import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
-import { importOrders, importTemplate, readSheet, readUploadedFile } from './orders.import.ts';
+import { readSheet } from './import/read.ts';
+import { importTemplate } from './import/template.ts';
+import { readUploadedFile } from './import/upload.ts';
+import { importOrders } from './orders.import.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 
 const security = [{ bearer: [] }];

@@ -1,10 +1,12 @@
+// Over 400 lines: the import's behaviour end to end (csv and xlsx, every rejection reason, limits, batches, rollback) on one seeded database.
 import { Readable } from 'node:stream';
 import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { parseAmount, parseCsv, parseSheetTime } from './orders.import.ts';
+import { parseAmount, parseSheetTime } from './import/check.ts';
+import { parseCsv } from './import/read.ts';
 
 /**
  * POST /admin/order/import and its template, through the HTTP boundary: every kind of bad

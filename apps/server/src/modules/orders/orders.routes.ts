@@ -12,8 +12,7 @@ import {
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf } from '../../plugins/auth.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as orders from './orders.service.ts';
 
 const security = [{ bearer: [] }];

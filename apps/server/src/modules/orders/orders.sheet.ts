@@ -12,7 +12,7 @@ import { ORDER_DICTS, ORDER_SHEET_COLUMNS, type OrderSheetColumn } from '@clearp
 import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
 import { HOUR_MS } from '../../lib/time.ts';
-import { allData, enabledDataOfType } from '../dicts/dicts.repository.ts';
+import { allEntries, enabledEntriesOf } from '../dicts/dicts.service.ts';
 
 /** Every column an export holds: the import's columns plus the ones the server fills in. */
 export const EXPORT_COLUMNS = [
@@ -26,7 +26,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 export type SheetColumn = (typeof EXPORT_COLUMNS)[number];
 
-/** Columns an import cannot do without; the others have a default (see orders.import.ts). */
+/** Columns an import cannot do without; the others have a default (see import/check.ts). */
 export const REQUIRED_COLUMNS: readonly OrderSheetColumn[] = [
   'objWechat',
   'objWechatName',
@@ -83,7 +83,7 @@ export interface DictLabels {
 
 /** The labels of the order dictionaries, read once per export or download. */
 export async function loadDictLabels(db: Db): Promise<DictLabels> {
-  const rows = await allData(db);
+  const rows = await allEntries(db);
   const of = (type: string) => new Map(rows.filter((r) => r.typeCode === type).map((r) => [r.value, r.label] as const));
   return {
     labels: { result: of(ORDER_DICTS.result), ifPublic: of(ORDER_DICTS.ifPublic), ifChangedMac: of(ORDER_DICTS.ifChangedMac) },
@@ -108,10 +108,10 @@ export interface ImportVocabulary {
 
 export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
   const [results, publics, changed, games] = await Promise.all([
-    enabledDataOfType(db, ORDER_DICTS.result),
-    enabledDataOfType(db, ORDER_DICTS.ifPublic),
-    enabledDataOfType(db, ORDER_DICTS.ifChangedMac),
-    enabledDataOfType(db, ORDER_DICTS.game),
+    enabledEntriesOf(db, ORDER_DICTS.result),
+    enabledEntriesOf(db, ORDER_DICTS.ifPublic),
+    enabledEntriesOf(db, ORDER_DICTS.ifChangedMac),
+    enabledEntriesOf(db, ORDER_DICTS.game),
   ]);
   const build = (entries: readonly { label: string; value: string }[], words: Record<string, number>) => {
     const map = new Map<string, number>();

@@ -1,3 +1,4 @@
+// Over 400 lines: the order API's behaviour on one seeded database (visibility, checks, prices, ledger postings), whose cases build on the same people.
 import type { LedgerPage, OrderItem, OrderPrices } from '@clearplay/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,8 +2,7 @@ import { Empty, IdQuery, Page, RoleCreateBody, RoleItem, RoleListQuery, RoleUpda
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf } from '../../plugins/auth.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as roles from './roles.service.ts';
 
 const security = [{ bearer: [] }];

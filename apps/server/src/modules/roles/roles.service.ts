@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, isPermission, RoleName, type RoleCreateBody, type RoleItem, type RoleListQuery, type RoleUpdateBody } from '@clearplay/contract';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { RoleRow } from '../../db/schema.ts';

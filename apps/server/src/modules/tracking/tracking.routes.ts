@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ok, responses } from '../../lib/envelope.ts';
 import { toIso } from '../../lib/time.ts';
-import { requireUser } from '../../plugins/auth.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { recordEvent, recordPageView, type Visitor } from './tracking.service.ts';
 
 const visitor = (request: FastifyRequest): Visitor => ({

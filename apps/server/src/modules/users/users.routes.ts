@@ -19,8 +19,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf } from '../../plugins/auth.ts';
-import type { RouteDeps } from '../../routes.ts';
+import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as users from './users.service.ts';
 
 const security = [{ bearer: [] }];

@@ -13,18 +13,17 @@ import {
   type UserSearchQuery,
   type UserUpdateBody,
 } from '@clearplay/contract';
-import type { Operator } from '../../plugins/auth.ts';
+import type { Operator } from '../../http/route-context.ts';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason, SubscriptionRow } from '../../db/schema.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
-import { revokeSessionsOfUser } from '../auth/auth.repository.ts';
-import { parsePermissions } from '../auth/auth.service.ts';
+import { parsePermissions, revokeUserSessions } from '../auth/auth.service.ts';
 import { assertDictValue, PUBLIC_DICT, STATUS_DICT } from '../dicts/dicts.service.ts';
-import { countEntries } from '../ledger/ledger.repository.ts';
-import { countOrdersOf } from '../orders/orders.repository.ts';
+import { countEntriesOf } from '../ledger/ledger.service.ts';
+import { countOrdersOf } from '../orders/orders.service.ts';
 import * as repo from './users.repository.ts';
 
 /** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
@@ -243,7 +242,7 @@ export async function updateUser(db: Db, body: UserUpdateBody, operator: Operato
       updatedAt: now,
     });
     const reason: RevokeReason | null = status !== 1 && target.status === 1 ? 'disabled' : roleChanged ? 'role_changed' : null;
-    if (reason !== null) await revokeSessionsOfUser(trx, target.id, reason, now);
+    if (reason !== null) await revokeUserSessions(trx, target.id, reason, now);
     return reason;
   });
   return { item: await getUserItem(db, body.id), sessionsEnded };
@@ -257,7 +256,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, operator: O
     assertCanManage(operator, target);
     const now = nowMs();
     await repo.updateUser(trx, target.id, { passwordHash, passwordChangedAt: now, updatedAt: now });
-    await revokeSessionsOfUser(trx, target.id, 'password_reset', now);
+    await revokeUserSessions(trx, target.id, 'password_reset', now);
     return target.username;
   });
 }
@@ -272,7 +271,7 @@ export async function setUserStatus(db: Db, body: SetUserStatusBody, operator: O
     if (body.status !== 1) await assertNotLastSuperAdmin(trx, target);
     const now = nowMs();
     await repo.updateUser(trx, target.id, { status: body.status, updatedAt: now });
-    if (body.status !== 1) await revokeSessionsOfUser(trx, target.id, 'disabled', now);
+    if (body.status !== 1) await revokeUserSessions(trx, target.id, 'disabled', now);
     return target.username;
   });
 }
@@ -289,10 +288,10 @@ export async function deleteUser(db: Db, id: number, operator: Operator): Promis
     await assertNotLastSuperAdmin(trx, target);
     // Subscriptions, orders naming the user (client or inspector) and ledger entries are
     // history other records point at: such a user is disabled, never deleted.
-    const counts = await Promise.all([repo.countSubscriptions(trx, id), countOrdersOf(trx, id), countEntries(trx, id)]);
+    const counts = await Promise.all([repo.countSubscriptions(trx, id), countOrdersOf(trx, id), countEntriesOf(trx, id)]);
     const records = counts.reduce((a, b) => a + b, 0);
     if (records > 0) throw new AppError(409, 'user.hasData', { username: target.username, count: records });
-    await revokeSessionsOfUser(trx, id, 'deleted', nowMs());
+    await revokeUserSessions(trx, id, 'deleted');
     await repo.deleteUser(trx, id);
     return target.username;
   });

@@ -1,3 +1,4 @@
+// Over 400 lines: the user API's behaviour on one seeded database (escalation rules, sessions ended, subscriptions), whose cases build on the same people.
 import type { SubscriptionRecord, UserItem, UserOption } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/time.ts';

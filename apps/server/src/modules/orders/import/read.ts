@@ -1,0 +1,221 @@
+/**
+ * Step 1 of an order import, reading: the uploaded bytes as a sheet, an xlsx (a zip) or a
+ * UTF-8 csv. The header row is read at once and the rows arrive as the parser reaches them, so
+ * the import checks and writes the first rows while the parser is still on the later ones.
+ *
+ * Limits: 50,000 orders per file, 200 MB of unpacked xlsx content (20 MB per file: upload.ts).
+ */
+import { Readable } from 'node:stream';
+import type ExcelJS from 'exceljs';
+import { AppError } from '../../../lib/errors.ts';
+import { withPartsFirst, zipDirectory, zipUnpackedSize } from '../../../lib/zip-parts.ts';
+import { formatWallClock } from '../orders.sheet.ts';
+
+export const IMPORT_MAX_ROWS = 50_000;
+/** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */
+const XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
+/** What exceljs's streaming reader needs before it can parse a worksheet as it arrives. */
+const SHEET_DEPENDENCIES: ReadonlySet<string> = new Set(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml']);
+
+/**
+ * exceljs, loaded at the first import or template rather than at start-up: it takes about half
+ * a second and 25 MB to load, which every server paid whether or not anyone imported.
+ */
+export const loadExcel = async (): Promise<typeof ExcelJS> => (await import('exceljs')).default;
+
+/** A cell as read: text, a number, a flag, or a date (a sheet's date is wall-clock time). */
+export type Cell = string | number | boolean | Date | null;
+
+export interface SheetRow {
+  /** As the spreadsheet numbers it: the header is row 1. */
+  row: number;
+  cells: Cell[];
+}
+
+/**
+ * A sheet being read: the header row at once, the rows as they are parsed (the import checks
+ * and writes the first rows while the parser is still on the later ones).
+ */
+export interface Sheet {
+  headers: string[];
+  rows: AsyncIterable<SheetRow>;
+}
+
+export const isBlank = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');
+
+/** A cell as text (the report's values, and every text field). */
+export function cellText(cell: Cell): string {
+  if (cell === null) return '';
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : formatWallClock(cell);
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  return String(cell);
+}
+
+/** Text files carry no NUL and few control characters; binaries (xls, pdf, images) do. */
+function looksBinary(text: string): boolean {
+  const end = Math.min(text.length, 65_536);
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0c) return true;
+  }
+  return false;
+}
+
+/** An xlsx (a zip: PK\x03\x04) or a UTF-8 csv, with or without a byte order mark. */
+export async function readSheet(data: Buffer): Promise<Sheet> {
+  if (data.length === 0) throw new AppError(400, 'orderImport.empty');
+  if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) return readXlsx(data);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
+  } catch {
+    throw new AppError(400, 'orderImport.notSpreadsheet');
+  }
+  if (looksBinary(text)) throw new AppError(400, 'orderImport.notSpreadsheet');
+  return fromRecords(parseCsv(text, IMPORT_MAX_ROWS + 1));
+}
+
+/**
+ * RFC 4180 records: comma separated, fields optionally in double quotes (a quote inside is
+ * doubled, line breaks allowed), lines ending in CRLF, LF or CR. Stops with an error past
+ * `maxRecords` records.
+ */
+export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let i = 0;
+  const n = text.length;
+  let quoted = false;
+  let fieldStart = true;
+  const endRecord = () => {
+    record.push(field);
+    records.push(record);
+    if (records.length > maxRecords) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+    record = [];
+    field = '';
+    fieldStart = true;
+  };
+  while (i < n) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += c;
+      i++;
+      continue;
+    }
+    if (c === '"' && fieldStart) {
+      quoted = true;
+      fieldStart = false;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      record.push(field);
+      field = '';
+      fieldStart = true;
+      i++;
+      continue;
+    }
+    if (c === '\r' || c === '\n') {
+      endRecord();
+      i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      continue;
+    }
+    field += c;
+    fieldStart = false;
+    i++;
+  }
+  if (quoted) throw new AppError(400, 'orderImport.csvQuote', { row: records.length + 1 });
+  if (field !== '' || record.length > 0) endRecord();
+  return records;
+}
+
+function fromRecords(records: string[][]): Sheet {
+  const [header, ...rest] = records;
+  if (header === undefined || header.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+  return {
+    headers: header,
+    rows: (async function* () {
+      for (let i = 0; i < rest.length; i++) yield { row: i + 2, cells: rest[i]! };
+    })(),
+  };
+}
+
+/** An exceljs cell value as a Cell: rich text joined, a formula's result, a hyperlink's text. */
+function toCell(value: ExcelJS.CellValue | undefined): Cell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if ('richText' in value) return value.richText.map((part) => part.text).join('');
+  if ('formula' in value || 'sharedFormula' in value) return toCell(value.result as ExcelJS.CellValue | undefined);
+  if ('hyperlink' in value) return toCell(value.text as ExcelJS.CellValue);
+  if ('error' in value) return String(value.error);
+  return null;
+}
+
+/**
+ * The first worksheet of an xlsx, read with exceljs's streaming reader (a SAX parse, faster
+ * and lighter than loading the whole workbook model). A date cell comes as a Date whose UTC
+ * fields are the wall-clock time; a date whose style could not be applied, as its serial number.
+ */
+async function readXlsx(data: Buffer): Promise<Sheet> {
+  const directory = zipDirectory(data);
+  const unpacked = directory === null ? null : await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
+  if (directory === null || unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
+  if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
+  // exceljs's streaming reader meets the parts in stored order. exceljs (our template) and
+  // Excel store the worksheets before the shared strings (exceljs also before workbook.xml);
+  // the reader then spools each sheet to a temporary file to parse later, and at times fails
+  // (exceljs issue 3064: the workbook model missing when a sheet is parsed). With the parts the
+  // sheets depend on moved to the front, it parses the sheets straight from memory.
+  const ordered = withPartsFirst(data, directory, (name) => SHEET_DEPENDENCIES.has(name));
+  const Excel = await loadExcel();
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
+  const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
+  const sheets = reader[Symbol.asyncIterator]();
+  let firstSheet: AsyncIterator<ExcelJS.Row>;
+  let headerRow: ExcelJS.Row | undefined;
+  try {
+    const sheet = await sheets.next();
+    if (sheet.done === true) throw new AppError(400, 'orderImport.empty');
+    firstSheet = (sheet.value as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
+    const head = await firstSheet.next();
+    headerRow = head.done === true ? undefined : head.value;
+  } catch (error) {
+    throw asImportError(error);
+  }
+  if (headerRow === undefined || headerRow.number !== 1) throw new AppError(400, 'orderImport.empty');
+  const headers = valuesOf(headerRow)
+    .slice(1)
+    .map((v) => cellText(toCell(v)));
+  if (headers.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+
+  async function* rows(): AsyncGenerator<SheetRow> {
+    try {
+      for (let next = await firstSheet.next(); next.done !== true; next = await firstSheet.next()) {
+        const values = valuesOf(next.value);
+        const cells: Cell[] = [];
+        for (let c = 1; c <= headers.length; c++) cells.push(toCell(values[c]));
+        yield { row: next.value.number, cells };
+      }
+      // later sheets (the template's instructions) are read past
+      for (let sheet = await sheets.next(); sheet.done !== true; sheet = await sheets.next()) {
+        for await (const _row of sheet.value as AsyncIterable<ExcelJS.Row>) void _row;
+      }
+    } catch (error) {
+      throw asImportError(error);
+    }
+  }
+  return { headers, rows: rows() };
+}
