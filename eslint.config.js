@@ -43,7 +43,8 @@ const SERVER = `${import.meta.dirname}/apps/server/src`;
 const SERVER_MODULES = readdirSync(`${SERVER}/modules`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-const APP_LAYER = [`${SERVER}/server.ts`, `${SERVER}/app.ts`, `${SERVER}/routes.ts`];
+// demo/ and cli/ sit beside server.ts: they drive the modules and nothing below imports them.
+const APP_LAYER = [`${SERVER}/server.ts`, `${SERVER}/app.ts`, `${SERVER}/routes.ts`, `${SERVER}/demo`, `${SERVER}/cli`];
 /** Pure helpers of the uploads module that orders/orders.download.ts reads evidence with (not services yet). */
 const UPLOADS_HELPERS = `${SERVER}/modules/uploads/{image-type,keys,uploads.config}.ts`;
 

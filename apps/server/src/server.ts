@@ -7,7 +7,8 @@ import { ConfigError, loadConfig, webDistExists, type AppConfig } from './config
 import { checkpointsSettled } from './db/checkpoint.ts';
 import { createDb, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { DEMO_PASSWORD, seed } from './db/seed.ts';
+import { DEMO_PASSWORD } from './db/seed.ts';
+import { seedWithDemo } from './demo/index.ts';
 import { holdSharedRunLock, type RunLock } from './db/run-lock.ts';
 import { startAppJobs } from './modules/jobs/app-jobs.ts';
 
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
     const migrations = await migrateToLatest(db);
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
     const seedStart = performance.now();
-    const seeded = await seed(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
+    const seeded = await seedWithDemo(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const app = await buildApp({ config, db });
     await app.listen({ port: config.port, host: config.host });

@@ -80,7 +80,7 @@ describe('seed', () => {
 
   it('adds the demo accounts once in demo mode', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'clearplay-seed-'));
-    const result = await seed(db, { initAdminPassword: undefined, demo: true, dataDir });
+    const result = await seed(db, { initAdminPassword: undefined, demo: true });
     expect(result.admin).toBeNull();
     expect(result.demoUsers).toEqual(DEMO_USERS.map((u) => u.username));
     for (const demo of DEMO_USERS) expect(await login(demo.username, DEMO_PASSWORD)).toBe(200);
@@ -96,7 +96,7 @@ describe('seed', () => {
       { username: 'inspector01', name: 'inspector' },
       { username: 'shop0001', name: 'shop' },
     ]);
-    expect((await seed(db, { initAdminPassword: undefined, demo: true, dataDir })).demoUsers).toEqual([]);
+    expect((await seed(db, { initAdminPassword: undefined, demo: true })).demoUsers).toEqual([]);
     await rm(dataDir, { recursive: true, force: true });
   });
 });

@@ -7,7 +7,6 @@ import { RoleName, SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
 import { generatePassword, hashPassword } from '../lib/passwords.ts';
 import { nowMs } from '../lib/time.ts';
 import { insertReturningId, isRetryableConflict, isUniqueViolation, writeTransaction } from './dialect.ts';
-import { seedDemoBusiness, type DemoSummary } from './demo/index.ts';
 import type { Db } from './index.ts';
 
 export const SUPERADMIN_USERNAME = 'superadmin';
@@ -90,9 +89,7 @@ export const DICTIONARIES: readonly { code: string; name: string; remark: string
 export interface SeedOptions {
   initAdminPassword: string | undefined;
   demo: boolean;
-  /** Where the demo's evidence images go (the embedded upload host's `<dataDir>/uploads`); needed with `demo`. */
-  dataDir?: string;
-  /** The start time the demo's history is generated back from (default: now). */
+  /** The time the rows are created at (default: now). */
   now?: number;
 }
 
@@ -100,8 +97,6 @@ export interface SeedResult {
   /** Set when this run created the super admin; `generated` means nobody else knows the password yet. */
   admin: { username: string; password: string; generated: boolean } | null;
   demoUsers: string[];
-  /** What the demo business added on this start (null: not asked for, or there already). */
-  demo: DemoSummary | null;
   rolesCreated: boolean;
   dictsCreated: boolean;
 }
@@ -153,7 +148,7 @@ async function once<T>(db: Db, part: (trx: Db) => Promise<T>, whenRaced: T): Pro
 
 export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
   const now = options.now ?? nowMs();
-  const result: SeedResult = { admin: null, demoUsers: [], demo: null, rolesCreated: false, dictsCreated: false };
+  const result: SeedResult = { admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false };
 
   result.rolesCreated = await once(
     db,
@@ -246,11 +241,6 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     },
     false,
   );
-
-  if (options.demo) {
-    if (options.dataDir === undefined) throw new Error('Seeding the demo business needs the data directory (for its evidence images)');
-    result.demo = await seedDemoBusiness(db, { now, dataDir: options.dataDir, passwordHash: demoPasswordHash, roleId });
-  }
 
   return result;
 }

@@ -4,6 +4,8 @@ import type { Db } from '../db/index.ts';
 import { nowMs } from '../lib/time.ts';
 import { recordOperation } from '../modules/logs/logs.service.ts';
 import { DOCS_PREFIX } from './auth.ts';
+import { cutBytes, PAYLOAD_MAX_BYTES } from '../lib/cut-bytes.ts';
+export { cutBytes, PAYLOAD_MAX_BYTES };
 
 /**
  * How a route appears in the operation log: its module and action, or `false` for a route
@@ -34,7 +36,6 @@ declare module 'fastify' {
 
 const API_PREFIX = '/api/';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const PAYLOAD_MAX_BYTES = 4096;
 const SECRET_KEY = /(password|passwd|pwd|token|secret|authorization|cookie|credential|(access|private|api|secret)[-_]?key)/i;
 export const MASK = '***';
 
@@ -56,14 +57,6 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** UTF-8 safe cut to at most `max` bytes, marked with a trailing ellipsis when cut. */
-export function cutBytes(text: string, max: number): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= max) return text;
-  const marker = '…';
-  const room = max - Buffer.byteLength(marker);
-  return bytes.subarray(0, room).toString('utf8').replace(/\uFFFD+$/, '') + marker;
-}
 
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
 

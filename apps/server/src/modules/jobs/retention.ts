@@ -12,7 +12,7 @@
 import type { Db } from '../../db/index.ts';
 import { writeTransaction } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
-import { cutBytes, PAYLOAD_MAX_BYTES } from '../../plugins/operation-log.ts';
+import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';
 import { recordOperation } from '../logs/logs.service.ts';
 import { KEY_PREFIX } from '../uploads/keys.ts';
 import type { BlobSweepStore } from './blob-sweep.ts';

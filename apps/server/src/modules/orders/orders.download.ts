@@ -18,7 +18,7 @@ import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../http/route-context.ts';
-import { BlobReadError, type BlobStore } from '../uploads/blob-store.ts';
+import { BlobReadError, type BlobStore } from '../uploads/uploads.service.ts';
 import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
 import { toOrderItem, visibleOrder } from './orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';

@@ -1,5 +1,7 @@
 import { IMAGE_MIME_TYPES, type UploadPurpose, type UploadTarget, type UploadTokenData } from '@clearplay/contract';
 import type { BlobStore } from './blob-store.ts';
+
+export { BlobReadError, type BlobStore } from './blob-store.ts';
 import { isIssuedKey, newUploadKey } from './keys.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
 import { QiniuBlobStore } from './qiniu-blob-store.ts';

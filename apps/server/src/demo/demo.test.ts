@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import { ORDER_DICTS, type OrderItem } from '@clearplay/contract';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { DAY_MS } from '../../lib/time.ts';
-import { enabledDataOfType } from '../../modules/dicts/dicts.repository.ts';
-import { priceFor } from '../../modules/orders/orders.service.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
-import { createDb, type Db } from '../index.ts';
-import { migrateToLatest } from '../migrate.ts';
-import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../seed.ts';
+import { buildApp, type App } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { DAY_MS } from '../lib/time.ts';
+import { enabledDataOfType } from '../modules/dicts/dicts.repository.ts';
+import { priceFor } from '../modules/orders/orders.rules.ts';
+import { createTestDatabase, type TestDatabase } from '../test/context.ts';
+import { createDb, type Db } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../db/seed.ts';
+import { seedWithDemo } from './index.ts';
 
 /**
  * The demo business (`--demo` / DEMO=1) on a fresh database: what it contains, that its money
@@ -43,7 +44,7 @@ const close = async (s: Seeded) => {
   await rm(s.dataDir, { recursive: true, force: true });
 };
 
-const demoSeed = (s: Seeded) => seed(s.db, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW });
+const demoSeed = (s: Seeded) => seedWithDemo(s.db, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW });
 
 const count = async (db: Db, table: 'users' | 'orders' | 'ledgerEntries' | 'subscriptions' | 'operationLogs' | 'orderDaily' | 'operationLogDaily') =>
   Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
@@ -220,7 +221,7 @@ describe('two processes starting with the demo flag at once', () => {
     const other = createDb(s.database.target);
     try {
       await seed(s.db, { initAdminPassword: 'Admin12345', demo: false });
-      const results = await Promise.all([demoSeed(s), seed(other, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW })]);
+      const results = await Promise.all([demoSeed(s), seedWithDemo(other, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW })]);
       expect(results.filter((r) => r.demo !== null)).toHaveLength(1);
       const orders = await count(s.db, 'orders');
       expect(orders).toBe(results.find((r) => r.demo !== null)?.demo?.orders);
@@ -240,7 +241,7 @@ describe('without the demo flag', () => {
   afterAll(async () => close(s));
 
   it('seeds no demo account, shop, order, ledger entry or log row', async () => {
-    const result = await seed(s.db, { initAdminPassword: 'Admin12345', demo: false, dataDir: s.dataDir, now: NOW });
+    const result = await seedWithDemo(s.db, { initAdminPassword: 'Admin12345', demo: false, dataDir: s.dataDir, now: NOW });
     expect(result.demo).toBeNull();
     expect((await s.db.selectFrom('users').select('username').execute()).map((u) => u.username)).toEqual([SUPERADMIN_USERNAME]);
     for (const table of ['orders', 'ledgerEntries', 'subscriptions', 'operationLogs'] as const) expect(await count(s.db, table), table).toBe(0);

@@ -10,8 +10,8 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { OrderImageKind, UploadPurpose } from '@clearplay/contract';
-import { KEY_PREFIX, pathForKey } from '../../modules/uploads/keys.ts';
-import { LOCAL_UPLOAD_PREFIX } from '../../modules/uploads/uploads.config.ts';
+import { KEY_PREFIX, pathForKey } from '../modules/uploads/keys.ts';
+import { LOCAL_UPLOAD_PREFIX } from '../modules/uploads/uploads.config.ts';
 
 type Rgb = readonly [number, number, number];
 

@@ -6,7 +6,7 @@
  * added by the writer, which reads the shops' prices as the app does.
  */
 import { normalizeMac, type OrderImageKind } from '@clearplay/contract';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../lib/time.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts';
 import type { DemoImage } from './images.ts';
 import type { DemoInspector, DemoShop } from './people.ts';
 import type { Rng } from './prng.ts';

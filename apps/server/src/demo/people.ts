@@ -3,8 +3,8 @@
  * their prices and subscription histories, 3 inspectors (inspector01 and two more), and the
  * staff accounts that act in the history. Pure: the same seed and start time give the same people.
  */
-import { DAY_MS, HOUR_MS } from '../../lib/time.ts';
-import type { SubscriptionAction } from '../schema.ts';
+import { DAY_MS, HOUR_MS } from '../lib/time.ts';
+import type { SubscriptionAction } from '../db/schema.ts';
 import type { Rng } from './prng.ts';
 
 export const DEMO_SHOP_COUNT = 20;

@@ -5,15 +5,15 @@
  * balance moves with the entries, the per-day counters follow the orders and the log rows.
  */
 import { sql, type Insertable } from 'kysely';
-import { newVerificationCode } from '../../modules/orders/codes.ts';
-import * as ledgerRepo from '../../modules/ledger/ledger.repository.ts';
-import { orderRemark } from '../../modules/ledger/ledger.service.ts';
-import * as ordersRepo from '../../modules/orders/orders.repository.ts';
-import { dayOf, priceFor } from '../../modules/orders/orders.service.ts';
-import { DAY_MS } from '../../lib/time.ts';
-import { dialectOf } from '../dialect.ts';
-import type { Db } from '../index.ts';
-import type { Database } from '../schema.ts';
+import { newVerificationCode } from '../modules/orders/codes.ts';
+import * as ledgerRepo from '../modules/ledger/ledger.repository.ts';
+import { orderRemark } from '../modules/ledger/ledger.service.ts';
+import * as ordersRepo from '../modules/orders/orders.repository.ts';
+import { dayOf, priceFor } from '../modules/orders/orders.rules.ts';
+import { DAY_MS } from '../lib/time.ts';
+import { dialectOf } from '../db/dialect.ts';
+import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';

@@ -3,7 +3,7 @@
  * again a round sum a day or two after its balance runs low, as shops do. A few shops stop
  * paying for their last weeks and end in debt. Pure: charges in, recharges out.
  */
-import { DAY_MS, HOUR_MS } from '../../lib/time.ts';
+import { DAY_MS, HOUR_MS } from '../lib/time.ts';
 import type { DemoShop } from './people.ts';
 import type { Rng } from './prng.ts';
 

@@ -5,10 +5,12 @@
  * written once: a later start finds the demo's people and adds nothing (decision 0042).
  */
 import { ORDER_DICTS, PRICE_FIELD_OF_RESULT, type OrderImageKind } from '@clearplay/contract';
-import { DAY_MS } from '../../lib/time.ts';
-import { enabledDataOfType } from '../../modules/dicts/dicts.repository.ts';
-import { isRetryableConflict, isUniqueViolation, writeTransaction } from '../dialect.ts';
-import type { Db } from '../index.ts';
+import { DEMO_PASSWORD, seed, type SeedOptions, type SeedResult } from '../db/seed.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { DAY_MS, nowMs } from '../lib/time.ts';
+import { enabledDataOfType } from '../modules/dicts/dicts.repository.ts';
+import { isRetryableConflict, isUniqueViolation, writeTransaction } from '../db/dialect.ts';
+import type { Db } from '../db/index.ts';
 import { demoImages, storeImages, type DemoImage } from './images.ts';
 import { demoOrders, type OrderDicts } from './orders.ts';
 import { DEMO_PERIOD_DAYS, demoInspectors, demoShops } from './people.ts';
@@ -72,4 +74,30 @@ export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<De
       if (!isRetryableConflict(error) || attempt >= 5) throw error;
     }
   }
+}
+
+export interface SeedWithDemoOptions extends SeedOptions {
+  /** Where the demo's evidence images go (the embedded upload host's `<dataDir>/uploads`); needed with `demo`. */
+  dataDir?: string;
+}
+
+/**
+ * The start's seed (db/seed.ts: roles, the super admin, dictionaries, the demo accounts) and,
+ * with `demo`, the demo business on top. It lives here, above the modules, because the business
+ * is written through the orders and ledger modules; db/ stays below them (decision 0020).
+ */
+export async function seedWithDemo(db: Db, options: SeedWithDemoOptions): Promise<SeedResult & { demo: DemoSummary | null }> {
+  const seeded = await seed(db, options);
+  if (!options.demo) return { ...seeded, demo: null };
+  if (options.dataDir === undefined) throw new Error('Seeding the demo business needs the data directory (for its evidence images)');
+  const roles = new Map((await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
+  const roleId = (name: string): number => {
+    const id = roles.get(name);
+    if (id === undefined) throw new Error(`The seeded role "${name}" is missing`);
+    return id;
+  };
+  let hash: Promise<string> | undefined;
+  const passwordHash = () => (hash ??= hashPassword(DEMO_PASSWORD));
+  const demo = await seedDemoBusiness(db, { now: options.now ?? nowMs(), dataDir: options.dataDir, passwordHash, roleId });
+  return { ...seeded, demo };
 }

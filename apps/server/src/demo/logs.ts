@@ -3,10 +3,10 @@
  * (a few with a wrong password), each order created or edited, recharges, subscriptions, new
  * shops and their changes — with the same module, action, content and path as the routes.
  */
-import { t } from '../../lib/messages.ts';
-import { DAY_MS, HOUR_MS, MINUTE_MS, toIso } from '../../lib/time.ts';
-import { formatFen } from '../../modules/orders/orders.service.ts';
-import type { NewOperationLog } from '../schema.ts';
+import { t } from '../lib/messages.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, toIso } from '../lib/time.ts';
+import { formatFen } from '../modules/orders/orders.service.ts';
+import type { NewOperationLog } from '../db/schema.ts';
 import { DEMO_PERIOD_DAYS, type DemoShop, type DemoSubscription } from './people.ts';
 import type { Rng } from './prng.ts';
 
