@@ -12,9 +12,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildServer, SERVER_OUT } from './build-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Where scripts/build-server.mjs writes the bundle (esbuild itself is loaded only to build).
+const SERVER_OUT = join(root, 'apps', 'server', 'dist', 'server.js');
 const stamps = join(root, 'node_modules', '.cache', 'clearplay-start');
 
 const shared = ['packages/contract/src', 'packages/contract/package.json', 'package-lock.json'];
@@ -33,7 +34,7 @@ const targets = [
     name: 'server',
     output: SERVER_OUT,
     inputs: ['apps/server/src', 'apps/server/package.json', 'scripts/build-server.mjs', ...shared],
-    build: buildServer,
+    build: async () => (await import('./build-server.mjs')).buildServer(),
   },
 ];
 
