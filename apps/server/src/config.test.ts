@@ -15,6 +15,11 @@ describe('loadConfig', () => {
       sessionTtlHours: 12,
       sessionRememberDays: 14,
       trustProxy: false,
+      corsOrigins: [],
+      requestTimeoutMs: 120_000,
+      connectionTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownGraceMs: 5_000,
       uploads: { provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 },
       webDist: join(REPO_ROOT, 'apps', 'web', 'dist'),
       demo: false,
@@ -36,6 +41,11 @@ describe('loadConfig', () => {
         WEB_DIST: '/srv/web',
         DEMO: '1',
         LOG_LEVEL: 'warn',
+        CORS_ORIGINS: 'https://admin.example.com, http://localhost:5173/',
+        REQUEST_TIMEOUT_SECONDS: '30',
+        CONNECTION_TIMEOUT_SECONDS: '20',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '10',
+        SHUTDOWN_GRACE_SECONDS: '3',
       },
       [],
     );
@@ -50,6 +60,11 @@ describe('loadConfig', () => {
       webDist: '/srv/web',
       demo: true,
       logLevel: 'warn',
+      corsOrigins: ['https://admin.example.com', 'http://localhost:5173'],
+      requestTimeoutMs: 30_000,
+      connectionTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 10_000,
+      shutdownGraceMs: 3_000,
     });
   });
 
@@ -76,6 +91,11 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ DEMO: 'sure' }, 'DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example.com/app' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://a.example.com' }, 'CORS_ORIGINS'],
+    [{ REQUEST_TIMEOUT_SECONDS: 'soon' }, 'REQUEST_TIMEOUT_SECONDS'],
+    [{ SHUTDOWN_GRACE_SECONDS: '120' }, 'SHUTDOWN_GRACE_SECONDS'],
   ])('rejects %o naming %s', (env, variable) => {
     let error: unknown;
     try {

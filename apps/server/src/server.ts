@@ -8,6 +8,13 @@ import { checkpointsSettled } from './db/checkpoint.ts';
 import { createDb, type Db } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DEMO_PASSWORD, seed } from './db/seed.ts';
+import { exitOnUnexpectedError, type FatalLog } from './lib/process.ts';
+
+/** Until the app's logger exists, fatal errors go to stderr. */
+let logger: FatalLog = {
+  fatal: (details, message) => console.error(message, details.err),
+};
+exitOnUnexpectedError(() => logger);
 
 function describeDb(config: AppConfig): string {
   const target = config.database;
@@ -35,6 +42,7 @@ async function main(): Promise<void> {
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
     const seeded = await seed(db, { initAdminPassword: config.initAdminPassword, demo: config.demo });
     const app = await buildApp({ config, db });
+    logger = app.log;
     await app.listen({ port: config.port, host: config.host });
 
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -58,9 +66,26 @@ async function main(): Promise<void> {
     if (seeded.demoUsers.length > 0) lines.push(`  demo accounts: ${seeded.demoUsers.join(', ')} (password ${DEMO_PASSWORD})`);
     console.log(lines.join('\n') + '\n');
 
+    // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0.
+    // Idle keep-alive connections end at once; requests arriving meanwhile on busy ones get 503.
+    // A connection still open after the grace period (a slow or stalled client) is cut; if the
+    // close still has not finished a few seconds later, the process exits 1 anyway.
+    let stopping = false;
     const stop = async (signal: string) => {
-      app.log.info({ signal }, 'shutting down');
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+      const cut = setTimeout(() => {
+        app.log.warn('shutdown: closing the connections still open after the grace period');
+        app.server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      const deadline = setTimeout(() => {
+        app.log.error('shutdown: still not closed; exiting');
+        process.exit(1);
+      }, config.shutdownGraceMs + 4000);
+      deadline.unref();
       await app.close();
+      clearTimeout(cut);
       await checkpointsSettled();
       await db?.destroy();
       process.exit(0);
