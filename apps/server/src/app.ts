@@ -6,6 +6,7 @@ import type { Db } from './db/index.ts';
 import authPlugin from './plugins/auth.ts';
 import errorsPlugin from './plugins/errors.ts';
 import operationLogPlugin from './plugins/operation-log.ts';
+import securityPlugin from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
@@ -57,7 +58,8 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
 
 /**
  * The whole app, without listening. Plugin order matters: the error handler first (so it
- * covers everything), then the access-rule guard (so it sees every later route), the
+ * covers everything), security headers and CORS (whose preflight answers before any access
+ * rule), then the access-rule guard (so it sees every later route), the
  * operation log (which also checks every later route declares how it is logged), the
  * OpenAPI collector (before the routes it documents), the API, the embedded upload host, and
  * last the SPA catch-all.
@@ -99,6 +101,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
   });
 
   await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config });
   await app.register(authPlugin, { db });
   await app.register(operationLogPlugin, { db });
   await app.register(swaggerPlugin);
