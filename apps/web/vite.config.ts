@@ -45,10 +45,11 @@ function precompress(): Plugin {
  *   - antd's styles for the markup, extracted at render time, with the cache-path marker
  *     that makes antd's CSS-in-JS in the browser reuse them instead of generating them;
  *   - the app's CSS (entry and login screen) inlined, so no stylesheet blocks the paint;
- *   - a loader that, once the form is painted, requests the entry together with the login
- *     screen's chunks and the zh-CN messages (modulepreload), which the entry would
- *     otherwise discover one round trip after another;
- *   - a guard against the browser's own form submission before React has taken over.
+ *   - a loader (public/login-loader.js) that, once the form is painted, requests the entry
+ *     together with the login screen's chunks and the zh-CN messages (modulepreload), which
+ *     the entry would otherwise discover one round trip after another;
+ *   - a guard against the browser's own form submission before React has taken over
+ *     (public/boot.js, loaded by index.html).
  */
 function prerenderLogin(): Plugin {
   let root = '';
@@ -95,15 +96,6 @@ function prerenderLogin(): Plugin {
       },
     },
   };
-}
-
-/**
- * login.html's loader (inline, ES5): once the first contentful paint is reported (at once when
- * the tab is hidden or the prerendered form is, see index.html; after 2 s at the latest), adds
- * the modulepreload links and the entry script that index.html has as tags.
- */
-function paintThenLoad(entry: string, preloads: string[]): string {
-  return `(function(){var done=false;function load(){if(done)return;done=true;var h=document.head;${JSON.stringify(preloads)}.forEach(function(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)});var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry)};h.appendChild(s)}try{new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)setTimeout(load,0)}).observe({type:'paint',buffered:true})}catch(e){load()}var r=document.getElementById('root');if(document.visibilityState!=='visible'||!r||getComputedStyle(r).visibility==='hidden')load();setTimeout(load,2000)})()`;
 }
 
 function loginHtml(dist: string, page: Prerendered): string {
@@ -159,14 +151,12 @@ function loginHtml(dist: string, page: Prerendered): string {
     return '';
   });
   if (!entrySrc) throw new Error('prerender: index.html has no entry script');
-  replace('</body>', `  <script>${paintThenLoad(entrySrc, [...scripts, ...extraPreloads])}</script>\n  </body>`);
-  // Until React has taken the form over, pressing Enter or the button would submit it the
-  // browser's way: a GET with the password in the URL. Held back instead, and marked on #root
-  // so LoginForm submits it once hydrated. main.tsx drops data-prerendered.
-  replace(
-    '</head>',
-    `  <script>document.addEventListener('submit',function(e){var r=document.getElementById('root');if(r&&r.hasAttribute('data-prerendered')){e.preventDefault();r.setAttribute('data-submit-pending','')}},true)</script>\n  </head>`,
-  );
+  // public/login-loader.js (no inline script: the server's Content-Security-Policy forbids it).
+  const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const preloads = [...scripts, ...extraPreloads].join(' ');
+  replace('</body>', `  <script src="/login-loader.js" data-entry="${attr(entrySrc)}" data-preloads="${attr(preloads)}" defer></script>\n  </body>`);
+  // The guard against the browser's own submission before React takes the form over is in
+  // public/boot.js, which index.html (and so this page) loads first.
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
   return html;
 }

@@ -6,11 +6,13 @@ import type { Db } from './db/index.ts';
 import authPlugin from './plugins/auth.ts';
 import errorsPlugin from './plugins/errors.ts';
 import operationLogPlugin from './plugins/operation-log.ts';
+import securityPlugin from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
+import { REQUEST_ID_HEADER, requestIdOf, runInRequest } from './lib/request-context.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -30,6 +32,15 @@ export const REDACT_PATHS = [
   '*.authorization',
 ];
 
+/**
+ * Request body limits, by route (a route that declares its own `bodyLimit` keeps it). The
+ * routes anyone may call (sign-in, visit statistics, analytics events) take small JSON bodies; the signed-in API
+ * takes at most 1 MiB of JSON. Files never come as parsed bodies: the order import and the
+ * embedded upload host read their streams and enforce their own size limits.
+ */
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
+export const API_BODY_LIMIT = 1024 * 1024;
+
 const ajvCompilers = AjvCompiler();
 
 /**
@@ -47,7 +58,8 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
 
 /**
  * The whole app, without listening. Plugin order matters: the error handler first (so it
- * covers everything), then the access-rule guard (so it sees every later route), the
+ * covers everything), security headers and CORS (whose preflight answers before any access
+ * rule), then the access-rule guard (so it sees every later route), the
  * operation log (which also checks every later route declares how it is logged), the
  * OpenAPI collector (before the routes it documents), the API, the embedded upload host, and
  * last the SPA catch-all.
@@ -56,6 +68,15 @@ export async function buildApp({ config, db, logger }: AppDeps) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
     trustProxy: config.trustProxy,
+    // A bounded process: a request must arrive whole in time, a silent connection is closed,
+    // and so is an idle keep-alive one. On close, idle connections are ended at once and new
+    // requests on busy ones get 503 (Fastify's defaults); server.ts bounds the rest.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    bodyLimit: API_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     ajv: {
       customOptions: {
         // Unknown fields are stripped where the schema says additionalProperties: false
@@ -69,7 +90,18 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Every answer carries the request id; the request runs in a context that knows it.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    runInRequest(request.id, done);
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit !== undefined || !route.url.startsWith('/api/')) return;
+    route.bodyLimit = route.config?.auth === 'user' ? API_BODY_LIMIT : PUBLIC_BODY_LIMIT;
+  });
+
   await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config });
   await app.register(authPlugin, { db });
   await app.register(operationLogPlugin, { db });
   await app.register(swaggerPlugin);

@@ -15,6 +15,11 @@ describe('loadConfig', () => {
       sessionTtlHours: 12,
       sessionRememberDays: 14,
       trustProxy: false,
+      corsOrigins: [],
+      requestTimeoutMs: 120_000,
+      connectionTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownGraceMs: 5_000,
       uploads: { provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 },
       webDist: join(REPO_ROOT, 'apps', 'web', 'dist'),
       demo: false,
@@ -40,6 +45,11 @@ describe('loadConfig', () => {
         RETENTION_DAYS: '0',
         RETENTION_UPLOAD_HOURS: '48',
         RETENTION_INTERVAL_MINUTES: '15',
+        CORS_ORIGINS: 'https://admin.example.com, http://localhost:5173/',
+        REQUEST_TIMEOUT_SECONDS: '30',
+        CONNECTION_TIMEOUT_SECONDS: '20',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '10',
+        SHUTDOWN_GRACE_SECONDS: '3',
       },
       [],
     );
@@ -55,6 +65,11 @@ describe('loadConfig', () => {
       demo: true,
       logLevel: 'warn',
       retention: { days: 0, uploadGraceHours: 48, intervalMinutes: 15 },
+      corsOrigins: ['https://admin.example.com', 'http://localhost:5173'],
+      requestTimeoutMs: 30_000,
+      connectionTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 10_000,
+      shutdownGraceMs: 3_000,
     });
   });
 
@@ -84,6 +99,11 @@ describe('loadConfig', () => {
     [{ RETENTION_DAYS: '-1' }, 'RETENTION_DAYS'],
     [{ RETENTION_UPLOAD_HOURS: 'day' }, 'RETENTION_UPLOAD_HOURS'],
     [{ RETENTION_INTERVAL_MINUTES: '0' }, 'RETENTION_INTERVAL_MINUTES'],
+    [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example.com/app' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://a.example.com' }, 'CORS_ORIGINS'],
+    [{ REQUEST_TIMEOUT_SECONDS: 'soon' }, 'REQUEST_TIMEOUT_SECONDS'],
+    [{ SHUTDOWN_GRACE_SECONDS: '120' }, 'SHUTDOWN_GRACE_SECONDS'],
   ])('rejects %o naming %s', (env, variable) => {
     let error: unknown;
     try {

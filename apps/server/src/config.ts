@@ -28,6 +28,16 @@ export interface AppConfig {
   sessionTtlHours: number;
   sessionRememberDays: number;
   trustProxy: boolean;
+  /** Origins (scheme://host[:port]) allowed to call the API from a browser; none by default. */
+  corsOrigins: string[];
+  /** Whole request (headers and body) must arrive within this; 0 = no limit. */
+  requestTimeoutMs: number;
+  /** A connection with no traffic for this long is closed. */
+  connectionTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** On SIGTERM/SIGINT, in-flight requests get this long before open connections are cut. */
+  shutdownGraceMs: number;
   webDist: string;
   demo: boolean;
   logLevel: LogLevel;
@@ -78,6 +88,25 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
   if (['0', 'false', 'no', 'off'].includes(lower)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** CORS_ORIGINS: a comma-separated list of origins such as https://admin.example.com. */
+function origins(env: Env, name: string): string[] {
+  const raw = value(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(name, `must list origins like https://admin.example.com (scheme and host, no path), got "${entry}"`);
+    }
+    return url.origin;
+  });
 }
 
 const fromRoot = (path: string): string => (isAbsolute(path) ? path : resolve(REPO_ROOT, path));
@@ -142,6 +171,11 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 365),
     sessionRememberDays: integer(env, 'SESSION_REMEMBER_DAYS', 14, 1, 365),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 0, 3600) * 1000,
+    connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 5, 0, 60) * 1000,
     webDist: fromRoot(value(env, 'WEB_DIST') ?? 'apps/web/dist'),
     demo: argv.includes('--demo') || boolean(env, 'DEMO', false),
     logLevel: logLevel as LogLevel,

@@ -19,7 +19,7 @@ import userRoutes from './modules/users/users.routes.ts';
 export const API_PREFIX = '/api';
 
 export const modules = [
-  healthRoutes, //  GET  /api/health
+  healthRoutes, //  GET  /api/health · GET /api/ready
   authRoutes, //    POST /api/admin/user/login · GET /api/admin/user/logout · GET /api/admin/user/info
   dictRoutes, //    GET /api/admin/dict/all · /api/admin/dict/type… · /api/admin/dict/data… · /api/admin/dict/type-data/all
   userRoutes, //    /api/admin/user/{list,search,create,update,resetPassword,setUserStatus,delete,subscriptions} · /api/admin/setSubscription · /api/admin/cancelSubscription

@@ -11,6 +11,13 @@ import { DEMO_PASSWORD } from './db/seed.ts';
 import { seedWithDemo } from './demo/index.ts';
 import { holdSharedRunLock, type RunLock } from './db/run-lock.ts';
 import { startAppJobs } from './modules/jobs/app-jobs.ts';
+import { exitOnUnexpectedError, type FatalLog } from './lib/process.ts';
+
+/** Until the app's logger exists, fatal errors go to stderr. */
+let logger: FatalLog = {
+  fatal: (details, message) => console.error(message, details.err),
+};
+exitOnUnexpectedError(() => logger);
 
 function describeDb(config: AppConfig): string {
   const target = config.database;
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
     const seeded = await seedWithDemo(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const app = await buildApp({ config, db });
+    logger = app.log;
     await app.listen({ port: config.port, host: config.host });
 
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -74,10 +82,27 @@ async function main(): Promise<void> {
     console.log(lines.join('\n') + '\n');
     const jobs = startAppJobs({ db, config, log: app.log });
 
+    // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0.
+    // Idle keep-alive connections end at once; requests arriving meanwhile on busy ones get 503.
+    // A connection still open after the grace period (a slow or stalled client) is cut; if the
+    // close still has not finished a few seconds later, the process exits 1 anyway.
+    let stopping = false;
     const stop = async (signal: string) => {
-      app.log.info({ signal }, 'shutting down');
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+      const cut = setTimeout(() => {
+        app.log.warn('shutdown: closing the connections still open after the grace period');
+        app.server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      const deadline = setTimeout(() => {
+        app.log.error('shutdown: still not closed; exiting');
+        process.exit(1);
+      }, config.shutdownGraceMs + 4000);
+      deadline.unref();
       await jobs.stop();
       await app.close();
+      clearTimeout(cut);
       await checkpointsSettled();
       await db?.destroy();
       runLock?.release();

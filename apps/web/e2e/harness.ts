@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -155,8 +155,22 @@ export function launchBrowser(): Promise<Browser> {
 export async function newContext(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<BrowserContext> {
   // Reduced motion: the app then turns antd's animations off, so a click never lands on a
   // dialog that is still zooming in or out (a source of flaky journeys on a loaded machine).
-  return browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+  // Every Content-Security-Policy violation on any screen is collected and fails the test.
+  await context.exposeBinding('__cspViolation', ({ page }, text: string) => void cspViolations.push(`${page.url()}: ${text}`));
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __cspViolation: (text: string) => Promise<void> }).__cspViolation;
+      void report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    }),
+  );
+  return context;
 }
+
+const cspViolations: string[] = [];
+afterEach(() => {
+  expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+});
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });

@@ -1,53 +1,62 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { LockingSqliteDialect } from './dialect.ts';
-import { createPool as createMysqlPool } from 'mysql2';
-import pg from 'pg';
 import type { DbTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
-// PostgreSQL returns int8 (bigint: our epoch-millisecond instants, count(*)) as strings.
-// Every such value we store fits in a double, so read them as numbers.
-pg.types.setTypeParser(20, (value: string) => Number(value));
-
+/**
+ * A Kysely instance for the target. Only the configured driver is loaded (a dynamic import
+ * when the first connection is opened): a SQLite install never loads pg or mysql2, and the
+ * reverse. Opening errors (a bad file, a refused connection) surface at the first query.
+ */
 export function createDb(target: DbTarget): Db {
   const plugins = [new CamelCasePlugin()];
   switch (target.dialect) {
     case 'sqlite': {
-      mkdirSync(dirname(target.file), { recursive: true });
-      const database = new SQLite(target.file);
-      database.pragma('journal_mode = WAL');
-      database.pragma('foreign_keys = ON');
-      database.pragma('busy_timeout = 5000');
-      // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
-      database.pragma('cache_size = -65536');
+      const database = async () => {
+        const { default: SQLite } = await import('better-sqlite3');
+        mkdirSync(dirname(target.file), { recursive: true });
+        const connection = new SQLite(target.file);
+        connection.pragma('journal_mode = WAL');
+        connection.pragma('foreign_keys = ON');
+        connection.pragma('busy_timeout = 5000');
+        // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
+        connection.pragma('cache_size = -65536');
+        return connection;
+      };
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
     }
     case 'postgres': {
-      const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 });
-      // An idle connection the server ends (a restart, a failover, an administrator) is reported
-      // on the pool; unheard, that event would crash the process. The pool drops the connection
-      // and opens a new one at the next query.
-      pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); it will be replaced`));
+      const pool = async () => {
+        const { default: pg } = await import('pg');
+        // PostgreSQL returns int8 (bigint: our epoch-millisecond instants, count(*)) as strings.
+        // Every such value we store fits in a double, so read them as numbers.
+        pg.types.setTypeParser(20, (value: string) => Number(value));
+        const created = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 });
+        // An idle connection the server ends (a restart, a failover, an administrator) is reported
+        // on the pool; unheard, that event would crash the process. The pool drops the connection
+        // and opens a new one at the next query.
+        created.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); it will be replaced`));
+        return created;
+      };
       return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     }
-    case 'mysql':
-      return new Kysely<Database>({
-        dialect: new MysqlDialect({
-          pool: createMysqlPool({
-            uri: target.url,
-            connectionLimit: 10,
-            supportBigNumbers: true,
-            bigNumberStrings: false,
-            charset: 'utf8mb4',
-          }),
-        }),
-        plugins,
-      });
+    case 'mysql': {
+      const pool = async () => {
+        const { createPool } = await import('mysql2');
+        return createPool({
+          uri: target.url,
+          connectionLimit: 10,
+          supportBigNumbers: true,
+          bigNumberStrings: false,
+          charset: 'utf8mb4',
+        });
+      };
+      return new Kysely<Database>({ dialect: new MysqlDialect({ pool }), plugins });
+    }
   }
 }
 

@@ -37,3 +37,9 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   }
   return result;
 }
+
+/** Whether a migration of this build has not run on the database yet (throws if it cannot tell). */
+export async function migrationsPending(db: Db): Promise<boolean> {
+  const migrator = new Migrator({ db: db.withoutPlugins(), provider });
+  return (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
+}

@@ -109,6 +109,7 @@ const enUS = {
   'log.notFound': 'Log entry #{id} does not exist',
 
   'health.down': 'The database is unavailable',
+  'health.migrationsPending': 'The database is not up to date: migrations have not run yet',
 
   'orderSheet.header.code': 'Verification code',
   'orderSheet.header.objWechat': 'Target WeChat ID',
@@ -297,6 +298,7 @@ const zhCN: Record<MessageKey, string> = {
   'log.notFound': '日志 #{id} 不存在',
 
   'health.down': '数据库不可用',
+  'health.migrationsPending': '数据库尚未升级：迁移还未执行',
 
   'orderSheet.header.code': '验证码',
   'orderSheet.header.objWechat': '目标微信号',

@@ -159,6 +159,7 @@ describe('the single-page app', () => {
       '/api/admin/user/update',
       '/api/analytics/event',
       '/api/health',
+      '/api/ready',
       '/api/visit-stats/create',
     ]);
     const ui = await ctx.app.inject({ method: 'GET', url: '/api/docs' });

@@ -20,7 +20,7 @@ export function updateSettings(patch: Partial<AppSettings>): void {
   appStore.set((prev) => ({ ...prev, ...patch }));
 }
 
-/** Light/dark: saved, and mirrored on <html data-theme> like index.html's inline script does. */
+/** Light/dark: saved, and mirrored on <html data-theme> like public/boot.js does. */
 export function setTheme(theme: AppSettings['theme']): void {
   storage.write(StorageKey.THEME, theme);
   const root = document.documentElement;

@@ -1,5 +1,5 @@
 /**
- * Every localStorage key the web app uses, in one place. index.html's inline script reads
+ * Every localStorage key the web app uses, in one place. public/boot.js (loaded by index.html) reads
  * THEME and LOCALE before React loads; keep the names in sync with it.
  */
 export const StorageKey = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { migrations } from '../../db/migrate.ts';
 import { createTestContext, testDbKind, type TestContext } from '../../test/context.ts';
 
 let ctx: TestContext;
@@ -11,7 +12,7 @@ afterAll(() => ctx.destroy());
 // PostgreSQL only: the server ends the app's idle connections (as a restart or failover does).
 describe.runIf(testDbKind() === 'pg')('when PostgreSQL ends idle connections', () => {
   it('keeps serving: the pool replaces them instead of crashing the process', async () => {
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
     if (ctx.config.database.dialect !== 'postgres') throw new Error('expected PostgreSQL');
     const admin = new pg.Client({ connectionString: ctx.config.database.url });
     await admin.connect();
@@ -21,24 +22,45 @@ describe.runIf(testDbKind() === 'pg')('when PostgreSQL ends idle connections', (
     await admin.end();
     expect(ended.rowCount).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up' } });
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up', migrations: 'done' } });
   });
 });
 
-describe('GET /api/health', () => {
-  it('answers db up without a token', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up' } });
+describe('GET /api/health and GET /api/ready', () => {
+  it('answers alive and ready without a token', async () => {
+    const health = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ status: 200, msg: 'ok', data: { uptimeSeconds: expect.any(Number) } });
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up', migrations: 'done' } });
   });
 
-  it('answers 503 db down once the database is gone, and keeps serving', async () => {
+  it('is not ready while a migration of this build has not run', async () => {
+    const last = Object.keys(migrations).at(-1)!;
+    const row = await ctx.db.withoutPlugins().selectFrom('kysely_migration' as never).selectAll().where('name' as never, '=', last as never).executeTakeFirstOrThrow();
+    await ctx.db.withoutPlugins().deleteFrom('kysely_migration' as never).where('name' as never, '=', last as never).execute();
+    try {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/ready', headers: { 'accept-language': 'en-US' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 503, msg: 'The database is not up to date: migrations have not run yet', data: { db: 'up', migrations: 'pending' } });
+    } finally {
+      await ctx.db.withoutPlugins().insertInto('kysely_migration' as never).values(row as never).execute();
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 not ready once the database is gone, and stays alive', async () => {
     await ctx.destroyDb();
     for (let i = 0; i < 2; i++) {
-      const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 503, msg: 'The database is unavailable', data: { db: 'down' } });
+      expect(res.json()).toEqual({ status: 503, msg: 'The database is unavailable', data: { db: 'down', migrations: 'unknown' } });
     }
+    const zh = await ctx.app.inject({ method: 'GET', url: '/api/ready', headers: { 'accept-language': 'zh-CN' } });
+    expect(zh.json<{ msg: string }>().msg).toBe('数据库不可用');
+    const health = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
   });
 });
