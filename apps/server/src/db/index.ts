@@ -1,32 +1,36 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { LockingSqliteDialect } from './dialect.ts';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { DbTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+const requireDriver = createRequire(import.meta.url);
+
 /**
- * A Kysely instance for the target. Only the configured driver is loaded (a dynamic import
- * when the first connection is opened): a SQLite install never loads pg or mysql2, and the
- * reverse. Opening errors (a bad file, a refused connection) surface at the first query.
+ * A Kysely instance for the target. Only the configured driver is loaded: better-sqlite3 here,
+ * pg or mysql2 by a dynamic import when the first connection is opened. A SQLite install never
+ * loads pg or mysql2, and the reverse. A bad SQLite file fails here; a refused PostgreSQL or
+ * MySQL connection surfaces at the first query.
  */
 export function createDb(target: DbTarget): Db {
   const plugins = [new CamelCasePlugin()];
   switch (target.dialect) {
     case 'sqlite': {
-      const database = async () => {
-        const { default: SQLite } = await import('better-sqlite3');
-        mkdirSync(dirname(target.file), { recursive: true });
-        const connection = new SQLite(target.file);
-        connection.pragma('journal_mode = WAL');
-        connection.pragma('foreign_keys = ON');
-        connection.pragma('busy_timeout = 5000');
-        // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
-        connection.pragma('cache_size = -65536');
-        return connection;
-      };
+      // Loaded here, synchronously, and only for SQLite: the session check's prepared reader
+      // (dialect.ts preparedRead) needs the opened database object, not a factory.
+      const SQLite = requireDriver('better-sqlite3') as typeof BetterSqlite3;
+      mkdirSync(dirname(target.file), { recursive: true });
+      const database = new SQLite(target.file);
+      database.pragma('journal_mode = WAL');
+      database.pragma('foreign_keys = ON');
+      database.pragma('busy_timeout = 5000');
+      // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
+      database.pragma('cache_size = -65536');
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
     }
     case 'postgres': {
