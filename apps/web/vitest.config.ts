@@ -17,6 +17,7 @@ export default defineConfig({
           setupFiles: ['./src/test/setup.ts'],
           // antd's first render in a fresh jsdom (CSS-in-JS) is slow on a loaded 2-core machine.
           testTimeout: 30_000,
+          hookTimeout: 30_000,
           unstubGlobals: true,
         },
       },

@@ -1,11 +1,17 @@
 // The component tests' browser (jsdom): what jsdom lacks and antd needs, the app's i18n in
 // zh-CN with the screens' messages, and a clean page and storage after every test.
-import { cleanup, configure } from '@testing-library/react';
+import { message } from 'antd';
+import { cleanup, configure, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 import { initI18n, loadScreenMessages } from '../lib/i18n.ts';
 
-/** `(min-width: 992px)`, `(max-width: 575.98px)`, joined by `and`, judged against the window's width. */
+/**
+ * `(min-width: 992px)`, `(max-width: 575.98px)`, joined by `and`, judged against the window's
+ * width; and reduced motion asked for, as the browser journeys do: the app then turns antd's
+ * animations off (jsdom runs no CSS transition, so a closing toast would never leave).
+ */
 function mediaMatches(query: string): boolean {
+  if (query.includes('prefers-reduced-motion')) return query.includes('reduce');
   const conditions = [...query.matchAll(/\((min|max)-width:\s*([\d.]+)px\)/g)];
   if (conditions.length === 0) return false;
   return conditions.every(([, bound, px]) => (bound === 'min' ? window.innerWidth >= Number(px) : window.innerWidth <= Number(px)));
@@ -71,8 +77,16 @@ beforeAll(async () => {
   await loadScreenMessages();
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // The API client's error toasts live outside the rendered tree (antd's static message).
+  // Only when one is open: antd's destroy before its first toast leaves it unable to show any.
+  if (document.querySelector('.ant-message-notice')) {
+    message.destroy();
+    await waitFor(() => {
+      if (document.querySelector('.ant-message-notice')) throw new Error('a toast is still open');
+    });
+  }
   window.localStorage.clear();
   window.localStorage.setItem('locale', 'zh-CN');
 });
