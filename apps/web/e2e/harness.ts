@@ -1,13 +1,15 @@
 // The browser-test harness: a real server process on a temporary SQLite database serving the
 // built web app, and Debian's Chromium driven by playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pixelmatch from 'pixelmatch';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterEach, expect } from 'vitest';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -172,22 +174,61 @@ afterEach(() => {
   expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
 });
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots for the docs. `npm run screenshots` (SCREENSHOTS=1) writes every one; any other
+ * run writes a shot only when it differs from the committed file: more than 0.01 % of its
+ * pixels (anti-aliasing ignored) beyond pixelmatch's colour threshold, or another size, so a
+ * run where nothing changed leaves docs/screenshots/ as it was.
+ */
+const writeEveryScreenshot = process.env.SCREENSHOTS === '1';
+const CHANGED_PIXELS = 0.0001;
+
+/** True when `next` shows something else than the PNG `previous` (an unreadable file counts as different). */
+export function screenshotDiffers(previous: Buffer, next: Buffer): boolean {
+  let before: PNG;
+  let after: PNG;
+  try {
+    before = PNG.sync.read(previous);
+    after = PNG.sync.read(next);
+  } catch {
+    return true;
+  }
+  if (before.width !== after.width || before.height !== after.height) return true;
+  const changed = pixelmatch(before.data, after.data, null, before.width, before.height, { threshold: 0.1 });
+  return changed > before.width * before.height * CHANGED_PIXELS;
+}
+
+function saveScreenshot(name: string, shot: Buffer): void {
+  const file = join(screenshotDir, `${name}.png`);
+  if (!writeEveryScreenshot && existsSync(file) && !screenshotDiffers(readFileSync(file), shot)) return;
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+  writeFileSync(file, shot);
+}
+
+/**
+ * A screenshot for the docs once the page is still: images loaded and fonts ready, then shots
+ * taken until two in a row are the same (layout, progress bar and fades done; 10 s at most).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 });
+  const deadline = Date.now() + 10_000;
+  let shot = await page.screenshot();
+  for (;;) {
+    const next = await page.screenshot();
+    const still = next.equals(shot);
+    shot = next;
+    if (still || Date.now() > deadline) break;
+  }
+  saveScreenshot(name, shot);
 }
 
 /** Polls `read` until the matcher that follows holds (20 s at most). */
 export const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
 
-/**
- * A screenshot for the docs once the page has settled: toasts gone (unless they are the
- * point), `show` scrolled into the middle, a moment for images and layout.
- */
+/** A screenshot for the docs once the page has settled: toasts gone (unless they are the point), `show` scrolled into the middle. */
 export async function settledScreenshot(page: Page, name: string, { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {}): Promise<void> {
   await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   if (waitForToasts) await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
-  await page.waitForTimeout(600);
   await screenshot(page, name);
 }
 

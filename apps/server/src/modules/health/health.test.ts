@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { migrations } from '../../db/migrate.ts';
 import { createTestContext, testDbKind, type TestContext } from '../../test/context.ts';
@@ -14,6 +14,8 @@ describe.runIf(testDbKind() === 'pg')('when PostgreSQL ends idle connections', (
   it('keeps serving: the pool replaces them instead of crashing the process', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
     if (ctx.config.database.dialect !== 'postgres') throw new Error('expected PostgreSQL');
+    // The pool tells of each idle connection it loses (src/db/index.ts): heard through console.warn.
+    const warn = vi.spyOn(console, 'warn');
     const admin = new pg.Client({ connectionString: ctx.config.database.url });
     await admin.connect();
     const ended = await admin.query(
@@ -21,7 +23,10 @@ describe.runIf(testDbKind() === 'pg')('when PostgreSQL ends idle connections', (
     );
     await admin.end();
     expect(ended.rowCount).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the pool has heard of every ended connection, the next query needs a new one.
+    const dropped = () => warn.mock.calls.filter(([text]) => String(text).includes('an idle connection was closed')).length;
+    await vi.waitFor(() => expect(dropped()).toBe(ended.rowCount), { timeout: 10_000, interval: 20 });
+    warn.mockRestore();
     const res = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
     expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up', migrations: 'done' } });
   });

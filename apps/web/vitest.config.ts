@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+// `vitest run` here (the `web:unit` step of `npm test`): plain functions in Node (`*.test.ts`),
+// house components in jsdom with Testing Library (`*.test.tsx`). The browser journeys have
+// their own config (vitest.e2e.config.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: {
+          name: 'components',
+          include: ['src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+          // antd's first render in a fresh jsdom (CSS-in-JS) is slow on a loaded 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          unstubGlobals: true,
+        },
+      },
+    ],
+  },
+});
