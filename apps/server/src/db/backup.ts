@@ -1,5 +1,5 @@
 /**
- * Backup and restore of the embedded SQLite database (decision 0046).
+ * Backup and restore of the embedded SQLite database (decision 0036).
  * - Backup uses SQLite's online backup API (better-sqlite3 `backup()`): a consistent copy
  *   taken while the server runs and writes (WAL mode: the copy reads, nobody waits). It is
  *   written beside the target under a temporary name, checked, then renamed, so a file with

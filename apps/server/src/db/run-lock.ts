@@ -1,6 +1,6 @@
 /**
  * "Is ClearPlay running on this SQLite database?" answered by the operating system's file
- * locks (decision 0046). Beside the database file lies a tiny lock database
+ * locks (decision 0036). Beside the database file lies a tiny lock database
  * (`clearplay.db.lock`). Every server process (and a backup) holds a read transaction on it
  * for as long as it runs: a SHARED lock, which any number of processes can hold together. A
  * restore needs an EXCLUSIVE lock on it, which SQLite grants only when nobody holds SHARED,

@@ -2,7 +2,7 @@
  * The demo business (`--demo` / DEMO=1): 20 shops with prices, subscriptions, recharges and
  * balances, 3 inspectors, about 5,000 orders over the last 90 days with evidence images, and
  * the operation log of that time. Generated from one fixed seed relative to the start time,
- * written once: a later start finds the demo's people and adds nothing (decision 0042).
+ * written once: a later start finds the demo's people and adds nothing (decision 0033).
  */
 import { ORDER_DICTS, PRICE_FIELD_OF_RESULT, type OrderImageKind } from '@clearplay/contract';
 import { DEMO_PASSWORD, seed, type SeedOptions, type SeedResult } from '../db/seed.ts';

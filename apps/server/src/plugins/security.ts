@@ -1,5 +1,5 @@
 /**
- * Response security headers (@fastify/helmet) and CORS (@fastify/cors); decision 0031.
+ * Response security headers (@fastify/helmet) and CORS (@fastify/cors); decision 0029.
  *
  * Content-Security-Policy: scripts only from this origin, never inline (the web app has no
  * inline script, the prerendered login page included: apps/web/public/boot.js and

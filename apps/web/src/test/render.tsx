@@ -2,7 +2,7 @@
 // modal), TanStack Query with the app's defaults, antd's animations off (as the app does for
 // reduced motion), so a dialog is there or gone without waiting for a transition. antd's
 // CSS-in-JS styles are computed but not put into the page (`mock="server"`): the tests check
-// behaviour, and jsdom would match every rule on every computed style (decision 0047).
+// behaviour, and jsdom would match every rule on every computed style (decision 0037).
 import type { ReactElement, ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { StyleProvider } from '@ant-design/cssinjs';

@@ -1,5 +1,5 @@
 /**
- * Retention (decision 0045): what the database and the upload folder stop keeping.
+ * Retention (decision 0035): what the database and the upload folder stop keeping.
  * - sessions expired more than a day ago (within that day an expired token still answers
  *   "session expired" rather than "not signed in");
  * - login records and operation logs older than RETENTION_DAYS (0 keeps them);

@@ -1,6 +1,6 @@
 /**
  * Periodic jobs that run in exactly one process, however many app processes share the
- * database (decision 0044). Each job has a lease row in `job_leases` (migration 0005):
+ * database (decision 0034). Each job has a lease row in `job_leases` (migration 0005):
  * `expires_at` is both the end of the current holder's claim and the moment the job is next
  * due. Every process polls; the one whose claim the database accepts runs the job:
  *
