@@ -70,7 +70,7 @@ describe('seed', () => {
     const before = await counts();
 
     const again = await seed(db, { initAdminPassword: 'another-pass', demo: false });
-    expect(again).toEqual({ admin: null, demoUsers: [], demo: null, rolesCreated: false, dictsCreated: false });
+    expect(again).toEqual({ admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false });
     expect(await counts()).toEqual(before);
     const hashAfter = await db.selectFrom('users').select('passwordHash').where('username', '=', SUPERADMIN_USERNAME).executeTakeFirstOrThrow();
     expect(hashAfter).toEqual(hashBefore);
