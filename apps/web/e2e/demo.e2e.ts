@@ -5,7 +5,7 @@
 // and client shown) among the public records of other shops, and an order's evidence images load.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, signedIn as signIn, startServer, until, type RunningServer } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, screenshot, signedIn as signIn, startServer, until, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -66,6 +66,7 @@ describe('the demo business, as each demo account', () => {
       expect(text).toContain('¥');
       expect(text).toMatch(/正常|作弊|未通过|可疑/);
       for (const result of [0, 1, 2, 3]) expect((await apiGet<{ total: number }>(page, `/admin/order/list?result=${result}&pageSize=1`)).total, `result ${result}`).toBeGreaterThan(50);
+      if (username === 'superadmin') await screenshot(page, 'demo-orders-zh-CN');
       await page.context().close();
     });
   }
@@ -91,6 +92,7 @@ describe('the demo business, as each demo account', () => {
     expect(orders.total).toBeGreaterThan(100);
     expect(ledger.total).toBeGreaterThan(orders.total);
     expect(ledger.balance).toBe(Number(await balance.getAttribute('data-fen')));
+    await screenshot(page, 'demo-ledger-zh-CN');
     await page.context().close();
   });
 
