@@ -149,6 +149,20 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware promise rules (issue 11). The project service opens each file's nearest
+    // tsconfig.json (apps/server, apps/web, packages/contract, bench: each includes its config
+    // files), so no file falls back to a default project. No exceptions: a promise is awaited,
+    // or marked `void` where fire-and-forget is meant and the promise handles its own errors.
+    files: ['{apps/server,apps/web,packages/contract,bench}/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Until modules/uploads/uploads.routes.ts takes localeOf from http/route-context.ts
     // (the uploads module is being split by its owner), it may still import plugins/errors.ts.
     files: ['apps/server/src/modules/uploads/uploads.routes.ts'],

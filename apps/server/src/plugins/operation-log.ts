@@ -103,9 +103,9 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
   app.addHook('onClose', async () => app.flushOperationLogs());
 
   /** Reads the answer's envelope as it is sent. */
-  const onSend: onSendHookHandler = async (request, reply, payload) => {
+  const onSend: onSendHookHandler = (request, reply, payload, done) => {
     request.logOutcome = outcomeOf(payload, reply.statusCode);
-    return payload;
+    done(null, payload);
   };
 
   /** Writes the row once the answer has gone, without waiting for it. */
