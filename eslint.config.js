@@ -50,13 +50,38 @@ const UPLOADS_HELPERS = `${SERVER}/modules/uploads/{image-type,keys,uploads.conf
 
 function serverZones({ pluginsAllowed = [] } = {}) {
   return [
-    { target: `${SERVER}/lib`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`, `${SERVER}/db`, `${SERVER}/config.ts`], message: 'lib/ is the bottom layer: it imports nothing else of the server.' },
-    { target: `${SERVER}/db`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`], message: 'db/ sits below the modules.' },
-    { target: `${SERVER}/http`, from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`], message: 'http/ holds the route types every module imports: it must not import a module back.' },
-    { target: `${SERVER}/modules`, from: APP_LAYER, message: 'Modules take RouteDeps, Operator and localeOf from http/route-context.ts, never from the app layer.' },
-    { target: `${SERVER}/modules`, from: [`${SERVER}/plugins`], except: pluginsAllowed, message: 'Plugins sit above the modules; what a route needs of them lives in http/route-context.ts.' },
+    {
+      target: `${SERVER}/lib`,
+      from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`, `${SERVER}/db`, `${SERVER}/config.ts`],
+      message: 'lib/ is the bottom layer: it imports nothing else of the server.',
+    },
+    {
+      target: `${SERVER}/db`,
+      from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`, `${SERVER}/http`],
+      message: 'db/ sits below the modules.',
+    },
+    {
+      target: `${SERVER}/http`,
+      from: [...APP_LAYER, `${SERVER}/plugins`, `${SERVER}/modules`],
+      message: 'http/ holds the route types every module imports: it must not import a module back.',
+    },
+    {
+      target: `${SERVER}/modules`,
+      from: APP_LAYER,
+      message: 'Modules take RouteDeps, Operator and localeOf from http/route-context.ts, never from the app layer.',
+    },
+    {
+      target: `${SERVER}/modules`,
+      from: [`${SERVER}/plugins`],
+      except: pluginsAllowed,
+      message: 'Plugins sit above the modules; what a route needs of them lives in http/route-context.ts.',
+    },
     { target: `${SERVER}/plugins`, from: APP_LAYER, message: 'Plugins are registered by app.ts; they do not import it.' },
-    { target: `${SERVER}/plugins`, from: `${SERVER}/modules/*/*.{repository,routes}.ts`, message: "Plugins use a module through its service." },
+    {
+      target: `${SERVER}/plugins`,
+      from: `${SERVER}/modules/*/*.{repository,routes}.ts`,
+      message: 'Plugins use a module through its service.',
+    },
     ...SERVER_MODULES.map((name) => ({
       target: `${SERVER}/modules/${name}`,
       from: `${SERVER}/modules/!(${name})/**`,

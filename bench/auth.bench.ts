@@ -3,7 +3,19 @@
 // the product and its baseline run in alternating short rounds and each figure is their mean:
 // a burst of someone else's load then falls on both sides instead of on one.
 import type autocannon from 'autocannon';
-import { ADMIN_PASSWORD, cpuMsOf, fmt, load, ratio, startApp, startBare, startLoginBaseline, type Load, type Proc, type Section } from './lib.ts';
+import {
+  ADMIN_PASSWORD,
+  cpuMsOf,
+  fmt,
+  load,
+  ratio,
+  startApp,
+  startBare,
+  startLoginBaseline,
+  type Load,
+  type Proc,
+  type Section,
+} from './lib.ts';
 
 const json = { 'content-type': 'application/json' };
 
@@ -93,7 +105,11 @@ export async function run(): Promise<Section[]> {
     const round = await alternate(
       2,
       4,
-      [app, (duration) => load({ url: app.url, requests: roundTrip('/api/admin/user/login', '/api/admin/user/info', ADMIN_PASSWORD), duration })],
+      [
+        app,
+        (duration) =>
+          load({ url: app.url, requests: roundTrip('/api/admin/user/login', '/api/admin/user/info', ADMIN_PASSWORD), duration }),
+      ],
       [loginBase, (duration) => load({ url: loginBase.url, requests: roundTrip('/login', '/info', ADMIN_PASSWORD), duration })],
     );
     const bareRound = await load({ url: bare.url, requests: roundTrip('/noop', '/noop', ''), duration: 3 });

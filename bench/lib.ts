@@ -81,7 +81,15 @@ export function startApp(env: Record<string, string> = {}) {
   return startProcess(
     join(repoRoot, 'apps', 'server', 'src', 'server.ts'),
     // Retention off: benches seed a year of rows, which must stay as seeded while they measure.
-    { DATA_DIR: dataDir, DATABASE_URL: '', INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO: '1', RETENTION_DAYS: '0', RETENTION_UPLOAD_HOURS: '0', ...env },
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      INIT_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      DEMO: '1',
+      RETENTION_DAYS: '0',
+      RETENTION_UPLOAD_HOURS: '0',
+      ...env,
+    },
     '/api/health',
     () => rmSync(dataDir, { recursive: true, force: true }),
   );

@@ -186,8 +186,20 @@ async function insertOrders(db: Db, dialect: TargetName, people: People, load: O
 async function withoutIndexes(db: Db, dialect: TargetName, table: string, load: () => Promise<void>): Promise<[number, number, number]> {
   const defs =
     dialect === 'SQLite'
-      ? (await sql<{ name: string; def: string }>`select name, sql as def from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)).rows
-      : (await sql<{ name: string; def: string }>`select indexname as name, indexdef as def from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`.execute(db)).rows;
+      ? (
+          await sql<{
+            name: string;
+            def: string;
+          }>`select name, sql as def from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)
+        ).rows
+      : (
+          await sql<{
+            name: string;
+            def: string;
+          }>`select indexname as name, indexdef as def from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`.execute(
+            db,
+          )
+        ).rows;
   for (const d of defs) await sql`drop index ${sql.id(d.name)}`.execute(db);
   const t0 = performance.now();
   await load();
@@ -210,7 +222,8 @@ async function bulkLoad<T>(db: Db, dialect: TargetName, load: () => Promise<T>):
       await sql`reset maintenance_work_mem`.execute(db);
     }
   }
-  const before = (await sql<{ cache_size: number; synchronous: number }>`select * from pragma_cache_size, pragma_synchronous`.execute(db)).rows[0]!;
+  const before = (await sql<{ cache_size: number; synchronous: number }>`select * from pragma_cache_size, pragma_synchronous`.execute(db))
+    .rows[0]!;
   await sql`pragma journal_mode = off`.execute(db);
   await sql`pragma synchronous = off`.execute(db);
   await sql`pragma cache_size = -1048576`.execute(db);

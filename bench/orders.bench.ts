@@ -150,7 +150,10 @@ function rawList(db: Db, rec: ReturnType<typeof recorder>, target: Target) {
     };
     const f = toOrderFilter(query, op);
     if (f === null) throw new Error('the bench asked for a filter that matches nothing');
-    return { page: orderRepo.listPage(db, f, toSort({}), (query.page - 1) * PAGE_SIZE, PAGE_SIZE).compile(), counts: await rec.countQueries(f) };
+    return {
+      page: orderRepo.listPage(db, f, toSort({}), (query.page - 1) * PAGE_SIZE, PAGE_SIZE).compile(),
+      counts: await rec.countQueries(f),
+    };
   };
   return {
     compile,
@@ -170,7 +173,8 @@ async function measureList(app: Awaited<ReturnType<typeof buildApp>>, cases: Cas
   const figures: Figures[] = [];
   const plans: string[] = [];
   for (const c of cases) {
-    const get = (i: number) => app.inject({ method: 'GET', url: '/api/admin/order/list', query: c.query(i), headers: { authorization: c.who(i).auth } });
+    const get = (i: number) =>
+      app.inject({ method: 'GET', url: '/api/admin/order/list', query: c.query(i), headers: { authorization: c.who(i).auth } });
     for (let i = 0; i < (c.extra === true ? 3 : 10); i++) {
       await get(i);
       await raw.run(c.query(i), c.who(i).op);
@@ -193,7 +197,14 @@ async function measureList(app: Awaited<ReturnType<typeof buildApp>>, cases: Cas
     }
     server.sort((a, b) => a - b);
     rawTimes.sort((a, b) => a - b);
-    figures.push({ name: c.name, extra: c.extra === true, requests, total, server: [pct(server, 50), pct(server, 95)], raw: [pct(rawTimes, 50), pct(rawTimes, 95)] });
+    figures.push({
+      name: c.name,
+      extra: c.extra === true,
+      requests,
+      total,
+      server: [pct(server, 50), pct(server, 95)],
+      raw: [pct(rawTimes, 50), pct(rawTimes, 95)],
+    });
     const { page, counts } = await raw.compile(c.query(0), c.who(0).op);
     const explained: string[] = [];
     for (const q of [page, ...counts]) explained.push(...(await target.raw.explain(q)).map((l) => `  ${l}`), '  --');
@@ -255,7 +266,9 @@ async function login(app: Awaited<ReturnType<typeof buildApp>>, username: string
   return { auth: `Bearer ${body.data.token}`, op: { id: me.id, username, permissions: me.role.permissions } };
 }
 
-const listTable = (rows: Figures[]) => `| order list (${fmt(ORDERS)} orders, ${fmt(SHOPS)} shops) | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms | p95 server / raw |
+const listTable = (
+  rows: Figures[],
+) => `| order list (${fmt(ORDERS)} orders, ${fmt(SHOPS)} shops) | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms | p95 server / raw |
 |---|---:|---:|---:|---:|---:|---:|
 ${rows.map((r) => `| ${r.name}${r.extra ? ` (${r.requests} requests)` : ''} | ${fmt(r.total)} | ${fmt(r.server[0], 2)} | **${fmt(r.server[1], 2)}** | ${fmt(r.raw[0], 2)} | ${fmt(r.raw[1], 2)} | ${ratio(r.server[1], r.raw[1])} |`).join('\n')}`;
 
@@ -326,7 +339,11 @@ function ordersToImport(people: People, games: string[], now: number, n: number)
 /** The import sheet as a person fills the zh-CN template: dictionary labels, Beijing wall-clock install times, `aa:bb:…` MACs. */
 async function importWorkbook(db: Db, orders: PlainOrder[]): Promise<Buffer> {
   const label = async (type: string) => new Map((await enabledDataOfType(db, type)).map((d) => [Number(d.value), d.label]));
-  const [results, publics, changed] = await Promise.all([label(ORDER_DICTS.result), label(ORDER_DICTS.ifPublic), label(ORDER_DICTS.ifChangedMac)]);
+  const [results, publics, changed] = await Promise.all([
+    label(ORDER_DICTS.result),
+    label(ORDER_DICTS.ifPublic),
+    label(ORDER_DICTS.ifChangedMac),
+  ]);
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('订单');
   sheet.addRow(ORDER_SHEET_COLUMNS.map((c) => headerOf('zh-CN', c)));
@@ -391,8 +408,16 @@ async function measureImport(app: Proc, db: Db, people: People, now: number): Pr
   const auth = await httpLogin(app);
   const send = (data: Buffer) => {
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(data)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'orders.xlsx');
-    return fetch(`${app.url}/api/admin/order/import`, { method: 'POST', headers: { authorization: auth, 'accept-language': 'zh-CN' }, body: form });
+    form.append(
+      'file',
+      new Blob([new Uint8Array(data)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
+      'orders.xlsx',
+    );
+    return fetch(`${app.url}/api/admin/order/import`, {
+      method: 'POST',
+      headers: { authorization: auth, 'accept-language': 'zh-CN' },
+      body: form,
+    });
   };
   // The first import of a process compiles the sheet reader and the checks; a running server
   // has done that long ago (as for the export below). Ten rows naming no shop: nothing is written.
@@ -408,7 +433,8 @@ async function measureImport(app: Proc, db: Db, people: People, now: number): Pr
   const body = (await res.json()) as { status: number; msg: string; data: OrderImportResult };
   const importMs = performance.now() - t1;
   if (body.status !== 200) throw new Error(`import: ${res.status} ${body.msg}`);
-  if (body.data.imported !== IMPORT_ROWS) throw new Error(`import: ${body.data.imported} of ${IMPORT_ROWS} imported; first rejection: ${JSON.stringify(body.data.rejected[0])}`);
+  if (body.data.imported !== IMPORT_ROWS)
+    throw new Error(`import: ${body.data.imported} of ${IMPORT_ROWS} imported; first rejection: ${JSON.stringify(body.data.rejected[0])}`);
   return { rows: IMPORT_ROWS, fileKb: file.length / 1024, importMs, baselineMs };
 }
 
@@ -423,7 +449,12 @@ interface ExportFigures {
 
 /** Data rows of an xlsx (the header not counted), read back with exceljs's streaming reader. */
 async function xlsxDataRows(data: Buffer): Promise<number> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'ignore',
+    hyperlinks: 'ignore',
+  });
   let rows = 0;
   for await (const sheet of reader) for await (const _row of sheet) rows++;
   return rows - 1;
@@ -555,7 +586,7 @@ replayed), run straight on the driver (better-sqlite3 / pg), page and counts at 
 the service runs them, in the same run. The shop's view rotates over four shop accounts (the
 largest shop, two in the middle, the smallest). The rows above run after ANALYZE (PostgreSQL:
 VACUUM ANALYZE, as autovacuum would), like the system lists. Extra rows (${EXTRA_REQUESTS} requests each,
-outside the target): a broad chat ID prefix${target.name === 'SQLite' ? '; and the issue\'s cases again with the statistics dropped, since the server never runs ANALYZE (a real SQLite database has none unless someone makes them)' : ''}.
+outside the target): a broad chat ID prefix${target.name === 'SQLite' ? "; and the issue's cases again with the statistics dropped, since the server never runs ANALYZE (a real SQLite database has none unless someone makes them)" : ''}.
 Orders: created_at evenly over two years, result 80/10/5/5 %, 30 % public, chat IDs \`wxid_\` + 14 hex
 digits, shops drawn as ⌊${fmt(SHOPS)}·u²⌋ for a uniform u (the largest ~2 % of all orders, the smallest ~0.03 %).
 

@@ -141,8 +141,20 @@ async function seedLogs(db: Db): Promise<void> {
 async function withoutIndexes(db: Db, dialect: Target['name'], table: string, load: () => Promise<void>): Promise<void> {
   const defs =
     dialect === 'SQLite'
-      ? (await sql<{ name: string; def: string }>`select name, sql as def from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)).rows
-      : (await sql<{ name: string; def: string }>`select indexname as name, indexdef as def from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`.execute(db)).rows;
+      ? (
+          await sql<{
+            name: string;
+            def: string;
+          }>`select name, sql as def from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)
+        ).rows
+      : (
+          await sql<{
+            name: string;
+            def: string;
+          }>`select indexname as name, indexdef as def from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`.execute(
+            db,
+          )
+        ).rows;
   const uniques = new Set(['users_username_unique']);
   const droppable = defs.filter((d) => !uniques.has(d.name) && !/unique/i.test(d.def));
   for (const d of droppable) await sql`drop index ${sql.id(d.name)}`.execute(db);
@@ -163,7 +175,13 @@ const USER_CASES: Case[] = [
   { name: 'status + role (enabled shops)', query: (i) => ({ status: '1', roleId: '4', page: String((i % 5) + 1) }) },
   { name: 'username prefix (case-insensitive)', query: (i) => ({ username: `SHOP0${pad((i * 37) % 1000, 3)}` }) },
   { name: 'nickname prefix', query: (i) => ({ nickname: `店铺${pad((i * 7) % 100, 2)}` }) },
-  { name: 'created range (30 days)', query: (i) => ({ createdStart: new Date(NOW - (60 + i) * DAY_MS).toISOString(), createdEnd: new Date(NOW - (30 + i) * DAY_MS).toISOString() }) },
+  {
+    name: 'created range (30 days)',
+    query: (i) => ({
+      createdStart: new Date(NOW - (60 + i) * DAY_MS).toISOString(),
+      createdEnd: new Date(NOW - (30 + i) * DAY_MS).toISOString(),
+    }),
+  },
   { name: 'subscription expiring + enabled', query: () => ({ subscriptionState: 'expiring', status: '1' }) },
 ];
 
@@ -171,8 +189,22 @@ const LOG_CASES: Case[] = [
   { name: 'no filter, page 1–5', query: (i) => ({ page: String((i % 5) + 1) }) },
   { name: 'module + status (user, failed)', query: (i) => ({ module: 'user', status: 'failed', page: String((i % 3) + 1) }) },
   { name: 'operator (one staff member)', query: (i) => ({ operator: `staff${pad(i % 40, 2)}` }) },
-  { name: 'time range (7 days, cut mid-day)', query: (i) => ({ startTime: new Date(NOW - (20 + i) * DAY_MS - 5 * 3_600_000).toISOString(), endTime: new Date(NOW - (13 + i) * DAY_MS).toISOString() }) },
-  { name: 'module + action + time range (30 days)', query: (i) => ({ module: 'auth', action: 'login', startTime: new Date(NOW - (40 + i) * DAY_MS).toISOString(), endTime: new Date(NOW - (10 + i) * DAY_MS).toISOString() }) },
+  {
+    name: 'time range (7 days, cut mid-day)',
+    query: (i) => ({
+      startTime: new Date(NOW - (20 + i) * DAY_MS - 5 * 3_600_000).toISOString(),
+      endTime: new Date(NOW - (13 + i) * DAY_MS).toISOString(),
+    }),
+  },
+  {
+    name: 'module + action + time range (30 days)',
+    query: (i) => ({
+      module: 'auth',
+      action: 'login',
+      startTime: new Date(NOW - (40 + i) * DAY_MS).toISOString(),
+      endTime: new Date(NOW - (10 + i) * DAY_MS).toISOString(),
+    }),
+  },
 ];
 
 interface Figures {
@@ -216,7 +248,8 @@ async function measure(
     raw.sort((a, b) => a - b);
     figures.push({ name: c.name, server: [pct(server, 50), pct(server, 95)], raw: [pct(raw, 50), pct(raw, 95)], total });
     const explained: string[] = [];
-    for (const stage of rawQueries(c.query(0))) for (const q of stage) explained.push(...(await target.raw.explain(q)).map((l) => `  ${l}`), '  --');
+    for (const stage of rawQueries(c.query(0)))
+      for (const q of stage) explained.push(...(await target.raw.explain(q)).map((l) => `  ${l}`), '  --');
     plans.push(`${c.name}:\n${explained.slice(0, -1).join('\n')}`);
   }
   return { figures, plans };
@@ -245,11 +278,17 @@ async function runTarget(target: Target): Promise<Section> {
       await sql`vacuum analyze`.execute(db);
       await sql`checkpoint`.execute(db);
     }
-    timings.push(`${target.name === 'SQLite' ? 'ANALYZE + WAL checkpoint' : 'VACUUM ANALYZE + CHECKPOINT'} in ${fmt((performance.now() - t) / 1000, 1)} s`);
+    timings.push(
+      `${target.name === 'SQLite' ? 'ANALYZE + WAL checkpoint' : 'VACUUM ANALYZE + CHECKPOINT'} in ${fmt((performance.now() - t) / 1000, 1)} s`,
+    );
 
     const app = await buildApp({ config, db, logger: false });
     try {
-      const login = await app.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username: 'superadmin', password: ADMIN_PASSWORD } });
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/admin/user/login',
+        payload: { username: 'superadmin', password: ADMIN_PASSWORD },
+      });
       const auth = `Bearer ${login.json<{ data: { token: string } }>().data.token}`;
 
       const userRaw = (q: Record<string, string>) => {
@@ -284,7 +323,10 @@ async function runTarget(target: Target): Promise<Section> {
       const users = await measure(app, auth, '/api/admin/user/list', USER_CASES, userRaw, target);
       const logs = await measure(app, auth, '/api/admin/log/list', LOG_CASES, logRaw, target);
       // the server also reads the page's latest subscription records (one more indexed query); the raw side does not
-      const table = (title: string, rows: Figures[]) => `| ${title} | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms |
+      const table = (
+        title: string,
+        rows: Figures[],
+      ) => `| ${title} | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms |
 |---|---:|---:|---:|---:|---:|
 ${rows.map((r) => `| ${r.name} | ${fmt(r.total)} | ${fmt(r.server[0], 2)} | **${fmt(r.server[1], 2)}** | ${fmt(r.raw[0], 2)} | ${fmt(r.raw[1], 2)} |`).join('\n')}`;
       const body = `Seeded: ${timings.join('; ')}.

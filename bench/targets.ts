@@ -30,9 +30,16 @@ export async function sqliteTarget(label: string): Promise<Target> {
     name: 'SQLite',
     env: { DATA_DIR: dir },
     raw: {
-      run: async (q) => open().prepare(q.sql).all(...(q.parameters as unknown[])),
+      run: async (q) =>
+        open()
+          .prepare(q.sql)
+          .all(...(q.parameters as unknown[])),
       explain: async (q) =>
-        (open().prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail),
+        (
+          open()
+            .prepare(`explain query plan ${q.sql}`)
+            .all(...(q.parameters as unknown[])) as { detail: string }[]
+        ).map((r) => r.detail),
       close: async () => {
         conn?.close();
         conn = undefined;
@@ -63,7 +70,8 @@ export async function postgresTarget(adminUrl: string): Promise<Target | null> {
     env: { DATABASE_URL: url.toString() },
     raw: {
       run: async (q) => (await open().query(q.sql, q.parameters as unknown[])).rows,
-      explain: async (q) => (await open().query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']),
+      explain: async (q) =>
+        (await open().query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']),
       close: async () => {
         await pool?.end();
         pool = undefined;
@@ -77,7 +85,6 @@ export async function postgresTarget(adminUrl: string): Promise<Target | null> {
     },
   };
 }
-
 
 /** Runs a benchmark on a fresh SQLite database, then on a throwaway PostgreSQL one when reachable. */
 export async function onEachTarget<T>(label: string, run: (target: Target) => Promise<T>): Promise<T[]> {

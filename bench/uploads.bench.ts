@@ -48,7 +48,13 @@ const rssMb = async (pid: number) => {
 const b64url = (s: string) => Buffer.from(s).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 
 /** One HTTP request on a keep-alive agent (node:http: undici's fetch uploads a 4 MB body far slower than the host takes it). */
-function send(agent: Agent, url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; text: string }> {
+function send(
+  agent: Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent, headers: { ...headers, 'content-length': String(body?.length ?? 0) } }, (res) => {
       const chunks: Buffer[] = [];
@@ -74,7 +80,13 @@ async function uploadChunked(base: string, bearer: string, image: Buffer): Promi
     const numbers = Array.from({ length: Math.ceil(image.length / PART) }, (_, i) => i + 1);
     const worker = async () => {
       for (let n = numbers.shift(); n !== undefined; n = numbers.shift()) {
-        const res = await send(agent, `${objectUrl}/${init.uploadId}/${n}`, 'PUT', { ...auth, 'content-type': 'application/octet-stream' }, image.subarray((n - 1) * PART, n * PART));
+        const res = await send(
+          agent,
+          `${objectUrl}/${init.uploadId}/${n}`,
+          'PUT',
+          { ...auth, 'content-type': 'application/octet-stream' },
+          image.subarray((n - 1) * PART, n * PART),
+        );
         if (res.status !== 200) throw new Error(`part ${n}: ${res.status} ${res.text}`);
         parts.push({ etag: (JSON.parse(res.text) as { etag: string }).etag, partNumber: n });
       }

@@ -8,8 +8,16 @@ import { chromium } from 'playwright-core';
 import { fmt, startApp, startBare, type Section } from './lib.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function firstLoadJs(url: string) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });

@@ -23,7 +23,9 @@ const steps = [
   { name: 'system-deps', cmd: ['bash', 'scripts/ensure-system-deps.sh'] },
   { name: 'build', cmd: ['npm', 'run', 'build'] },
   { name: 'e2e', vitest: 'apps/web', config: 'vitest.e2e.config.ts' },
-].filter(Boolean).filter((s) => only.length === 0 || only.includes(s.name) || s.name === 'system-deps' && only.includes('e2e'));
+]
+  .filter(Boolean)
+  .filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'system-deps' && only.includes('e2e')));
 
 let passed = 0;
 let failed = 0;
@@ -36,8 +38,15 @@ for (const step of steps) {
   if (step.vitest) {
     cwd = join(root, step.vitest);
     report = join(reports, `${step.name.replace(':', '-')}.json`);
-    cmd = ['npx', 'vitest', 'run', ...(step.config ? ['--config', step.config] : []),
-      '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+    cmd = [
+      'npx',
+      'vitest',
+      'run',
+      ...(step.config ? ['--config', step.config] : []),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ];
   }
   console.log(`\n── ${step.name} ──`);
   const res = spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: { ...process.env, ...step.env } });
@@ -48,7 +57,12 @@ for (const step of steps) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed)`;
-    if (r.numTotalTests === 0) { console.error(`${step.name}: no test ran`); summary.push(`${step.name}: FAILED, no test ran`); failed += 1; continue; }
+    if (r.numTotalTests === 0) {
+      console.error(`${step.name}: no test ran`);
+      summary.push(`${step.name}: FAILED, no test ran`);
+      failed += 1;
+      continue;
+    }
   } else if (report) {
     failed += 1;
   }

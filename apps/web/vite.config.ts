@@ -20,19 +20,23 @@ function precompress(): Plugin {
       outDir = config.build.outDir;
     },
     // After the prerender (below) has written login.html.
-    closeBundle: { order: 'post', sequential: true, handler() {
-      const walk = (dir: string): string[] =>
-        readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-          entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
-        );
-      for (const file of walk(outDir)) {
-        if (!/\.(js|css|html|svg|json|txt)$/.test(file) || file.includes('.vite')) continue;
-        const raw = readFileSync(file);
-        if (raw.length < 1024) continue;
-        writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
-        writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
-      }
-    } },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const walk = (dir: string): string[] =>
+          readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+            entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+          );
+        for (const file of walk(outDir)) {
+          if (!/\.(js|css|html|svg|json|txt)$/.test(file) || file.includes('.vite')) continue;
+          const raw = readFileSync(file);
+          if (raw.length < 1024) continue;
+          writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+          writeFileSync(`${file}.br`, brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+        }
+      },
+    },
   };
 }
 
@@ -154,7 +158,10 @@ function loginHtml(dist: string, page: Prerendered): string {
   // public/login-loader.js (no inline script: the server's Content-Security-Policy forbids it).
   const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   const preloads = [...scripts, ...extraPreloads].join(' ');
-  replace('</body>', `  <script src="/login-loader.js" data-entry="${attr(entrySrc)}" data-preloads="${attr(preloads)}" defer></script>\n  </body>`);
+  replace(
+    '</body>',
+    `  <script src="/login-loader.js" data-entry="${attr(entrySrc)}" data-preloads="${attr(preloads)}" defer></script>\n  </body>`,
+  );
   // The guard against the browser's own submission before React takes the form over is in
   // public/boot.js, which index.html (and so this page) loads first.
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);

@@ -52,7 +52,10 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
   const coercing = ajvCompilers(externalSchemas, options);
   // The app never uses JTD mode: its options are plain Ajv options.
   const ajvOptions = options as { customOptions?: Record<string, unknown> } | undefined;
-  const strict = ajvCompilers(externalSchemas, { ...ajvOptions, customOptions: { ...ajvOptions?.customOptions, coerceTypes: false } } as typeof options);
+  const strict = ajvCompilers(externalSchemas, {
+    ...ajvOptions,
+    customOptions: { ...ajvOptions?.customOptions, coerceTypes: false },
+  } as typeof options);
   return (route) => ((route as unknown as { httpPart?: string }).httpPart === 'body' ? strict : coercing)(route);
 };
 

@@ -74,9 +74,15 @@ describe('loadConfig', () => {
   });
 
   it('picks the database from DATABASE_URL', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/cp' }, []).database).toEqual({ dialect: 'postgres', url: 'postgres://u:p@db:5432/cp' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/cp' }, []).database).toEqual({
+      dialect: 'postgres',
+      url: 'postgres://u:p@db:5432/cp',
+    });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/cp' }, []).database.dialect).toBe('postgres');
-    expect(loadConfig({ DATABASE_URL: 'mysql://root@db:3306/cp' }, []).database).toEqual({ dialect: 'mysql', url: 'mysql://root@db:3306/cp' });
+    expect(loadConfig({ DATABASE_URL: 'mysql://root@db:3306/cp' }, []).database).toEqual({
+      dialect: 'mysql',
+      url: 'mysql://root@db:3306/cp',
+    });
   });
 
   it('turns demo mode on with --demo', () => {

@@ -11,10 +11,7 @@ import { readUploadsConfig, UploadConfigError, type UploadsConfig } from './modu
 /** apps/server/src/config.ts -> the repository root, whatever the working directory. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type DbTarget =
-  | { dialect: 'sqlite'; file: string }
-  | { dialect: 'postgres'; url: string }
-  | { dialect: 'mysql'; url: string };
+export type DbTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string } | { dialect: 'mysql'; url: string };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -140,10 +137,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
   const dataDir = fromRoot(value(env, 'DATA_DIR') ?? './data');
 
   const initAdminPassword = value(env, 'INIT_ADMIN_PASSWORD');
-  if (
-    initAdminPassword !== undefined &&
-    (initAdminPassword.length < PASSWORD_MIN || initAdminPassword.length > PASSWORD_MAX)
-  ) {
+  if (initAdminPassword !== undefined && (initAdminPassword.length < PASSWORD_MIN || initAdminPassword.length > PASSWORD_MAX)) {
     throw new ConfigError('INIT_ADMIN_PASSWORD', `must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters long`);
   }
 
@@ -195,5 +189,4 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
 export const invocationDir = (env: Env = process.env): string => value(env, 'INIT_CWD') ?? process.cwd();
 
 /** Whether the built web app is present (its index.html exists). */
-export const webDistExists = (config: Pick<AppConfig, 'webDist'>): boolean =>
-  existsSync(resolve(config.webDist, 'index.html'));
+export const webDistExists = (config: Pick<AppConfig, 'webDist'>): boolean => existsSync(resolve(config.webDist, 'index.html'));

@@ -57,7 +57,12 @@ describe('import boundaries are enforced by lint', { timeout: 120_000 }, () => {
       rule: 'import-x/no-restricted-paths',
     },
     // lib/xlsx-stream.ts imports lib/streams.ts: streams.ts importing it back closes a cycle.
-    { case: 'an import cycle', file: 'apps/server/src/lib/streams.ts', code: "export { xmlText } from './xlsx-stream.ts';", rule: 'import-x/no-cycle' },
+    {
+      case: 'an import cycle',
+      file: 'apps/server/src/lib/streams.ts',
+      code: "export { xmlText } from './xlsx-stream.ts';",
+      rule: 'import-x/no-cycle',
+    },
     {
       case: 'the contract importing the server',
       file: 'packages/contract/src/probe.ts',
@@ -69,7 +74,8 @@ describe('import boundaries are enforced by lint', { timeout: 120_000 }, () => {
   });
 
   it('lets a module use another module through its service, and a route take its types from http/', async () => {
-    const code = "export { countOrdersOf } from '../orders/orders.service.ts';\nexport type { RouteDeps } from '../../http/route-context.ts';\n";
+    const code =
+      "export { countOrdersOf } from '../orders/orders.service.ts';\nexport type { RouteDeps } from '../../http/route-context.ts';\n";
     expect(await ruleIdsOf('apps/server/src/modules/users/probe.ts', code)).toEqual([]);
   });
 });

@@ -51,7 +51,14 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'clearplay-process-'));
   port = await freePort();
   child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/tsx'), [resolve(import.meta.dirname, 'server.ts')], {
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      INIT_ADMIN_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -80,7 +87,9 @@ describe('request ids', () => {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const ids = new Set<string>();
     for (const header of [undefined, 'x'.repeat(129), 'has space', '"quoted"']) {
-      const res = await fetch(`http://127.0.0.1:${port}/api/admin/user/info`, { headers: header === undefined ? {} : { 'x-request-id': header } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/admin/user/info`, {
+        headers: header === undefined ? {} : { 'x-request-id': header },
+      });
       expect(res.status).toBe(401);
       const id = res.headers.get('x-request-id') ?? '';
       expect(id).toMatch(uuid);
@@ -109,7 +118,16 @@ describe('SIGTERM', () => {
     const signalled = Date.now();
     child.kill('SIGTERM');
     // No new connections once the listener is closed.
-    await expect.poll(() => open().then((s) => (s.destroy(), 'accepted'), (e: NodeJS.ErrnoException) => e.code), { timeout: 5000, interval: 50 }).toBe('ECONNREFUSED');
+    await expect
+      .poll(
+        () =>
+          open().then(
+            (s) => (s.destroy(), 'accepted'),
+            (e: NodeJS.ErrnoException) => e.code,
+          ),
+        { timeout: 5000, interval: 50 },
+      )
+      .toBe('ECONNREFUSED');
 
     inFlight.write(body);
     const answer = await answered;

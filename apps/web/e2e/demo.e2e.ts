@@ -5,7 +5,16 @@
 // and client shown) among the public records of other shops, and an order's evidence images load.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, screenshot, signedIn as signIn, startServer, until, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  launchBrowser,
+  screenshot,
+  signedIn as signIn,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -65,7 +74,11 @@ describe('the demo business, as each demo account', () => {
       const text = (await table.locator('.ant-table-tbody').textContent()) ?? '';
       expect(text).toContain('¥');
       expect(text).toMatch(/正常|作弊|未通过|可疑/);
-      for (const result of [0, 1, 2, 3]) expect((await apiGet<{ total: number }>(page, `/admin/order/list?result=${result}&pageSize=1`)).total, `result ${result}`).toBeGreaterThan(50);
+      for (const result of [0, 1, 2, 3])
+        expect(
+          (await apiGet<{ total: number }>(page, `/admin/order/list?result=${result}&pageSize=1`)).total,
+          `result ${result}`,
+        ).toBeGreaterThan(50);
       if (username === 'superadmin') await screenshot(page, 'demo-orders-zh-CN');
       await page.context().close();
     });
@@ -78,7 +91,11 @@ describe('the demo business, as each demo account', () => {
     await until(() => drawer.isVisible()).toBe(true);
     await drawer.getByTestId('ledger-shop').click();
     await page.keyboard.type('shop0001');
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: 'shop0001' }).first().click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+      .filter({ hasText: 'shop0001' })
+      .first()
+      .click();
     const balance = drawer.getByTestId('ledger-balance');
     await until(() => balance.getAttribute('data-fen')).toMatch(/^-?\d+$/);
     expect(Number(await balance.getAttribute('data-fen'))).not.toBe(0);
@@ -111,7 +128,11 @@ describe('the demo business, as each demo account', () => {
     expect(order).toBeDefined();
     const toggle = table.getByTestId('search-toggle');
     if ((await toggle.count()) > 0 && (await toggle.textContent())?.includes('展开')) await toggle.click();
-    await table.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^验证码$/ }) }).locator('input').fill(order!.code);
+    await table
+      .locator('.ant-form-item')
+      .filter({ has: page.locator('label', { hasText: /^验证码$/ }) })
+      .locator('input')
+      .fill(order!.code);
     await table.getByTestId('search-submit').click();
     await until(() => table.locator('.ant-table-row').count()).toBe(1);
     const row = table.locator('.ant-table-row').first();
@@ -121,7 +142,12 @@ describe('the demo business, as each demo account', () => {
     const detail = page.locator('.ant-modal').filter({ has: page.getByTestId('order-detail') });
     await until(() => detail.getByTestId('order-images-proofImages').locator('img').count()).toBeGreaterThan(0);
     await until(() =>
-      detail.locator('[data-testid^="order-images-"] img').evaluateAll((imgs) => imgs.length > 0 && imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)),
+      detail
+        .locator('[data-testid^="order-images-"] img')
+        .evaluateAll(
+          (imgs) =>
+            imgs.length > 0 && imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+        ),
     ).toBe(true);
     expect(await detail.textContent()).toContain(order!.code);
     await page.context().close();

@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  DEMO_PASSWORD,
-  launchBrowser,
-  login,
-  newContext,
-  screenshot,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, login, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -168,7 +159,10 @@ describe('sessions', () => {
     await page.waitForURL(/\/dashboard\/workplace/);
     await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     // Let time pass: the session's expiry moves into the past.
-    const changed = server.db().prepare('UPDATE sessions SET expires_at = ? WHERE revoked_at IS NULL').run(Date.now() - 1000);
+    const changed = server
+      .db()
+      .prepare('UPDATE sessions SET expires_at = ? WHERE revoked_at IS NULL')
+      .run(Date.now() - 1000);
     expect(changed.changes).toBeGreaterThan(0);
     // Navigating inside the app records a page view; the server answers it with 50014.
     await page.locator('.ant-menu').getByText('Users', { exact: true }).click();

@@ -48,25 +48,21 @@ export interface RunningServer {
 /** One server process on `port` over `dataDir`; resolves once /api/health answers. */
 async function spawnServer(port: number, dataDir: string, env: Record<string, string>, log: (text: string) => void): Promise<ChildProcess> {
   let out = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')],
-    {
-      cwd: join(repoRoot, 'apps', 'server'),
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        INIT_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        DEMO: '1',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')], {
+    cwd: join(repoRoot, 'apps', 'server'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      INIT_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      DEMO: '1',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const collect = (d: Buffer) => {
     out += d.toString();
     log(d.toString());
@@ -210,7 +206,9 @@ function saveScreenshot(name: string, shot: Buffer): void {
  * taken until two in a row are the same (layout, progress bar and fades done; 10 s at most).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((image) => image.complete), undefined, {
+    timeout: 10_000,
+  });
   const deadline = Date.now() + 10_000;
   let shot = await page.screenshot();
   for (;;) {
@@ -226,9 +224,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
 
 /** A screenshot for the docs once the page has settled: toasts gone (unless they are the point), `show` scrolled into the middle. */
-export async function settledScreenshot(page: Page, name: string, { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {}): Promise<void> {
+export async function settledScreenshot(
+  page: Page,
+  name: string,
+  { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {},
+): Promise<void> {
   await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  if (waitForToasts) await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6_000 }).catch(() => undefined);
+  if (waitForToasts)
+    await page
+      .locator('.ant-message-notice')
+      .first()
+      .waitFor({ state: 'detached', timeout: 6_000 })
+      .catch(() => undefined);
   await screenshot(page, name);
 }
 

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_PASSWORD, cleanTmp, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
+import {
+  DEMO_PASSWORD,
+  cleanTmp,
+  launchBrowser,
+  settledScreenshot as screenshot,
+  signedIn as signIn,
+  until,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -49,7 +58,11 @@ const modal = (page: Page, title: string | RegExp): Locator =>
 
 /** Picks the option matching `option` in the open antd Select dropdown. */
 async function chooseOption(page: Page, option: string | RegExp): Promise<void> {
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
 
 /** The API as the page's user (its bearer token), for reading what the screen should show. */
@@ -71,18 +84,82 @@ function yesterdayText(): string {
 }
 
 /** Header text as the template writes it, without a required marker or a note. */
-const bareHeader = (text: string) => text.replace(/\s+/g, '').replace(/^\*+|\*+$/g, '').replace(/[（(][^（()）]*[)）]$/, '');
+const bareHeader = (text: string) =>
+  text
+    .replace(/\s+/g, '')
+    .replace(/^\*+|\*+$/g, '')
+    .replace(/[（(][^（()）]*[)）]$/, '');
 
 /**
  * Five orders under the template's own headers: rows 2, 3 and 5 are valid; row 4 has a bad
  * MAC; row 6 names a shop that does not exist (and carries a formula-like description).
  */
 const IMPORT_ROWS: Record<string, string>[] = [
-  { 目标微信号: `${ROWS_BEFORE_MARKER}01`, 目标名称: '张三', 游戏: '王者荣耀', MAC地址: 'AA-BB-CC-DD-EE-01', 检测结果: '作弊', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '否', 描述: '导入的作弊记录' },
-  { 目标微信号: `${ROWS_BEFORE_MARKER}02`, 目标名称: '李四', 游戏: '和平精英', MAC地址: 'aa:bb:cc:dd:ee:02', 检测结果: '正常', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '12.50', 是否公开: '私密', 是否改过MAC: '否', 描述: '' },
-  { 目标微信号: `${ROWS_BEFORE_MARKER}03`, 目标名称: '王五', 游戏: '王者荣耀', MAC地址: 'ZZ-12-34', 检测结果: '作弊', 客户店铺: 'shop0001', 目标所属店铺: '星辰陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '否', 描述: '' },
-  { 目标微信号: `${ROWS_BEFORE_MARKER}04`, 目标名称: '赵六', 游戏: '无畏契约', MAC地址: 'aabbccddee04', 检测结果: '作弊', 客户店铺: '演示店铺01', 目标所属店铺: '月光陪玩', 金额: '30.00', 是否公开: '公开', 是否改过MAC: '是', 描述: '' },
-  { 目标微信号: `${ROWS_BEFORE_MARKER}05`, 目标名称: '孙七', 游戏: '王者荣耀', MAC地址: 'AA-BB-CC-DD-EE-05', 检测结果: '正常', 客户店铺: 'noshop9999', 目标所属店铺: '星辰陪玩', 金额: '12.50', 是否公开: '公开', 是否改过MAC: '否', 描述: '=1+1' },
+  {
+    目标微信号: `${ROWS_BEFORE_MARKER}01`,
+    目标名称: '张三',
+    游戏: '王者荣耀',
+    MAC地址: 'AA-BB-CC-DD-EE-01',
+    检测结果: '作弊',
+    客户店铺: 'shop0001',
+    目标所属店铺: '星辰陪玩',
+    金额: '30.00',
+    是否公开: '公开',
+    是否改过MAC: '否',
+    描述: '导入的作弊记录',
+  },
+  {
+    目标微信号: `${ROWS_BEFORE_MARKER}02`,
+    目标名称: '李四',
+    游戏: '和平精英',
+    MAC地址: 'aa:bb:cc:dd:ee:02',
+    检测结果: '正常',
+    客户店铺: 'shop0001',
+    目标所属店铺: '星辰陪玩',
+    金额: '12.50',
+    是否公开: '私密',
+    是否改过MAC: '否',
+    描述: '',
+  },
+  {
+    目标微信号: `${ROWS_BEFORE_MARKER}03`,
+    目标名称: '王五',
+    游戏: '王者荣耀',
+    MAC地址: 'ZZ-12-34',
+    检测结果: '作弊',
+    客户店铺: 'shop0001',
+    目标所属店铺: '星辰陪玩',
+    金额: '30.00',
+    是否公开: '公开',
+    是否改过MAC: '否',
+    描述: '',
+  },
+  {
+    目标微信号: `${ROWS_BEFORE_MARKER}04`,
+    目标名称: '赵六',
+    游戏: '无畏契约',
+    MAC地址: 'aabbccddee04',
+    检测结果: '作弊',
+    客户店铺: '演示店铺01',
+    目标所属店铺: '月光陪玩',
+    金额: '30.00',
+    是否公开: '公开',
+    是否改过MAC: '是',
+    描述: '',
+  },
+  {
+    目标微信号: `${ROWS_BEFORE_MARKER}05`,
+    目标名称: '孙七',
+    游戏: '王者荣耀',
+    MAC地址: 'AA-BB-CC-DD-EE-05',
+    检测结果: '正常',
+    客户店铺: 'noshop9999',
+    目标所属店铺: '星辰陪玩',
+    金额: '12.50',
+    是否公开: '公开',
+    是否改过MAC: '否',
+    描述: '=1+1',
+  },
 ];
 
 /** Writes IMPORT_ROWS under the headers of the downloaded template into a new xlsx. */
@@ -117,7 +194,8 @@ async function importFile(page: Page, file: string, keepValid: boolean): Promise
   return report;
 }
 
-const statValue = async (scope: Locator, testId: string) => Number((await scope.getByTestId(testId).locator('.ant-statistic-content-value').textContent())?.replace(/\D/g, ''));
+const statValue = async (scope: Locator, testId: string) =>
+  Number((await scope.getByTestId(testId).locator('.ant-statistic-content-value').textContent())?.replace(/\D/g, ''));
 
 interface OrderPage {
   list: { objWechat: string; result: number; amount: number | null; code: string }[];
@@ -181,10 +259,19 @@ describe('batch import', () => {
     await screenshot(page, 'orders-import-kept-zh-CN');
     await dialog.getByTestId('order-import-close').click();
     for (const id of ['01', '02', '04']) {
-      await until(() => page.getByTestId('order-table').locator('.ant-table-row', { hasText: `${ROWS_BEFORE_MARKER}${id}` }).count()).toBe(1);
+      await until(() =>
+        page
+          .getByTestId('order-table')
+          .locator('.ant-table-row', { hasText: `${ROWS_BEFORE_MARKER}${id}` })
+          .count(),
+      ).toBe(1);
     }
     const after = await apiGet<OrderPage>(page, `/admin/order/list?objWechat=${ROWS_BEFORE_MARKER}&pageSize=50`);
-    expect(after.list.map((o) => o.objWechat).sort()).toEqual([`${ROWS_BEFORE_MARKER}01`, `${ROWS_BEFORE_MARKER}02`, `${ROWS_BEFORE_MARKER}04`]);
+    expect(after.list.map((o) => o.objWechat).sort()).toEqual([
+      `${ROWS_BEFORE_MARKER}01`,
+      `${ROWS_BEFORE_MARKER}02`,
+      `${ROWS_BEFORE_MARKER}04`,
+    ]);
     await page.context().close();
   });
 });
@@ -198,13 +285,17 @@ describe('export', () => {
     // Filter by result = 作弊 through the search form.
     const toggle = table.getByTestId('search-toggle');
     if ((await toggle.count()) > 0 && (await toggle.textContent())?.includes('展开')) await toggle.click();
-    const item = table.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^检测结果$/ }) }).first();
+    const item = table
+      .locator('.ant-form-item')
+      .filter({ has: page.locator('label', { hasText: /^检测结果$/ }) })
+      .first();
     await item.locator('.ant-select').first().click();
     await chooseOption(page, /^作弊$/);
     await table.getByTestId('search-submit').click();
     // Every page of the filter (the demo business alone holds hundreds of cheating orders).
     const expected: OrderPage = await apiGet<OrderPage>(page, '/admin/order/list?result=1&pageSize=200');
-    for (let n = 2; expected.list.length < expected.total; n++) expected.list.push(...(await apiGet<OrderPage>(page, `/admin/order/list?result=1&pageSize=200&page=${n}`)).list);
+    for (let n = 2; expected.list.length < expected.total; n++)
+      expected.list.push(...(await apiGet<OrderPage>(page, `/admin/order/list?result=1&pageSize=200&page=${n}`)).list);
     expect(expected.total).toBeGreaterThanOrEqual(2);
     await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(expected.total, 20));
     await screenshot(page, 'orders-export-zh-CN');
@@ -223,7 +314,13 @@ describe('export', () => {
       expect(index, `column ${name} in ${headers.join(',')}`).toBeGreaterThanOrEqual(0);
       return index + 1;
     };
-    const [codeCol, resultCol, amountCol, wechatCol, publicCol] = ['验证码', '检测结果', '金额', '目标微信号', '是否公开'].map(col) as [number, number, number, number, number];
+    const [codeCol, resultCol, amountCol, wechatCol, publicCol] = ['验证码', '检测结果', '金额', '目标微信号', '是否公开'].map(col) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const rows: { code: string; result: string; amount: unknown; amountFormat: string; wechat: string; isPublic: string }[] = [];
     sheet.eachRow({ includeEmpty: false }, (row, n) => {
       if (n === 1) return;
@@ -345,4 +442,3 @@ async function shopId(page: Page): Promise<number> {
   }
   return shopIdCache;
 }
-

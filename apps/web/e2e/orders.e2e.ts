@@ -10,7 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  cleanTmp,
+  DEMO_PASSWORD,
+  launchBrowser,
+  settledScreenshot as screenshot,
+  signedIn as signIn,
+  until,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 import { png } from './png.ts';
 
 let server: RunningServer;
@@ -41,10 +51,17 @@ async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Pag
 
 /** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
 async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  const item = scope
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('label', { hasText: label }) })
+    .first();
   await item.locator('.ant-select').first().click();
   if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
 
 const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
@@ -54,7 +71,9 @@ const detailModal = (page: Page): Locator => page.locator('.ant-modal').filter({
 const images = (page: Page, kind: string): Locator => detailModal(page).getByTestId(`order-images-${kind}`).locator('img');
 /** Every <img> of `box` finished loading real pixels. */
 const allLoaded = (box: Locator) =>
-  box.evaluateAll((imgs) => imgs.length > 0 && imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0));
+  box.evaluateAll(
+    (imgs) => imgs.length > 0 && imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+  );
 
 /** The file names inside a ZIP, read by `unzip -Z1` (one name per line). */
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -69,7 +88,10 @@ const zipEntries = (file: string): string[] =>
 async function call<T>(token: string | null, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}/api${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const envelope = (await res.json()) as { status: number; msg: string; data: T };
@@ -92,7 +114,9 @@ describe('order inspect (spec §2 detection records)', () => {
   const uploaded = [cert1, cert2, proof1];
 
   test('an inspector records an order for shop0001 with images; the amount follows the shop price', async () => {
-    const set = Object.keys(PRICES).map((column) => `${column} = @${column}`).join(', ');
+    const set = Object.keys(PRICES)
+      .map((column) => `${column} = @${column}`)
+      .join(', ');
     server.db().prepare(`UPDATE users SET ${set} WHERE username = 'shop0001'`).run(PRICES);
 
     const page = await signedIn('inspector01');
@@ -168,7 +192,18 @@ describe('order inspect (spec §2 detection records)', () => {
     expect(await detail.getByTestId('order-images-personCertImages').count()).toBe(0);
     await until(() => allLoaded(detail.locator('[data-testid^="order-images-"] img'))).toBe(true);
     const text = await detail.textContent();
-    for (const expected of [code, objWechat, '端到端目标', '王者荣耀', 'AA-BB-CC-DD-EE-42', '目标所属店铺甲', '¥38.00', '健康证明', '问题证明', '环境证明']) {
+    for (const expected of [
+      code,
+      objWechat,
+      '端到端目标',
+      '王者荣耀',
+      'AA-BB-CC-DD-EE-42',
+      '目标所属店铺甲',
+      '¥38.00',
+      '健康证明',
+      '问题证明',
+      '环境证明',
+    ]) {
       expect(text).toContain(expected);
     }
     await screenshot(page, 'orders-detail.zh-CN');
@@ -295,7 +330,10 @@ describe('order inspect (spec §2 detection records)', () => {
     const amounts = async () =>
       (await page.locator('.ant-table-row td.ant-table-column-sort').allTextContents()).map((text) => Number(text.replace(/[¥,]/g, '')));
     const header = page.locator('.ant-table-thead th').filter({ hasText: '金额' });
-    const [ascending] = await Promise.all([page.waitForRequest(/\/api\/admin\/order\/list\?.*sortField=amount&sortOrder=ascend/), header.click()]);
+    const [ascending] = await Promise.all([
+      page.waitForRequest(/\/api\/admin\/order\/list\?.*sortField=amount&sortOrder=ascend/),
+      header.click(),
+    ]);
     expect(ascending.url()).toContain('sortField=amount');
     await until(async () => {
       const shown = await amounts();

@@ -4,7 +4,15 @@
 // languages (docs/screenshots/system-*.png).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  settledScreenshot as screenshot,
+  signedIn as signIn,
+  until,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -28,18 +36,27 @@ const signedIn = (username: string, password: string, path: string, locale: 'zh-
   signIn(browser, server.url, { username, password, path, locale });
 
 /** The visible modal whose title contains `title`. */
-const modal = (page: Page, title: string | RegExp): Locator => page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+const modal = (page: Page, title: string | RegExp): Locator =>
+  page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 
 /** Picks an option of the antd Select inside the form item labelled `label`. */
 async function pick(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  const item = scope
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('label', { hasText: label }) })
+    .first();
   await item.locator('.ant-select').first().click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
 
 const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
 
-const toast = (page: Page, text: string) => until(() => page.locator('.ant-message-notice', { hasText: text }).first().isVisible()).toBe(true);
+const toast = (page: Page, text: string) =>
+  until(() => page.locator('.ant-message-notice', { hasText: text }).first().isVisible()).toBe(true);
 
 /** Filters the operation log by module and expects a row per `contents` fragment. */
 async function expectLogged(page: Page, module: string, contents: string[], shot?: string): Promise<void> {
@@ -126,7 +143,10 @@ describe('user management', () => {
     await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText('订阅记录').click();
     const history = page.getByTestId('subscription-history');
     await until(() => history.locator('.ant-table-row').count()).toBe(2);
-    expect(await history.locator('.ant-table-row').allTextContents()).toEqual([expect.stringContaining('续费'), expect.stringContaining('订阅')]);
+    expect(await history.locator('.ant-table-row').allTextContents()).toEqual([
+      expect.stringContaining('续费'),
+      expect.stringContaining('订阅'),
+    ]);
     await screenshot(page, 'system-user-history-zh-CN');
     await history.locator('.ant-drawer-close').click();
 
@@ -142,7 +162,12 @@ describe('user management', () => {
     await screenshot(shop, 'system-user-disabled-session-zh-CN');
     await shop.context().close();
 
-    await expectLogged(page, 'user', [`user ${SHOP.username}`, 'created with role shop', 'renew monthly', ': disabled'], 'system-log-zh-CN');
+    await expectLogged(
+      page,
+      'user',
+      [`user ${SHOP.username}`, 'created with role shop', 'renew monthly', ': disabled'],
+      'system-log-zh-CN',
+    );
     const logRow = row(page, `user ${SHOP.username}`).filter({ hasText: 'created with role shop' }).first();
     await logRow.getByRole('button', { name: /详情/ }).click();
     const detail = page.getByTestId('log-detail');
@@ -183,7 +208,9 @@ describe('dictionary management', () => {
       if (parent) {
         const item = form.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '上级' }) });
         await item.locator('.ant-select').click();
-        await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', { hasText: parent }).click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', { hasText: parent })
+          .click();
       }
       await form.getByRole('button', { name: /确\s*定/ }).click();
       await toast(page, '字典数据创建成功');
@@ -322,7 +349,12 @@ describe('English screens', () => {
     await page.locator('.ant-menu').getByText('Operation Log', { exact: true }).click();
     await until(() => page.getByTestId('log-table').locator('.ant-table-row').count()).toBeGreaterThan(0);
     await screenshot(page, 'system-log-en-US');
-    await page.getByTestId('log-table').locator('.ant-table-row').first().getByRole('button', { name: /Details/ }).click();
+    await page
+      .getByTestId('log-table')
+      .locator('.ant-table-row')
+      .first()
+      .getByRole('button', { name: /Details/ })
+      .click();
     await until(() => page.getByTestId('log-detail').textContent()).toContain('Log entry');
     await screenshot(page, 'system-log-detail-en-US');
     await page.context().close();

@@ -7,7 +7,15 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, settledScreenshot as screenshot, signedIn as signIn, until, startServer, type RunningServer } from './harness.ts';
+import {
+  DEMO_PASSWORD,
+  launchBrowser,
+  settledScreenshot as screenshot,
+  signedIn as signIn,
+  until,
+  startServer,
+  type RunningServer,
+} from './harness.ts';
 import { png } from './png.ts';
 
 let server: RunningServer;
@@ -72,10 +80,17 @@ const formModal = (page: Page): Locator => page.locator('.ant-modal').filter({ h
 
 /** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
 async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) }).first();
+  const item = scope
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('label', { hasText: label }) })
+    .first();
   await item.locator('.ant-select').first().click();
   if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
 
 /** Opens the create form and fills every required field; the amount comes from the shop's price. */
@@ -250,7 +265,12 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
 
     // a text file named like a PNG passes the name check; the host reads the bytes and refuses it
     await choose(env, 'fake.png', 'image/png', Buffer.from('this is plain text pretending to be a PNG\n'.repeat(20)));
-    await until(() => page.locator('.ant-message-notice', { hasText: /上传失败：403 .*mimeType/ }).first().isVisible()).toBe(true);
+    await until(() =>
+      page
+        .locator('.ant-message-notice', { hasText: /上传失败：403 .*mimeType/ })
+        .first()
+        .isVisible(),
+    ).toBe(true);
     await until(() => env.locator('.ant-upload-list-item-error').count()).toBe(1);
     expect(await env.getByRole('button', { name: '重试' }).isVisible()).toBe(true);
     expect(await thumbnails(env)).toEqual([]);
@@ -282,7 +302,9 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
       else if (phase === 'down') await route.abort('connectionrefused');
       else await route.continue();
     });
-    const partOne = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/1$/.test(new URL(r.url()).pathname) && PART_URL.test(new URL(r.url()).pathname));
+    const partOne = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && /\/1$/.test(new URL(r.url()).pathname) && PART_URL.test(new URL(r.url()).pathname),
+    );
     await choose(cert, 'evidence-large.png', 'image/png', big);
     expect((await partOne).status()).toBe(200);
     await until(() => held.length).toBe(2);
@@ -339,10 +361,18 @@ describe('the order form', () => {
       await modal.getByTestId('order-form-mac').fill('AA-BB-CC');
       await modal.locator('.ant-modal-footer .ant-btn-primary').click();
       await until(() => modal.locator('.ant-form-item-explain-error').count()).toBeGreaterThanOrEqual(7);
-      expect(await modal.locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' }).isVisible()).toBe(true);
+      expect(
+        await modal
+          .locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' })
+          .isVisible(),
+      ).toBe(true);
       for (const mac of ['aa:bb:cc:dd:ee:ff', 'aabbccddeeff', 'aabb.ccdd.eeff', 'AA-BB-CC-DD-EE-FF']) {
         await modal.getByTestId('order-form-mac').fill(mac);
-        await until(() => modal.locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' }).count()).toBe(0);
+        await until(() =>
+          modal
+            .locator('.ant-form-item-explain-error', { hasText: locale === 'zh-CN' ? 'MAC 地址格式不正确' : 'Invalid MAC address' })
+            .count(),
+        ).toBe(0);
       }
       await modal.getByTestId('order-form-objWechat').fill('wxid_example01');
       await modal.getByTestId('order-form-objWechatName').fill(locale === 'zh-CN' ? '示例目标' : 'Example target');
@@ -358,7 +388,9 @@ describe('the order form', () => {
       expect(await modal.getByTestId('order-form-price').textContent()).toContain('¥50.00');
       await modal.getByTestId('order-form-price').locator('button').click();
       await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('50.00');
-      await modal.getByTestId('order-form-description').fill(locale === 'zh-CN' ? '远程检测，发现外挂进程。' : 'Remote check found a cheat process.');
+      await modal
+        .getByTestId('order-form-description')
+        .fill(locale === 'zh-CN' ? '远程检测，发现外挂进程。' : 'Remote check found a cheat process.');
       await screenshot(page, `order-form.${locale}`, { show: modal.locator('.ant-modal-title') });
       await modal.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
       await page.context().close();

@@ -13,12 +13,26 @@
     if (done) return;
     done = true;
     var h = document.head;
-    preloads.forEach(function (u) { var l = document.createElement('link'); l.rel = 'modulepreload'; l.crossOrigin = ''; l.href = u; h.appendChild(l); });
-    var s = document.createElement('script'); s.type = 'module'; s.crossOrigin = ''; s.src = entry; h.appendChild(s);
+    preloads.forEach(function (u) {
+      var l = document.createElement('link');
+      l.rel = 'modulepreload';
+      l.crossOrigin = '';
+      l.href = u;
+      h.appendChild(l);
+    });
+    var s = document.createElement('script');
+    s.type = 'module';
+    s.crossOrigin = '';
+    s.src = entry;
+    h.appendChild(s);
   }
   try {
-    new PerformanceObserver(function (list) { if (list.getEntriesByName('first-contentful-paint').length) setTimeout(load, 0); }).observe({ type: 'paint', buffered: true });
-  } catch { load(); }
+    new PerformanceObserver(function (list) {
+      if (list.getEntriesByName('first-contentful-paint').length) setTimeout(load, 0);
+    }).observe({ type: 'paint', buffered: true });
+  } catch {
+    load();
+  }
   var r = document.getElementById('root');
   if (document.visibilityState !== 'visible' || !r || getComputedStyle(r).visibility === 'hidden') load();
   setTimeout(load, 2000);

@@ -20,7 +20,9 @@ const eslint = new ESLint({
 
 async function importErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(root, 'apps/web/src', file) });
-  return (result?.messages ?? []).filter((m) => m.fatal || m.ruleId?.startsWith('import-x/')).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
+  return (result?.messages ?? [])
+    .filter((m) => m.fatal || m.ruleId?.startsWith('import-x/'))
+    .map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
 }
 
 // The first lint loads the parser and walks the import graph: seconds on a busy machine.
@@ -36,7 +38,10 @@ describe('web import layers', { timeout: 60_000 }, () => {
   });
 
   it("refuses a feature reaching into another feature's files, and allows its index.ts", async () => {
-    const deep = await importErrors('features/orders/Example.tsx', "export { LedgerButton } from '../ledger/components/LedgerButton.tsx';\n");
+    const deep = await importErrors(
+      'features/orders/Example.tsx',
+      "export { LedgerButton } from '../ledger/components/LedgerButton.tsx';\n",
+    );
     expect(deep).toEqual([expect.stringContaining('features/orders may use another feature only through its index.ts')]);
     const viaIndex = await importErrors('features/orders/Example.tsx', "export { LedgerButton } from '../ledger/index.ts';\n");
     expect(viaIndex).toEqual([]);

@@ -38,4 +38,3 @@ export const CurrentUser = Type.Object({
   role: CurrentUserRole,
 });
 export type CurrentUser = Static<typeof CurrentUser>;
-

@@ -22,10 +22,7 @@ export interface DictDataNode extends DictData {
 
 export const DictDataNode = Type.Cyclic(
   {
-    DictDataNode: Type.Intersect([
-      DictData,
-      Type.Object({ children: Type.Optional(Type.Array(Type.Ref('DictDataNode'))) }),
-    ]),
+    DictDataNode: Type.Intersect([DictData, Type.Object({ children: Type.Optional(Type.Array(Type.Ref('DictDataNode'))) })]),
   },
   'DictDataNode',
 );

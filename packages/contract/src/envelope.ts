@@ -1,9 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 
-
 /** Every answer: `{status, msg, data}`. */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ status: Type.Integer(), msg: Type.String(), data });
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ status: Type.Integer(), msg: Type.String(), data });
 
 /** A field-level problem, so forms can show the server's message on the field. */
 export const FieldError = Type.Object({ field: Type.String(), message: Type.String() });
@@ -20,8 +18,7 @@ export const ErrorData = Type.Union([
 export type ErrorData = Static<typeof ErrorData>;
 
 /** A page of rows, as every list call answers (`{list, total}`). */
-export const Page = <T extends TSchema>(row: T) =>
-  Type.Object({ list: Type.Array(row), total: Type.Integer({ minimum: 0 }) });
+export const Page = <T extends TSchema>(row: T) => Type.Object({ list: Type.Array(row), total: Type.Integer({ minimum: 0 }) });
 
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

@@ -100,10 +100,7 @@ const userFields = {
   defaultPriceNotPass: Fen,
 };
 
-export const UserCreateBody = Type.Object(
-  { username: Username, password: Password, ...userFields },
-  { additionalProperties: false },
-);
+export const UserCreateBody = Type.Object({ username: Username, password: Password, ...userFields }, { additionalProperties: false });
 export type UserCreateBody = Static<typeof UserCreateBody>;
 
 /** The username is fixed once created; the password changes through resetPassword. */

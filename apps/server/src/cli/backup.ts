@@ -23,11 +23,14 @@ async function main(): Promise<void> {
     throw error;
   }
   if (config.database.dialect !== 'sqlite') fail(nativeToolAdvice(config.database, 'backup'));
-  if (args.length !== 1 || args[0]!.startsWith('-')) fail('Usage: npm run backup -- <file>   (e.g. npm run backup -- clearplay-2026-01-31.db)', 2);
+  if (args.length !== 1 || args[0]!.startsWith('-'))
+    fail('Usage: npm run backup -- <file>   (e.g. npm run backup -- clearplay-2026-01-31.db)', 2);
   const target = resolve(invocationDir(), args[0]!);
   try {
     const done = await backupSqlite(config.database.file, target);
-    console.log(`Backed up ${config.database.file} to ${done.file} (${(done.bytes / 1024 / 1024).toFixed(1)} MB, ${(done.ms / 1000).toFixed(1)} s).`);
+    console.log(
+      `Backed up ${config.database.file} to ${done.file} (${(done.bytes / 1024 / 1024).toFixed(1)} MB, ${(done.ms / 1000).toFixed(1)} s).`,
+    );
   } catch (error) {
     if (error instanceof DataCareError) fail(error.message);
     fail(`The backup failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -52,7 +52,11 @@ const runCli = (name: 'backup' | 'restore', file: string, env: Record<string, st
 function contents(file: string): Record<string, unknown[]> {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = (db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
     return Object.fromEntries(tables.map((t) => [t, db.prepare(`select * from "${t}" order by 1, 2`).all()]));
   } finally {
     db.close();
@@ -92,7 +96,17 @@ describe('backup while writing, then restore', () => {
       for (let i = 0; i < 40; i++) {
         await trx
           .insertInto('loginRecords')
-          .values(Array.from({ length: 500 }, (_, j) => ({ username: `bulk${i}_${j}`, userId: null, ip: '10.0.0.1', userAgent: 'x'.repeat(200), success: 1, reason: 'ok', createdAt: j })))
+          .values(
+            Array.from({ length: 500 }, (_, j) => ({
+              username: `bulk${i}_${j}`,
+              userId: null,
+              ip: '10.0.0.1',
+              userAgent: 'x'.repeat(200),
+              success: 1,
+              reason: 'ok',
+              createdAt: j,
+            })),
+          )
           .execute();
       }
     });
@@ -110,7 +124,10 @@ describe('backup while writing, then restore', () => {
         const n = pairs;
         await writeTransaction(source.db, async (trx) => {
           for (const half of ['a', 'b']) {
-            await trx.insertInto('loginRecords').values({ username: `pair${n}`, userId: null, ip: half, userAgent: '', success: 1, reason: 'ok', createdAt: n }).execute();
+            await trx
+              .insertInto('loginRecords')
+              .values({ username: `pair${n}`, userId: null, ip: half, userAgent: '', success: 1, reason: 'ok', createdAt: n })
+              .execute();
           }
         });
         pairs = n + 1;
@@ -139,7 +156,9 @@ describe('backup while writing, then restore', () => {
     const copy = new SQLite(backupFile, { readonly: true });
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      const rows = copy.prepare(`select username, count(*) as n from login_records where username like 'pair%' group by username`).all() as { username: string; n: number }[];
+      const rows = copy
+        .prepare(`select username, count(*) as n from login_records where username like 'pair%' group by username`)
+        .all() as { username: string; n: number }[];
       // Whole transactions only, and a prefix of them: pair0 … pair(k-1).
       expect(rows.every((r) => r.n === 2)).toBe(true);
       const k = rows.length;
@@ -185,7 +204,14 @@ describe('backup while writing, then restore', () => {
 describe('restore refuses while the server runs', () => {
   it('refuses with a clear message while a real server uses the database, and restores once it has stopped', async () => {
     const dir = await tempDir();
-    const env = { DATA_DIR: dir, INIT_ADMIN_PASSWORD: 'Admin12345', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', WEB_DIST: join(dir, 'no-web') };
+    const env = {
+      DATA_DIR: dir,
+      INIT_ADMIN_PASSWORD: 'Admin12345',
+      LOG_LEVEL: 'warn',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WEB_DIST: join(dir, 'no-web'),
+    };
     const server = spawnTsx('server.ts', [], env);
     const exited = finished(server);
     let output = '';
@@ -277,7 +303,9 @@ describe('what backup and restore refuse', () => {
     const edit = new SQLite(newer);
     edit.prepare(`insert into kysely_migration (name, timestamp) values ('9999_future', '2030-01-01')`).run();
     edit.close();
-    expect(await refusal(restoreSqlite(newer, live.file))).toContain('was made by a newer version of ClearPlay (migration 9999_future is unknown here)');
+    expect(await refusal(restoreSqlite(newer, live.file))).toContain(
+      'was made by a newer version of ClearPlay (migration 9999_future is unknown here)',
+    );
 
     // Nothing was replaced by any of these.
     expect(readdirSync(dir).filter((f) => f.includes('before-restore'))).toEqual([]);
@@ -287,7 +315,9 @@ describe('what backup and restore refuse', () => {
   it('never overwrites a file with a backup, and needs a database to back up', async () => {
     const existing = join(dir, 'taken.db');
     writeFileSync(existing, 'mine');
-    expect(await refusal(backupSqlite(live.file, existing))).toBe(`${existing} already exists; choose another file name or remove it first.`);
+    expect(await refusal(backupSqlite(live.file, existing))).toBe(
+      `${existing} already exists; choose another file name or remove it first.`,
+    );
     expect(await refusal(backupSqlite(join(dir, 'nothing-here.db'), join(dir, 'b.db')))).toContain('There is no database at');
     expect(await refusal(backupSqlite(live.file, join(dir, 'no-such-folder', 'b.db')))).toContain('does not exist');
   });

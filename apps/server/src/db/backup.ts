@@ -60,13 +60,18 @@ export function inspectClearPlayDatabase(file: string): DatabaseSummary {
   try {
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new DataCareError(`${file} is damaged (SQLite's check says: ${String(check)}).`);
-    const tables = new Set((db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((r) => r.name));
+    const tables = new Set(
+      (db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((r) => r.name),
+    );
     const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
-    if (missing.length > 0) throw new DataCareError(`${file} is a SQLite database but not a ClearPlay one (no ${missing.join(', ')} table).`);
+    if (missing.length > 0)
+      throw new DataCareError(`${file} is a SQLite database but not a ClearPlay one (no ${missing.join(', ')} table).`);
     const applied = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map((r) => r.name);
     const unknown = applied.filter((name) => !(name in migrations));
     if (unknown.length > 0) {
-      throw new DataCareError(`${file} was made by a newer version of ClearPlay (migration ${unknown.join(', ')} is unknown here); update ClearPlay first.`);
+      throw new DataCareError(
+        `${file} was made by a newer version of ClearPlay (migration ${unknown.join(', ')} is unknown here); update ClearPlay first.`,
+      );
     }
     const users = Number((db.prepare('select count(*) as n from users').get() as { n: number }).n);
     return { migrations: applied, users, bytes: info.size };
@@ -153,7 +158,11 @@ export interface RestoreResult {
   summary: DatabaseSummary;
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /** Replaces the database `target` with the backup `backup`; refused while a server runs on `target`. */
 export async function restoreSqlite(backup: string, target: string, now: Date = new Date()): Promise<RestoreResult> {

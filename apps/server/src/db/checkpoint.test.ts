@@ -35,10 +35,14 @@ const count = async () => Number((await sql<{ n: number | string }>`select count
 describe('a bulk write transaction', () => {
   it('commits what it wrote, as any write transaction does', async () => {
     const before = await count();
-    const answer = await writeTransaction(db, async (trx) => {
-      await insertRows(trx, 1, 2000);
-      return 'written';
-    }, { bulk: true });
+    const answer = await writeTransaction(
+      db,
+      async (trx) => {
+        await insertRows(trx, 1, 2000);
+        return 'written';
+      },
+      { bulk: true },
+    );
     expect(answer).toBe('written');
     expect(await count()).toBe(before + 2000);
   });
@@ -46,10 +50,14 @@ describe('a bulk write transaction', () => {
   it('rolls back everything when it fails, and the error reaches the caller', async () => {
     const before = await count();
     await expect(
-      writeTransaction(db, async (trx) => {
-        await insertRows(trx, 100_001, 500);
-        throw new Error('row 501 is wrong');
-      }, { bulk: true }),
+      writeTransaction(
+        db,
+        async (trx) => {
+          await insertRows(trx, 100_001, 500);
+          throw new Error('row 501 is wrong');
+        },
+        { bulk: true },
+      ),
     ).rejects.toThrow('row 501 is wrong');
     expect(await count()).toBe(before);
   });
@@ -62,7 +70,11 @@ describe.runIf(testDbKind() === 'sqlite')('a bulk write on SQLite', () => {
     expect(cache).toBe(-65536);
     expect(autocheckpoint).toBe(1000);
 
-    const during = await writeTransaction(db, async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')], { bulk: true });
+    const during = await writeTransaction(
+      db,
+      async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')],
+      { bulk: true },
+    );
     expect(during).toEqual([-262144, 0]);
     expect([await sqlitePragma(db, 'cache_size'), await sqlitePragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
 
@@ -70,7 +82,9 @@ describe.runIf(testDbKind() === 'sqlite')('a bulk write on SQLite', () => {
     expect([await sqlitePragma(db, 'cache_size'), await sqlitePragma(db, 'wal_autocheckpoint')]).toEqual([cache, autocheckpoint]);
 
     // An ordinary write transaction changes neither.
-    expect(await writeTransaction(db, async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')])).toEqual([cache, autocheckpoint]);
+    expect(
+      await writeTransaction(db, async (trx) => [await sqlitePragma(trx, 'cache_size'), await sqlitePragma(trx, 'wal_autocheckpoint')]),
+    ).toEqual([cache, autocheckpoint]);
   });
 
   it('commits into the WAL, and a worker thread copies it into the database file', async () => {

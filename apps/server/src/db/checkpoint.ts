@@ -53,7 +53,8 @@ export function checkpointInBackground(file: string): Promise<CheckpointResult |
     worker.on('message', (message: CheckpointResult) => (answer = message));
     worker.on('error', (error) => {
       // A database removed meanwhile (a test's throwaway file) needs no checkpoint.
-      if (existsSync(file)) console.warn(`database: background checkpoint of ${file} failed (${error.message}); the next commit will run it`);
+      if (existsSync(file))
+        console.warn(`database: background checkpoint of ${file} failed (${error.message}); the next commit will run it`);
     });
     worker.on('exit', () => resolve(answer));
   });

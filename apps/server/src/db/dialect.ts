@@ -66,7 +66,10 @@ export type PgArrayType = 'text' | 'int4' | 'int8';
  * per value (20,000 for 1,000 orders); on 10,000 orders about a third faster than multi-row
  * VALUES. `columns` gives each column's element type, in the insert's column order.
  */
-export function pgColumnArrays<R, K extends keyof R & string>(rows: readonly R[], columns: readonly (readonly [K, PgArrayType])[]): RawBuilder<unknown> {
+export function pgColumnArrays<R, K extends keyof R & string>(
+  rows: readonly R[],
+  columns: readonly (readonly [K, PgArrayType])[],
+): RawBuilder<unknown> {
   const arrays = columns.map(([name, type]) => sql`${rows.map((row) => row[name] ?? null)}::${sql.raw(type)}[]`);
   return sql`select * from unnest(${sql.join(arrays)})`;
 }
@@ -147,7 +150,11 @@ async function bulkSettings(conn: QueryExecutorProvider): Promise<{ cache: numbe
  * SQLite: BEGIN IMMEDIATE, so they run one after the other. PostgreSQL and MySQL: an
  * ordinary transaction; unique constraints stop the loser (see isUniqueViolation).
  */
-export async function writeTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+export async function writeTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+  options: WriteOptions = {},
+): Promise<T> {
   if (dialectOf(db) !== 'sqlite') return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
     const bulk = options.bulk === true ? await bulkSettings(conn) : null;
@@ -221,7 +228,10 @@ class SqliteReader {
     let statement = this.#kept.get(text);
     if (statement === undefined) {
       // Opened with the main connection's own class, so this module loads no driver itself.
-      const Database = this.main.constructor as new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => BetterSqliteDatabase;
+      const Database = this.main.constructor as new (
+        file: string,
+        options: { readonly: boolean; fileMustExist: boolean },
+      ) => BetterSqliteDatabase;
       if (this.#connection === undefined) {
         this.#connection = new Database(this.main.name, { readonly: true, fileMustExist: true });
         this.#connection.pragma('busy_timeout = 5000');
@@ -257,7 +267,9 @@ class ClosingReader implements SqliteDatabase {
 }
 
 const isFileDatabase = (database: SqliteDialectConfig['database']): database is BetterSqliteDatabase =>
-  typeof database !== 'function' && typeof (database as Partial<BetterSqliteDatabase>).name === 'string' && (database as Partial<BetterSqliteDatabase>).memory === false;
+  typeof database !== 'function' &&
+  typeof (database as Partial<BetterSqliteDatabase>).name === 'string' &&
+  (database as Partial<BetterSqliteDatabase>).memory === false;
 
 export class LockingSqliteDialect extends SqliteDialect {
   readonly #reader: SqliteReader | null;
@@ -304,7 +316,8 @@ export function preparedRead<P extends readonly unknown[], R>(
     if (reader === null) return (await db.executeQuery<R>({ ...query, parameters: params })).rows[0];
     const row = reader.get(query.sql, params);
     let result: QueryResult<unknown> = { rows: row === undefined ? [] : [row] };
-    for (const plugin of executor.plugins) result = await plugin.transformResult({ result: result as QueryResult<UnknownRow>, queryId: query.queryId });
+    for (const plugin of executor.plugins)
+      result = await plugin.transformResult({ result: result as QueryResult<UnknownRow>, queryId: query.queryId });
     return result.rows[0] as R | undefined;
   };
 }
@@ -328,7 +341,8 @@ export const likePrefix = (text: string): string => `${text.replace(/[!%_]/g, (c
 const lowerAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** `text` folded as this database's lower() folds a column: SQLite folds ASCII only, the others every letter. */
-export const lowerAsDb = (db: Kysely<Database>, text: string): string => (dialectOf(db) === 'sqlite' ? lowerAscii(text) : text.toLowerCase());
+export const lowerAsDb = (db: Kysely<Database>, text: string): string =>
+  dialectOf(db) === 'sqlite' ? lowerAscii(text) : text.toLowerCase();
 
 /**
  * Case-insensitive prefix filter on `lower(column)`, written the way each database answers it

@@ -83,7 +83,10 @@ describe('migrations', () => {
       await db.insertInto('users').values(user).execute();
       await expect(db.insertInto('users').values(user).execute()).rejects.toThrow();
       // Case matters on every database (MySQL tables use a binary collation).
-      await db.insertInto('users').values({ ...user, username: 'SOMEONE' }).execute();
+      await db
+        .insertInto('users')
+        .values({ ...user, username: 'SOMEONE' })
+        .execute();
       const found = await db.selectFrom('users').select(['username', 'defaultPrice']).where('username', '=', 'someone').execute();
       expect(found).toEqual([{ username: 'someone', defaultPrice: 12_345_678_901 }]);
       const count = await sql<{ n: number }>`select count(*) as n from users`.execute(db);

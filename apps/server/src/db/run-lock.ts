@@ -22,7 +22,11 @@ export class RunLockBusyError extends Error {
     readonly lockFile: string,
     readonly wanted: 'shared' | 'exclusive',
   ) {
-    super(wanted === 'shared' ? `a restore is in progress (${lockFile} is held)` : `ClearPlay is running on this database (${lockFile} is held)`);
+    super(
+      wanted === 'shared'
+        ? `a restore is in progress (${lockFile} is held)`
+        : `ClearPlay is running on this database (${lockFile} is held)`,
+    );
     this.name = 'RunLockBusyError';
   }
 }

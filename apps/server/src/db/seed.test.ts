@@ -56,7 +56,11 @@ describe('seed', () => {
     for (const role of roles) {
       expect(JSON.parse(role.permissions)).toEqual(SEEDED_ROLE_PERMISSIONS[role.name as keyof typeof SEEDED_ROLE_PERMISSIONS]);
     }
-    const users = await db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.roleId').select(['username', 'roles.name', 'status']).execute();
+    const users = await db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.roleId')
+      .select(['username', 'roles.name', 'status'])
+      .execute();
     expect(users).toEqual([{ username: 'superadmin', name: 'super_admin', status: 1 }]);
     const types = await db.selectFrom('dictTypes').select('code').execute();
     expect(types.map((t) => t.code).sort()).toEqual(DICTIONARIES.map((d) => d.code).sort());
@@ -64,15 +68,25 @@ describe('seed', () => {
   });
 
   it('changes nothing on a restart, not even with INIT_ADMIN_PASSWORD set now', async () => {
-    const hashBefore = await db.selectFrom('users').select('passwordHash').where('username', '=', SUPERADMIN_USERNAME).executeTakeFirstOrThrow();
+    const hashBefore = await db
+      .selectFrom('users')
+      .select('passwordHash')
+      .where('username', '=', SUPERADMIN_USERNAME)
+      .executeTakeFirstOrThrow();
     const counts = async () =>
-      Promise.all((['roles', 'users', 'dictTypes', 'dictData'] as const).map(async (t) => (await db.selectFrom(t).select('id').execute()).length));
+      Promise.all(
+        (['roles', 'users', 'dictTypes', 'dictData'] as const).map(async (t) => (await db.selectFrom(t).select('id').execute()).length),
+      );
     const before = await counts();
 
     const again = await seed(db, { initAdminPassword: 'another-pass', demo: false });
     expect(again).toEqual({ admin: null, demoUsers: [], rolesCreated: false, dictsCreated: false });
     expect(await counts()).toEqual(before);
-    const hashAfter = await db.selectFrom('users').select('passwordHash').where('username', '=', SUPERADMIN_USERNAME).executeTakeFirstOrThrow();
+    const hashAfter = await db
+      .selectFrom('users')
+      .select('passwordHash')
+      .where('username', '=', SUPERADMIN_USERNAME)
+      .executeTakeFirstOrThrow();
     expect(hashAfter).toEqual(hashBefore);
     expect(await login(SUPERADMIN_USERNAME, firstPassword)).toBe(200);
     expect(await login(SUPERADMIN_USERNAME, 'another-pass')).toBe(400);
@@ -88,7 +102,11 @@ describe('seed', () => {
       .selectFrom('users')
       .innerJoin('roles', 'roles.id', 'users.roleId')
       .select(['username', 'roles.name'])
-      .where('username', 'in', DEMO_USERS.map((u) => u.username))
+      .where(
+        'username',
+        'in',
+        DEMO_USERS.map((u) => u.username),
+      )
       .orderBy('username')
       .execute();
     expect(roles).toEqual([

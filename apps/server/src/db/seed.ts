@@ -18,7 +18,12 @@ export const DEMO_USERS = [
 ] as const;
 
 /** The demo shop's prices in fen (normal, cheating, not pass, suspicious): ¥30, ¥50, ¥20, ¥40. */
-export const DEMO_SHOP_PRICES = { defaultPrice: 3000, defaultPriceCheat: 5000, defaultPriceNotPass: 2000, defaultPriceSuspect: 4000 } as const;
+export const DEMO_SHOP_PRICES = {
+  defaultPrice: 3000,
+  defaultPriceCheat: 5000,
+  defaultPriceNotPass: 2000,
+  defaultPriceSuspect: 4000,
+} as const;
 
 const ROLES = [
   { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', isAdmin: 1 },
@@ -102,11 +107,22 @@ export interface SeedResult {
 }
 
 const count = async (db: Db, table: 'roles' | 'users' | 'dictTypes'): Promise<number> => {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };
 
-async function newUser(db: Db, username: string, nickname: string, roleId: number, passwordHash: string, now: number, prices?: typeof DEMO_SHOP_PRICES) {
+async function newUser(
+  db: Db,
+  username: string,
+  nickname: string,
+  roleId: number,
+  passwordHash: string,
+  now: number,
+  prices?: typeof DEMO_SHOP_PRICES,
+) {
   await insertReturningId(db, 'users', {
     username,
     passwordHash,
@@ -166,9 +182,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     false,
   );
 
-  const roleIds = new Map(
-    (await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id] as const),
-  );
+  const roleIds = new Map((await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id] as const));
   const roleId = (name: string): number => {
     const id = roleIds.get(name);
     if (id === undefined) throw new Error(`Seeding needs the role "${name}", which is missing`);
@@ -195,14 +209,23 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
   const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
   if (options.demo) {
     for (const demo of DEMO_USERS) {
-      const exists = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst()) !== undefined;
+      const exists = async (conn: Db) =>
+        (await conn.selectFrom('users').select('id').where('username', '=', demo.username).executeTakeFirst()) !== undefined;
       if (await exists(db)) continue;
       const hash = await demoPasswordHash();
       const created = await once(
         db,
         async (trx) => {
           if (await exists(trx)) return false;
-          await newUser(trx, demo.username, demo.nickname, roleId(demo.role), hash, now, demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined);
+          await newUser(
+            trx,
+            demo.username,
+            demo.nickname,
+            roleId(demo.role),
+            hash,
+            now,
+            demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined,
+          );
           return true;
         },
         false,
@@ -216,7 +239,10 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     async (trx) => {
       if ((await count(trx, 'dictTypes')) > 0) return false;
       for (const type of DICTIONARIES) {
-        await trx.insertInto('dictTypes').values({ code: type.code, name: type.name, status: 1, remark: type.remark, createdAt: now }).execute();
+        await trx
+          .insertInto('dictTypes')
+          .values({ code: type.code, name: type.name, status: 1, remark: type.remark, createdAt: now })
+          .execute();
         let sort = 0;
         for (const item of type.data) {
           await trx

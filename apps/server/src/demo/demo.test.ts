@@ -46,8 +46,18 @@ const close = async (s: Seeded) => {
 
 const demoSeed = (s: Seeded) => seedWithDemo(s.db, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW });
 
-const count = async (db: Db, table: 'users' | 'orders' | 'ledgerEntries' | 'subscriptions' | 'operationLogs' | 'orderDaily' | 'operationLogDaily') =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+const count = async (
+  db: Db,
+  table: 'users' | 'orders' | 'ledgerEntries' | 'subscriptions' | 'operationLogs' | 'orderDaily' | 'operationLogDaily',
+) =>
+  Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Every order as its content (ids aside), in code order, and every account's balance by name. */
 async function snapshot(db: Db) {
@@ -55,14 +65,37 @@ async function snapshot(db: Db) {
     .selectFrom('orders')
     .innerJoin('users as client', 'client.id', 'orders.userId')
     .innerJoin('users as inspector', 'inspector.id', 'orders.inspectorId')
-    .select(['orders.code', 'client.username as shop', 'inspector.username as inspector', 'orders.result', 'orders.amount', 'orders.mac', 'orders.objWechat', 'orders.objWechatName', 'orders.gameName', 'orders.ifPublic', 'orders.ifChangedMac', 'orders.certImages', 'orders.proofImages', 'orders.createdAt'])
+    .select([
+      'orders.code',
+      'client.username as shop',
+      'inspector.username as inspector',
+      'orders.result',
+      'orders.amount',
+      'orders.mac',
+      'orders.objWechat',
+      'orders.objWechatName',
+      'orders.gameName',
+      'orders.ifPublic',
+      'orders.ifChangedMac',
+      'orders.certImages',
+      'orders.proofImages',
+      'orders.createdAt',
+    ])
     .orderBy('orders.code')
     .execute();
   const balances = await db.selectFrom('users').select(['username', 'balance', 'serviceEndAt']).orderBy('username').execute();
   return {
     orders: orders.map((o) => ({ ...o, amount: Number(o.amount), createdAt: Number(o.createdAt) })),
-    balances: balances.map((b) => ({ ...b, balance: Number(b.balance), serviceEndAt: b.serviceEndAt === null ? null : Number(b.serviceEndAt) })),
-    counts: await Promise.all((['users', 'orders', 'ledgerEntries', 'subscriptions', 'operationLogs', 'orderDaily', 'operationLogDaily'] as const).map((t) => count(db, t))),
+    balances: balances.map((b) => ({
+      ...b,
+      balance: Number(b.balance),
+      serviceEndAt: b.serviceEndAt === null ? null : Number(b.serviceEndAt),
+    })),
+    counts: await Promise.all(
+      (['users', 'orders', 'ledgerEntries', 'subscriptions', 'operationLogs', 'orderDaily', 'operationLogDaily'] as const).map((t) =>
+        count(db, t),
+      ),
+    ),
   };
 }
 
@@ -78,10 +111,18 @@ describe('the demo business', () => {
 
   it('is about 20 shops, 3 inspectors and 5,000 orders over the last 90 days, with every result', async () => {
     expect(first.demo).toMatchObject({ shops: 20, inspectors: 3 });
-    const roles = await a.db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.roleId').select(['roles.name', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('roles.name').execute();
+    const roles = await a.db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.roleId')
+      .select(['roles.name', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('roles.name')
+      .execute();
     expect(Object.fromEntries(roles.map((r) => [r.name, Number(r.n)]))).toEqual({ super_admin: 1, admin: 1, inspector: 3, shop: 20 });
 
-    const orders = await a.db.selectFrom('orders').select(['result', 'ifPublic', 'ifChangedMac', 'createdAt', 'objWechat', 'mac', 'code']).execute();
+    const orders = await a.db
+      .selectFrom('orders')
+      .select(['result', 'ifPublic', 'ifChangedMac', 'createdAt', 'objWechat', 'mac', 'code'])
+      .execute();
     expect(orders.length).toBe(first.demo?.orders);
     expect(orders.length).toBeGreaterThan(4500);
     expect(orders.length).toBeLessThan(5500);
@@ -99,14 +140,20 @@ describe('the demo business', () => {
     expect(orders.filter((o) => o.ifChangedMac === 1).length).toBeGreaterThan(50);
     // Repeat targets caught again on the same MAC.
     const cheats = new Map<string, number>();
-    for (const o of orders.filter((x) => x.result === 1)) cheats.set(`${o.objWechat} ${o.mac}`, (cheats.get(`${o.objWechat} ${o.mac}`) ?? 0) + 1);
+    for (const o of orders.filter((x) => x.result === 1))
+      cheats.set(`${o.objWechat} ${o.mac}`, (cheats.get(`${o.objWechat} ${o.mac}`) ?? 0) + 1);
     expect([...cheats.values()].filter((n) => n > 1).length).toBeGreaterThan(3);
     // Verification codes as the app makes them.
     for (const o of orders) expect(o.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$/);
   });
 
   it('has subscriptions ending within 7 days, ended ones and long ones, and a few shops in debt', async () => {
-    const shops = await a.db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.roleId').select(['username', 'serviceEndAt', 'balance']).where('roles.name', '=', 'shop').execute();
+    const shops = await a.db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.roleId')
+      .select(['username', 'serviceEndAt', 'balance'])
+      .where('roles.name', '=', 'shop')
+      .execute();
     const ends = shops.map((s) => Number(s.serviceEndAt));
     expect(ends.filter((e) => e > NOW && e <= NOW + 7 * DAY_MS).length).toBeGreaterThanOrEqual(2);
     expect(ends.filter((e) => e <= NOW).length).toBeGreaterThanOrEqual(2);
@@ -116,7 +163,14 @@ describe('the demo business', () => {
     expect(negative).toBeLessThanOrEqual(6);
     // serviceEndAt is the end of each shop's latest subscription record.
     for (const shop of shops) {
-      const latest = await a.db.selectFrom('subscriptions').innerJoin('users', 'users.id', 'subscriptions.userId').select('endAt').where('users.username', '=', shop.username).orderBy('subscriptions.createdAt', 'desc').orderBy('subscriptions.id', 'desc').executeTakeFirstOrThrow();
+      const latest = await a.db
+        .selectFrom('subscriptions')
+        .innerJoin('users', 'users.id', 'subscriptions.userId')
+        .select('endAt')
+        .where('users.username', '=', shop.username)
+        .orderBy('subscriptions.createdAt', 'desc')
+        .orderBy('subscriptions.id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(Number(latest.endAt), shop.username).toBe(Number(shop.serviceEndAt));
     }
   });
@@ -125,7 +179,11 @@ describe('the demo business', () => {
     const shops = await a.db.selectFrom('users').selectAll().execute();
     const byId = new Map(shops.map((s) => [s.id, s]));
     const orders = await a.db.selectFrom('orders').select(['id', 'userId', 'result', 'amount', 'code']).execute();
-    const charges = await a.db.selectFrom('ledgerEntries').select(['orderId', 'amount', 'kind', 'remark']).where('kind', '=', 'charge').execute();
+    const charges = await a.db
+      .selectFrom('ledgerEntries')
+      .select(['orderId', 'amount', 'kind', 'remark'])
+      .where('kind', '=', 'charge')
+      .execute();
     const chargeOf = new Map(charges.map((c) => [Number(c.orderId), c]));
     expect(charges.length).toBe(orders.length);
     for (const o of orders) {
@@ -158,13 +216,19 @@ describe('the demo business', () => {
       e.amount += Number(o.amount);
       expected.set(key, e);
     }
-    expect(new Map(daily.map((d) => [`${Number(d.day)}:${d.result}:${d.ifPublic}`, { n: Number(d.n), amount: Number(d.amount) }]))).toEqual(expected);
+    expect(new Map(daily.map((d) => [`${Number(d.day)}:${d.result}:${d.ifPublic}`, { n: Number(d.n), amount: Number(d.amount) }]))).toEqual(
+      expected,
+    );
 
     const logs = await a.db.selectFrom('operationLogs').select(['module', 'action', 'status', 'createdAt']).execute();
     const kinds = new Set(logs.map((l) => `${l.module}.${l.action}`));
-    for (const kind of ['auth.login', 'order.create', 'order.update', 'user.recharge', 'user.setSubscription', 'user.update']) expect(kinds, kind).toContain(kind);
+    for (const kind of ['auth.login', 'order.create', 'order.update', 'user.recharge', 'user.setSubscription', 'user.update'])
+      expect(kinds, kind).toContain(kind);
     expect(logs.some((l) => l.status === 0)).toBe(true);
-    const logDaily = await a.db.selectFrom('operationLogDaily').select((eb) => eb.fn.sum<number | string>('n').as('n')).executeTakeFirstOrThrow();
+    const logDaily = await a.db
+      .selectFrom('operationLogDaily')
+      .select((eb) => eb.fn.sum<number | string>('n').as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(logDaily.n)).toBe(logs.length);
     expect(Math.min(...logs.map((l) => Number(l.createdAt)))).toBeLessThan(NOW - 80 * DAY_MS);
   });
@@ -191,13 +255,21 @@ describe('the demo business', () => {
     const config = loadConfig({ ...a.database.env, DATA_DIR: a.dataDir, WEB_DIST: '/nonexistent' }, []);
     const app: App = await buildApp({ config, db: a.db, logger: false });
     try {
-      const login = await app.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username: 'shop0001', password: DEMO_PASSWORD } });
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/admin/user/login',
+        payload: { username: 'shop0001', password: DEMO_PASSWORD },
+      });
       const headers = { authorization: `Bearer ${login.json<{ data: { token: string } }>().data.token}` };
-      const list = (await app.inject({ method: 'GET', url: '/api/admin/order/list?pageSize=50', headers })).json<{ data: { list: OrderItem[]; total: number } }>().data;
+      const list = (await app.inject({ method: 'GET', url: '/api/admin/order/list?pageSize=50', headers })).json<{
+        data: { list: OrderItem[]; total: number };
+      }>().data;
       expect(list.total).toBeGreaterThan(100);
       const own = list.list.find((o) => o.view === 'full' && o.proofImages !== '');
       expect(own).toBeDefined();
-      const detail = (await app.inject({ method: 'GET', url: `/api/admin/order/detail?id=${own!.id}`, headers })).json<{ data: OrderItem }>().data;
+      const detail = (await app.inject({ method: 'GET', url: `/api/admin/order/detail?id=${own!.id}`, headers })).json<{
+        data: OrderItem;
+      }>().data;
       const urls = [detail.certImages, detail.proofImages, detail.personCertImages].flatMap((l) => l.split(',')).filter((u) => u !== '');
       expect(urls.length).toBeGreaterThanOrEqual(2);
       for (const url of urls) {
@@ -221,7 +293,10 @@ describe('two processes starting with the demo flag at once', () => {
     const other = createDb(s.database.target);
     try {
       await seed(s.db, { initAdminPassword: 'Admin12345', demo: false });
-      const results = await Promise.all([demoSeed(s), seedWithDemo(other, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW })]);
+      const results = await Promise.all([
+        demoSeed(s),
+        seedWithDemo(other, { initAdminPassword: 'Admin12345', demo: true, dataDir: s.dataDir, now: NOW }),
+      ]);
       expect(results.filter((r) => r.demo !== null)).toHaveLength(1);
       const orders = await count(s.db, 'orders');
       expect(orders).toBe(results.find((r) => r.demo !== null)?.demo?.orders);
@@ -244,6 +319,7 @@ describe('without the demo flag', () => {
     const result = await seedWithDemo(s.db, { initAdminPassword: 'Admin12345', demo: false, dataDir: s.dataDir, now: NOW });
     expect(result.demo).toBeNull();
     expect((await s.db.selectFrom('users').select('username').execute()).map((u) => u.username)).toEqual([SUPERADMIN_USERNAME]);
-    for (const table of ['orders', 'ledgerEntries', 'subscriptions', 'operationLogs'] as const) expect(await count(s.db, table), table).toBe(0);
+    for (const table of ['orders', 'ledgerEntries', 'subscriptions', 'operationLogs'] as const)
+      expect(await count(s.db, table), table).toBe(0);
   });
 });

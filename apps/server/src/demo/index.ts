@@ -55,7 +55,8 @@ export interface DemoOptions {
 /** Seeds the demo business unless it is there already; answers what it wrote, or null. */
 export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<DemoSummary | null> {
   const marker = newUsernames(planPeople(options.now, DEMO_SEED));
-  const seeded = async (conn: Db) => (await conn.selectFrom('users').select('id').where('username', 'in', marker).executeTakeFirst()) !== undefined;
+  const seeded = async (conn: Db) =>
+    (await conn.selectFrom('users').select('id').where('username', 'in', marker).executeTakeFirst()) !== undefined;
   if (await seeded(db)) return null;
   const images = demoImages(options.now - DEMO_PERIOD_DAYS * DAY_MS);
   const plan = planDemo(options.now, await orderDicts(db), images);
@@ -65,7 +66,8 @@ export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<De
     try {
       return await writeTransaction(
         db,
-        async (trx) => (await seeded(trx) ? null : writeDemo(trx, plan, createRng(DEMO_SEED).fork('write'), passwordHash, options.roleId)),
+        async (trx) =>
+          (await seeded(trx)) ? null : writeDemo(trx, plan, createRng(DEMO_SEED).fork('write'), passwordHash, options.roleId),
         { bulk: true },
       );
     } catch (error) {

@@ -56,52 +56,171 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
     return { operator: username, operatorId: ids.get(username) ?? null, ip, userAgent: rng.pick(AGENTS) };
   };
   const rows: NewOperationLog[] = [];
-  const add = (username: string, at: number, module: string, action: string, method: string, path: string, content: string, payload: object) =>
-    rows.push({ module, action, content, ...person(username), status: 1, method, path, durationMs: rng.int(4, 90), errorMsg: '', payload: JSON.stringify(payload), createdAt: at });
+  const add = (
+    username: string,
+    at: number,
+    module: string,
+    action: string,
+    method: string,
+    path: string,
+    content: string,
+    payload: object,
+  ) =>
+    rows.push({
+      module,
+      action,
+      content,
+      ...person(username),
+      status: 1,
+      method,
+      path,
+      durationMs: rng.int(4, 90),
+      errorMsg: '',
+      payload: JSON.stringify(payload),
+      createdAt: at,
+    });
 
   // Logins: staff most days, shops every few days; now and then a mistyped password first.
   const periodStart = now - DEMO_PERIOD_DAYS * DAY_MS;
-  const staff: [string, number][] = [['superadmin', 0.3], ['admin01', 0.85], ['inspector01', 0.9], ['inspector02', 0.8], ['inspector03', 0.8]];
-  const loginPeople: [string, number][] = [...staff, ...input.shops.filter((s) => s.status === 1).map((s) => [s.username, 0.35] as [string, number])];
+  const staff: [string, number][] = [
+    ['superadmin', 0.3],
+    ['admin01', 0.85],
+    ['inspector01', 0.9],
+    ['inspector02', 0.8],
+    ['inspector03', 0.8],
+  ];
+  const loginPeople: [string, number][] = [
+    ...staff,
+    ...input.shops.filter((s) => s.status === 1).map((s) => [s.username, 0.35] as [string, number]),
+  ];
   for (let day = periodStart; day < now; day += DAY_MS) {
     for (const [username, p] of loginPeople) {
       if (!rng.chance(p)) continue;
       const at = Math.floor(day / DAY_MS) * DAY_MS + rng.int(1, 14) * HOUR_MS + rng.int(0, 59) * MINUTE_MS;
       if (at >= now) continue;
       if (rng.chance(0.03)) {
-        rows.push({ ...person(username), operatorId: null, module: 'auth', action: 'login', content: `login ${username}`, status: 0, method: 'POST', path: '/api/admin/user/login', durationMs: rng.int(60, 200), errorMsg: t('zh-CN', 'auth.badCredentials'), payload: JSON.stringify({ username, password: '***' }), createdAt: at - MINUTE_MS });
+        rows.push({
+          ...person(username),
+          operatorId: null,
+          module: 'auth',
+          action: 'login',
+          content: `login ${username}`,
+          status: 0,
+          method: 'POST',
+          path: '/api/admin/user/login',
+          durationMs: rng.int(60, 200),
+          errorMsg: t('zh-CN', 'auth.badCredentials'),
+          payload: JSON.stringify({ username, password: '***' }),
+          createdAt: at - MINUTE_MS,
+        });
       }
-      rows.push({ ...person(username), operatorId: null, module: 'auth', action: 'login', content: `login ${username}`, status: 1, method: 'POST', path: '/api/admin/user/login', durationMs: rng.int(60, 200), errorMsg: '', payload: JSON.stringify({ username, password: '***' }), createdAt: at });
+      rows.push({
+        ...person(username),
+        operatorId: null,
+        module: 'auth',
+        action: 'login',
+        content: `login ${username}`,
+        status: 1,
+        method: 'POST',
+        path: '/api/admin/user/login',
+        durationMs: rng.int(60, 200),
+        errorMsg: '',
+        payload: JSON.stringify({ username, password: '***' }),
+        createdAt: at,
+      });
     }
   }
 
   for (const o of input.orders) {
-    add(o.inspector, o.createdAt, 'order', 'create', 'POST', '/api/admin/order/create', `order ${o.code} (#${o.id}): ${o.objWechat}, result ${o.result}, client #${o.userId}, ${formatFen(o.amount)}`, { objWechat: o.objWechat, result: o.result, userId: o.userId, amount: o.amount });
-    if (o.updatedAt !== o.createdAt) add(o.inspector, o.updatedAt, 'order', 'update', 'POST', '/api/admin/order/update', `order ${o.code} (#${o.id}): updated`, { id: o.id, description: '补充检测说明' });
+    add(
+      o.inspector,
+      o.createdAt,
+      'order',
+      'create',
+      'POST',
+      '/api/admin/order/create',
+      `order ${o.code} (#${o.id}): ${o.objWechat}, result ${o.result}, client #${o.userId}, ${formatFen(o.amount)}`,
+      { objWechat: o.objWechat, result: o.result, userId: o.userId, amount: o.amount },
+    );
+    if (o.updatedAt !== o.createdAt)
+      add(o.inspector, o.updatedAt, 'order', 'update', 'POST', '/api/admin/order/update', `order ${o.code} (#${o.id}): updated`, {
+        id: o.id,
+        description: '补充检测说明',
+      });
   }
 
   for (const r of input.recharges) {
-    add('admin01', r.at, 'user', 'recharge', 'POST', '/api/admin/user/recharge', `user ${r.username} (#${r.userId}): recharge ${formatFen(r.amount)}, balance ${formatFen(r.balanceAfter)}`, { userId: r.userId, amount: r.amount });
+    add(
+      'admin01',
+      r.at,
+      'user',
+      'recharge',
+      'POST',
+      '/api/admin/user/recharge',
+      `user ${r.username} (#${r.userId}): recharge ${formatFen(r.amount)}, balance ${formatFen(r.balanceAfter)}`,
+      { userId: r.userId, amount: r.amount },
+    );
   }
 
   for (const shop of input.shops) {
     const id = ids.get(shop.username) ?? 0;
     if (shop.createdAt >= periodStart) {
-      add('admin01', shop.createdAt, 'user', 'create', 'POST', '/api/admin/user/create', `user ${shop.username} (#${id}): created with role shop`, { username: shop.username, nickname: shop.nickname, roleName: 'shop' });
+      add(
+        'admin01',
+        shop.createdAt,
+        'user',
+        'create',
+        'POST',
+        '/api/admin/user/create',
+        `user ${shop.username} (#${id}): created with role shop`,
+        { username: shop.username, nickname: shop.nickname, roleName: 'shop' },
+      );
     }
-    for (const s of shop.subscriptions) if (s.createdAt >= periodStart) add(s.operator, s.createdAt, 'user', ...subscriptionLog(shop.username, id, s));
+    for (const s of shop.subscriptions)
+      if (s.createdAt >= periodStart) add(s.operator, s.createdAt, 'user', ...subscriptionLog(shop.username, id, s));
     if (shop.status === 0) {
-      add('admin01', shop.serviceEndAt + rng.int(1, 5) * DAY_MS, 'user', 'setStatus', 'POST', '/api/admin/user/setUserStatus', `user ${shop.username} (#${id}): disabled`, { id, status: 0 });
+      add(
+        'admin01',
+        shop.serviceEndAt + rng.int(1, 5) * DAY_MS,
+        'user',
+        'setStatus',
+        'POST',
+        '/api/admin/user/setUserStatus',
+        `user ${shop.username} (#${id}): disabled`,
+        { id, status: 0 },
+      );
     } else if (rng.chance(0.3)) {
       const at = now - rng.int(1, DEMO_PERIOD_DAYS - 1) * DAY_MS;
-      add('admin01', at, 'user', 'update', 'POST', '/api/admin/user/update', `user ${shop.username} (#${id}): updated, role shop, status 1`, { id, nickname: shop.nickname });
+      add(
+        'admin01',
+        at,
+        'user',
+        'update',
+        'POST',
+        '/api/admin/user/update',
+        `user ${shop.username} (#${id}): updated, role shop, status 1`,
+        { id, nickname: shop.nickname },
+      );
     }
   }
   return rows.filter((r) => r.createdAt <= now).sort((a, b) => a.createdAt - b.createdAt);
 }
 
 function subscriptionLog(username: string, id: number, s: DemoSubscription): [string, string, string, string, object] {
-  if (s.action === 'cancel') return ['cancelSubscription', 'GET', '/api/admin/cancelSubscription', `user ${username} (#${id}): subscription cancelled`, { userId: id }];
+  if (s.action === 'cancel')
+    return [
+      'cancelSubscription',
+      'GET',
+      '/api/admin/cancelSubscription',
+      `user ${username} (#${id}): subscription cancelled`,
+      { userId: id },
+    ];
   const content = `user ${username} (#${id}): ${s.action} ${s.type ?? ''} ${s.durationDays ?? ''} days, ${toIso(s.startAt)} → ${toIso(s.endAt)}`;
-  return ['setSubscription', 'POST', '/api/admin/setSubscription', content, { userId: id, type: s.type, durationDays: s.durationDays, remark: s.remark }];
+  return [
+    'setSubscription',
+    'POST',
+    '/api/admin/setSubscription',
+    content,
+    { userId: id, type: s.type, durationDays: s.durationDays, remark: s.remark },
+  ];
 }

@@ -38,7 +38,14 @@ const RESULT_WEIGHT: Record<string, number> = { '0': 70, '1': 13, '2': 7, '3': 1
 
 const DESCRIPTIONS: Record<string, readonly string[]> = {
   '0': ['检测通过，未发现外挂程序', '环境干净，无异常进程', '常规检测，无异常', '复检通过', ''],
-  '1': ['发现透视辅助进程', '检测到自瞄外挂驱动', '发现加速器残留文件', '内存中发现外挂注入痕迹', '发现宏脚本与压枪辅助', '注册表中发现外挂启动项'],
+  '1': [
+    '发现透视辅助进程',
+    '检测到自瞄外挂驱动',
+    '发现加速器残留文件',
+    '内存中发现外挂注入痕迹',
+    '发现宏脚本与压枪辅助',
+    '注册表中发现外挂启动项',
+  ],
   '2': ['目标拒绝远程检测', '检测中途断开，无法完成', '未能提供完整环境截图'],
   '3': ['发现可疑驱动，待复检', '存在已删除文件痕迹，建议复检', '进程列表异常，待进一步确认'],
 };
@@ -46,12 +53,38 @@ const DESCRIPTIONS: Record<string, readonly string[]> = {
 /** Where the targets come from when they are not the client's own companions. */
 const OTHER_CLUBS = ['月光陪玩', '甜心电竞', '王牌陪练', '半糖陪玩', '蓝莓电竞', '暖阳陪玩俱乐部', '流星电竞', '糖果陪玩'];
 const NAME_HEAD = ['小', '阿', '老', '', '', 'Ace丶', '夜'];
-const NAME_BODY = ['鹿', '杰', '凯', '琪', '宇', '晨', '萌', '柒', '九', '白', '墨', '风', '雨', '星', '月', '安', '乐', '瑶', '甜', '狼', '猫', '枫'];
+const NAME_BODY = [
+  '鹿',
+  '杰',
+  '凯',
+  '琪',
+  '宇',
+  '晨',
+  '萌',
+  '柒',
+  '九',
+  '白',
+  '墨',
+  '风',
+  '雨',
+  '星',
+  '月',
+  '安',
+  '乐',
+  '瑶',
+  '甜',
+  '狼',
+  '猫',
+  '枫',
+];
 const NAME_TAIL = ['', '', '酱', '哥', '姐', '子', '呀', '丶'];
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Evening-heavy hours of the day (Beijing time). */
-const HOUR_WEIGHT: readonly (readonly [number, number])[] = Array.from({ length: 24 }, (_, h) => [h, h < 2 ? 6 : h < 9 ? 1 : h < 13 ? 4 : h < 19 ? 7 : 10] as const);
+const HOUR_WEIGHT: readonly (readonly [number, number])[] = Array.from(
+  { length: 24 },
+  (_, h) => [h, h < 2 ? 6 : h < 9 ? 1 : h < 13 ? 4 : h < 19 ? 7 : 10] as const,
+);
 const BEIJING = 8 * HOUR_MS;
 
 const chatId = (rng: Rng) => {
@@ -61,7 +94,8 @@ const chatId = (rng: Rng) => {
   return id;
 };
 
-const nickname = (rng: Rng) => `${rng.pick(NAME_HEAD)}${rng.pick(NAME_BODY)}${rng.chance(0.4) ? rng.pick(NAME_BODY) : ''}${rng.pick(NAME_TAIL)}`;
+const nickname = (rng: Rng) =>
+  `${rng.pick(NAME_HEAD)}${rng.pick(NAME_BODY)}${rng.chance(0.4) ? rng.pick(NAME_BODY) : ''}${rng.pick(NAME_TAIL)}`;
 
 function mac(rng: Rng): string {
   let hex = '';

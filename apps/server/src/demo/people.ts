@@ -15,17 +15,51 @@ const pad = (n: number) => String(n).padStart(4, '0');
 
 /** shop0001 keeps the nickname the demo accounts give it; the others are named like real companion shops. */
 const SHOP_NAMES = [
-  '星辰电竞陪玩', '南风陪玩俱乐部', '夜猫电竞', '鹿鸣陪练工作室', '青柠电竞', '小熊猫陪玩', '极光电竞俱乐部', '白鲸陪玩',
-  '柠檬电竞工作室', '北辰陪练', '九月电竞', '风铃陪玩', '橘子电竞', '云端陪玩俱乐部', '星海电竞工作室', '初见陪玩', '烟火电竞',
-  '鲸落陪练', '浮光电竞俱乐部',
+  '星辰电竞陪玩',
+  '南风陪玩俱乐部',
+  '夜猫电竞',
+  '鹿鸣陪练工作室',
+  '青柠电竞',
+  '小熊猫陪玩',
+  '极光电竞俱乐部',
+  '白鲸陪玩',
+  '柠檬电竞工作室',
+  '北辰陪练',
+  '九月电竞',
+  '风铃陪玩',
+  '橘子电竞',
+  '云端陪玩俱乐部',
+  '星海电竞工作室',
+  '初见陪玩',
+  '烟火电竞',
+  '鲸落陪练',
+  '浮光电竞俱乐部',
 ] as const;
 
 export type SubscriptionPlan = 'yearly' | 'halfYear' | 'expiring' | 'ended' | 'cancelled' | 'lapsed';
 
 /** Fixed per shop so that every kind of subscription is always present: index 0 is shop0001. */
 const PLANS: readonly SubscriptionPlan[] = [
-  'yearly', 'yearly', 'expiring', 'halfYear', 'ended', 'yearly', 'expiring', 'yearly', 'halfYear', 'cancelled',
-  'yearly', 'ended', 'expiring', 'yearly', 'lapsed', 'halfYear', 'yearly', 'expiring', 'ended', 'yearly',
+  'yearly',
+  'yearly',
+  'expiring',
+  'halfYear',
+  'ended',
+  'yearly',
+  'expiring',
+  'yearly',
+  'halfYear',
+  'cancelled',
+  'yearly',
+  'ended',
+  'expiring',
+  'yearly',
+  'lapsed',
+  'halfYear',
+  'yearly',
+  'expiring',
+  'ended',
+  'yearly',
 ];
 
 export interface DemoPrices {
@@ -132,7 +166,10 @@ function subscriptionsOf(rng: Rng, now: number, plan: SubscriptionPlan, createdA
     case 'expiring':
     case 'ended':
     case 'lapsed': {
-      const end = plan === 'expiring' ? now + rng.int(1, 6) * DAY_MS + rng.int(1, 20) * HOUR_MS : now - (plan === 'ended' ? rng.int(3, 25) : rng.int(45, 70)) * DAY_MS;
+      const end =
+        plan === 'expiring'
+          ? now + rng.int(1, 6) * DAY_MS + rng.int(1, 20) * HOUR_MS
+          : now - (plan === 'ended' ? rng.int(3, 25) : rng.int(45, 70)) * DAY_MS;
       const n = Math.max(1, Math.floor((end - createdAt) / (30 * DAY_MS)));
       return chain(rng, now, 'monthly', end - n * 30 * DAY_MS, n);
     }
@@ -140,7 +177,16 @@ function subscriptionsOf(rng: Rng, now: number, plan: SubscriptionPlan, createdA
       // Ended by staff 10–20 days ago, while a yearly subscription was running.
       const at = now - rng.int(10, 20) * DAY_MS;
       const list = chain(rng, now, 'yearly', createdAt, Math.max(1, Math.ceil((at - createdAt) / (365 * DAY_MS))));
-      list.push({ action: 'cancel', type: null, durationDays: null, startAt: at, endAt: at, operator: 'admin01', remark: '店铺停业，提前终止', createdAt: at });
+      list.push({
+        action: 'cancel',
+        type: null,
+        durationDays: null,
+        startAt: at,
+        endAt: at,
+        operator: 'admin01',
+        remark: '店铺停业，提前终止',
+        createdAt: at,
+      });
       return list;
     }
   }

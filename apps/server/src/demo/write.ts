@@ -38,7 +38,14 @@ export interface DemoSummary {
 
 type NewUser = Insertable<Database['users']>;
 
-const userRow = (username: string, nickname: string, roleId: number, passwordHash: string, createdAt: number, extra: Partial<NewUser>): NewUser => ({
+const userRow = (
+  username: string,
+  nickname: string,
+  roleId: number,
+  passwordHash: string,
+  createdAt: number,
+  extra: Partial<NewUser>,
+): NewUser => ({
   username,
   passwordHash,
   nickname,
@@ -60,26 +67,42 @@ const userRow = (username: string, nickname: string, roleId: number, passwordHas
   ...extra,
 });
 
-const chunks = <T>(list: readonly T[], n: number): T[][] => Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
+const chunks = <T>(list: readonly T[], n: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
 /** Adds each row's n (and amount) to the counter with its key, creating it when absent: a few multi-row statements. */
-async function addToCounters<T extends 'orderDaily' | 'operationLogDaily'>(trx: Db, table: T, keys: readonly string[], rows: readonly Record<string, string | number>[]): Promise<void> {
+async function addToCounters<T extends 'orderDaily' | 'operationLogDaily'>(
+  trx: Db,
+  table: T,
+  keys: readonly string[],
+  rows: readonly Record<string, string | number>[],
+): Promise<void> {
   const sums = rows.length > 0 && 'amount' in (rows[0] ?? {}) ? ['n', 'amount'] : ['n'];
   for (const batch of chunks(rows, 500)) {
     // The generic table defeats Kysely's per-table typing; the rows are built for it below.
     const insert = trx.insertInto(table).values(batch as never);
     if (dialectOf(trx) === 'mysql') {
-      await insert.onDuplicateKeyUpdate(Object.fromEntries(sums.map((c) => [c, sql`${sql.ref(c)} + values(${sql.ref(c)})`])) as never).execute();
+      await insert
+        .onDuplicateKeyUpdate(Object.fromEntries(sums.map((c) => [c, sql`${sql.ref(c)} + values(${sql.ref(c)})`])) as never)
+        .execute();
     } else {
       await insert
-        .onConflict((oc) => oc.columns(keys as never).doUpdateSet(Object.fromEntries(sums.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as never))
+        .onConflict((oc) =>
+          oc
+            .columns(keys as never)
+            .doUpdateSet(Object.fromEntries(sums.map((c) => [c, sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as never),
+        )
         .execute();
     }
   }
 }
 
 /** Sums rows by key into counter rows. */
-function countBy<R>(rows: readonly R[], key: (r: R) => Record<string, string | number>, amount?: (r: R) => number): Record<string, string | number>[] {
+function countBy<R>(
+  rows: readonly R[],
+  key: (r: R) => Record<string, string | number>,
+  amount?: (r: R) => number,
+): Record<string, string | number>[] {
   const out = new Map<string, Record<string, string | number>>();
   for (const r of rows) {
     const k = key(r);
@@ -93,20 +116,42 @@ function countBy<R>(rows: readonly R[], key: (r: R) => Record<string, string | n
 }
 
 /** The new demo usernames: if any exists, the business was seeded already. */
-export const newUsernames = (people: Pick<DemoPlan, 'shops' | 'inspectors'>) => [...people.shops, ...people.inspectors].filter((p) => !p.existing).map((p) => p.username);
+export const newUsernames = (people: Pick<DemoPlan, 'shops' | 'inspectors'>) =>
+  [...people.shops, ...people.inspectors].filter((p) => !p.existing).map((p) => p.username);
 
-export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash: string, roleId: (name: string) => number): Promise<DemoSummary> {
+export async function writeDemo(
+  trx: Db,
+  plan: DemoPlan,
+  rng: Rng,
+  passwordHash: string,
+  roleId: (name: string) => number,
+): Promise<DemoSummary> {
   const { now, shops, inspectors } = plan;
   // ── people ──
   const newUsers = [
-    ...shops.filter((s) => !s.existing).map((s) =>
-      userRow(s.username, s.nickname, roleId('shop'), passwordHash, s.createdAt, { ...s.prices, wechat: s.wechat, phone: s.phone, ifPublic: s.ifPublic, status: s.status, serviceEndAt: s.serviceEndAt }),
-    ),
-    ...inspectors.filter((p) => !p.existing).map((p) => userRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}` })),
+    ...shops
+      .filter((s) => !s.existing)
+      .map((s) =>
+        userRow(s.username, s.nickname, roleId('shop'), passwordHash, s.createdAt, {
+          ...s.prices,
+          wechat: s.wechat,
+          phone: s.phone,
+          ifPublic: s.ifPublic,
+          status: s.status,
+          serviceEndAt: s.serviceEndAt,
+        }),
+      ),
+    ...inspectors
+      .filter((p) => !p.existing)
+      .map((p) => userRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}` })),
   ];
   await trx.insertInto('users').values(newUsers).execute();
   for (const s of shops.filter((x) => x.existing)) {
-    await trx.updateTable('users').set({ serviceEndAt: s.serviceEndAt, wechat: s.wechat, phone: s.phone }).where('username', '=', s.username).execute();
+    await trx
+      .updateTable('users')
+      .set({ serviceEndAt: s.serviceEndAt, wechat: s.wechat, phone: s.phone })
+      .where('username', '=', s.username)
+      .execute();
   }
   const names = ['superadmin', 'admin01', ...shops.map((s) => s.username), ...inspectors.map((p) => p.username)];
   const users = await trx
@@ -122,7 +167,9 @@ export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash:
     return id;
   };
 
-  const subscriptions = shops.flatMap((s) => s.subscriptions.map((sub) => ({ userId: idOf(s.username), ...sub, operatorId: ids.get(sub.operator) ?? null })));
+  const subscriptions = shops.flatMap((s) =>
+    s.subscriptions.map((sub) => ({ userId: idOf(s.username), ...sub, operatorId: ids.get(sub.operator) ?? null })),
+  );
   subscriptions.sort((a, b) => a.createdAt - b.createdAt);
   for (const batch of chunks(subscriptions, 500)) await trx.insertInto('subscriptions').values(batch).execute();
 
@@ -141,7 +188,14 @@ export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash:
     const party = shop === undefined ? undefined : byName.get(shop.username);
     if (shop === undefined || inspector === undefined || party === undefined) throw new Error('a demo order names no shop or inspector');
     const { shop: _s, inspector: _i, ...values } = o;
-    return { ...values, code: fresh(), userId: idOf(shop.username), inspectorId: idOf(inspector.username), createdBy: idOf(inspector.username), amount: priceFor(party, o.result) };
+    return {
+      ...values,
+      code: fresh(),
+      userId: idOf(shop.username),
+      inspectorId: idOf(inspector.username),
+      createdBy: idOf(inspector.username),
+      amount: priceFor(party, o.result),
+    };
   });
   const idByCode = new Map<string, number>();
   let pending = rows;
@@ -153,7 +207,11 @@ export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash:
   }
   const inserted = rows.map((r) => ({ ...r, id: idByCode.get(r.code) ?? 0 }));
 
-  const daily = countBy(inserted, (r) => ({ day: dayOf(r.createdAt), result: r.result, ifPublic: r.ifPublic }), (r) => r.amount);
+  const daily = countBy(
+    inserted,
+    (r) => ({ day: dayOf(r.createdAt), result: r.result, ifPublic: r.ifPublic }),
+    (r) => r.amount,
+  );
   await addToCounters(trx, 'orderDaily', ['day', 'result', 'ifPublic'], daily);
 
   // ── ledgers: recharges and charges in time order, each entry with the balance it leaves ──
@@ -165,16 +223,48 @@ export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash:
     const userId = idOf(shop.username);
     const opening = Number(byName.get(shop.username)?.balance ?? 0);
     const charges = inserted.filter((r) => r.userId === userId);
-    const planned = planRecharges(rng.fork(`recharges:${shop.username}`), shop, charges.map((c) => ({ at: c.createdAt, amount: c.amount })), opening, now);
+    const planned = planRecharges(
+      rng.fork(`recharges:${shop.username}`),
+      shop,
+      charges.map((c) => ({ at: c.createdAt, amount: c.amount })),
+      opening,
+      now,
+    );
     const events = [
-      ...planned.map((p) => ({ at: p.at, amount: p.amount, kind: 'recharge' as const, orderId: null, remark: p.remark, operator: 'admin01', operatorId: ids.get('admin01') ?? null })),
+      ...planned.map((p) => ({
+        at: p.at,
+        amount: p.amount,
+        kind: 'recharge' as const,
+        orderId: null,
+        remark: p.remark,
+        operator: 'admin01',
+        operatorId: ids.get('admin01') ?? null,
+      })),
       // The order's charge is posted by whoever recorded it, as createOrder does.
-      ...charges.map((c) => ({ at: c.createdAt, amount: -c.amount, kind: 'charge' as const, orderId: c.id, remark: orderRemark.charge(c.code), operator: nameOfId.get(c.createdBy) ?? '', operatorId: c.createdBy })),
+      ...charges.map((c) => ({
+        at: c.createdAt,
+        amount: -c.amount,
+        kind: 'charge' as const,
+        orderId: c.id,
+        remark: orderRemark.charge(c.code),
+        operator: nameOfId.get(c.createdBy) ?? '',
+        operatorId: c.createdBy,
+      })),
     ].sort((a, b) => a.at - b.at || (a.kind === b.kind ? 0 : a.kind === 'recharge' ? -1 : 1));
     let balance = opening;
     for (const e of events) {
       balance += e.amount;
-      entries.push({ userId, kind: e.kind, amount: e.amount, balanceAfter: balance, orderId: e.orderId, remark: e.remark, operator: e.operator, operatorId: e.operatorId, createdAt: e.at });
+      entries.push({
+        userId,
+        kind: e.kind,
+        amount: e.amount,
+        balanceAfter: balance,
+        orderId: e.orderId,
+        remark: e.remark,
+        operator: e.operator,
+        operatorId: e.operatorId,
+        createdAt: e.at,
+      });
       if (e.kind === 'recharge') recharges.push({ userId, username: shop.username, amount: e.amount, balanceAfter: balance, at: e.at });
     }
     totals.set(userId, balance - opening);
@@ -191,10 +281,22 @@ export async function writeDemo(trx: Db, plan: DemoPlan, rng: Rng, passwordHash:
   const logged: LoggedOrder[] = inserted.map((r) => ({ ...r, inspector: nameOfId.get(r.inspectorId) ?? '' }));
   const logs = demoLogs(rng.fork('logs'), { now, ids, shops, orders: logged, recharges });
   for (const batch of chunks(logs, 1000)) await trx.insertInto('operationLogs').values(batch).execute();
-  await addToCounters(trx, 'operationLogDaily', ['module', 'action', 'status', 'day'], countBy(logs, (l) => ({ module: l.module, action: l.action, status: l.status, day: Math.floor(l.createdAt / DAY_MS) * DAY_MS })));
+  await addToCounters(
+    trx,
+    'operationLogDaily',
+    ['module', 'action', 'status', 'day'],
+    countBy(logs, (l) => ({ module: l.module, action: l.action, status: l.status, day: Math.floor(l.createdAt / DAY_MS) * DAY_MS })),
+  );
   const lastLogin = new Map<string, number>();
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
 
-  return { shops: shops.length, inspectors: inspectors.length, orders: inserted.length, ledgerEntries: entries.length, operationLogs: logs.length, days: Math.round((now - Math.min(...inserted.map((r) => r.createdAt))) / DAY_MS) };
+  return {
+    shops: shops.length,
+    inspectors: inspectors.length,
+    orders: inserted.length,
+    ledgerEntries: entries.length,
+    operationLogs: logs.length,
+    days: Math.round((now - Math.min(...inserted.map((r) => r.createdAt))) / DAY_MS),
+  };
 }

@@ -7,5 +7,10 @@ export function cutBytes(text: string, max: number): string {
   if (bytes.length <= max) return text;
   const marker = '…';
   const room = max - Buffer.byteLength(marker);
-  return bytes.subarray(0, room).toString('utf8').replace(/\uFFFD+$/, '') + marker;
+  return (
+    bytes
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '') + marker
+  );
 }

@@ -7,5 +7,4 @@ export const ok = <T>(data: T) => ({ status: 200, msg: 'ok', data }) as const;
 export const ErrorEnvelope = Envelope(ErrorData);
 
 /** Response schemas of a route: its success data, plus the error envelope for the docs and serializer. */
-export const responses = <T extends TSchema>(data: T) =>
-  ({ 200: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope }) as const;
+export const responses = <T extends TSchema>(data: T) => ({ 200: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope }) as const;

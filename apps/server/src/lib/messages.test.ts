@@ -13,7 +13,7 @@ describe('messages', () => {
   it('uses the same placeholders in both locales', () => {
     const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const [key, text] of Object.entries(catalogue['en-US'])) {
-      expect(placeholders(catalogue['zh-CN'][key as keyof typeof catalogue['zh-CN']]), key).toEqual(placeholders(text));
+      expect(placeholders(catalogue['zh-CN'][key as keyof (typeof catalogue)['zh-CN']]), key).toEqual(placeholders(text));
     }
   });
 

@@ -55,7 +55,8 @@ const enUS = {
   'user.lastSuperAdmin': '{username} is the last enabled super administrator; keep at least one',
   'user.roleTooHigh': 'You cannot give a role that has permissions you do not have ({role})',
   'user.targetTooHigh': 'You cannot manage {username}: their role has permissions you do not have',
-  'user.hasData': '{username} has {count} records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead',
+  'user.hasData':
+    '{username} has {count} records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead',
   'order.notFound': 'Order #{id} does not exist',
   'order.notYours': 'Order {code} was inspected by someone else; you can edit only the orders you inspected',
   'order.required': 'cannot be empty',
@@ -134,7 +135,8 @@ const enUS = {
   'orderSheet.sheet.help': 'Instructions',
   'orderSheet.file.export': 'orders',
   'orderSheet.file.template': 'order-import-template',
-  'orderSheet.help.intro': 'Fill in one order per row on the first sheet, under the headers of row 1. Keep the headers (Chinese or English); other columns are ignored. Required columns have red headers.',
+  'orderSheet.help.intro':
+    'Fill in one order per row on the first sheet, under the headers of row 1. Keep the headers (Chinese or English); other columns are ignored. Required columns have red headers.',
   'orderSheet.help.column': 'Column',
   'orderSheet.help.required': 'Required',
   'orderSheet.help.format': 'What to enter',
@@ -144,7 +146,8 @@ const enUS = {
   'orderSheet.help.objWechatName': "The target's name, at most 64 characters",
   'orderSheet.help.gameName': 'One of: {values}',
   'orderSheet.help.mac': 'AA-BB-CC-DD-EE-FF, aa:bb:cc:dd:ee:ff or aabbccddeeff',
-  'orderSheet.help.installationTime': 'A date cell, or text such as 2026-01-02 15:04 or 2026/1/2 15:04:05. Beijing time (UTC+8) unless the text names a zone, such as 2026-01-02T07:04:00Z',
+  'orderSheet.help.installationTime':
+    'A date cell, or text such as 2026-01-02 15:04 or 2026/1/2 15:04:05. Beijing time (UTC+8) unless the text names a zone, such as 2026-01-02T07:04:00Z',
   'orderSheet.help.result': 'One of: {values} (or 0, 1, 2, 3)',
   'orderSheet.help.userName': "The client shop's username or nickname",
   'orderSheet.help.objClientName': 'The shop the target works for, at most 100 characters',
@@ -174,7 +177,8 @@ const enUS = {
   'orderImport.noFile': 'No file was sent: put the spreadsheet in the form field "file"',
   'orderImport.tooLarge': 'The file is larger than {max} MB; split it into smaller files',
   'orderImport.tooLargeUnpacked': 'The workbook unpacks to more than {max} MB; split it into smaller files',
-  'orderImport.notSpreadsheet': 'The file is neither an xlsx workbook nor a UTF-8 CSV file; save it as .xlsx or as "CSV UTF-8" and import it again',
+  'orderImport.notSpreadsheet':
+    'The file is neither an xlsx workbook nor a UTF-8 CSV file; save it as .xlsx or as "CSV UTF-8" and import it again',
   'orderImport.badWorkbook': 'The xlsx file could not be read; it may be damaged or password protected',
   'orderImport.empty': 'The file is empty: row 1 must hold the column headers',
   'orderImport.noRows': 'The file has the header row but no orders',
@@ -323,7 +327,8 @@ const zhCN: Record<MessageKey, string> = {
   'orderSheet.sheet.help': '填写说明',
   'orderSheet.file.export': '检测记录',
   'orderSheet.file.template': '订单导入模板',
-  'orderSheet.help.intro': '在第一个工作表中每行填写一条订单，列标题在第 1 行。请保留列标题（中文或英文均可），其他列会被忽略。必填列的标题为红色。',
+  'orderSheet.help.intro':
+    '在第一个工作表中每行填写一条订单，列标题在第 1 行。请保留列标题（中文或英文均可），其他列会被忽略。必填列的标题为红色。',
   'orderSheet.help.column': '列',
   'orderSheet.help.required': '必填',
   'orderSheet.help.format': '填写说明',
@@ -333,7 +338,8 @@ const zhCN: Record<MessageKey, string> = {
   'orderSheet.help.objWechatName': '目标的名称，最多 64 个字符',
   'orderSheet.help.gameName': '以下之一：{values}',
   'orderSheet.help.mac': 'AA-BB-CC-DD-EE-FF、aa:bb:cc:dd:ee:ff 或 aabbccddeeff',
-  'orderSheet.help.installationTime': '日期单元格，或 2026-01-02 15:04、2026/1/2 15:04:05 这样的文本。按北京时间（UTC+8），除非文本带时区，如 2026-01-02T07:04:00Z',
+  'orderSheet.help.installationTime':
+    '日期单元格，或 2026-01-02 15:04、2026/1/2 15:04:05 这样的文本。按北京时间（UTC+8），除非文本带时区，如 2026-01-02T07:04:00Z',
   'orderSheet.help.result': '以下之一：{values}（或 0、1、2、3）',
   'orderSheet.help.userName': '客户店铺的用户名或昵称',
   'orderSheet.help.objClientName': '目标所属的店铺，最多 100 个字符',
@@ -384,9 +390,7 @@ export type Locale = 'zh-CN' | 'en-US';
 export const catalogue: Record<Locale, Record<MessageKey, string>> = { 'en-US': enUS, 'zh-CN': zhCN };
 
 export function t(locale: Locale, key: MessageKey, params: MessageParams = {}): string {
-  return catalogue[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return catalogue[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** zh-CN when the Accept-Language header prefers a Chinese tag, else en-US. */

@@ -28,10 +28,14 @@ describe('an unexpected error', () => {
   it.each([
     ['exception', 'uncaughtException', 'boom in a timer'],
     ['rejection', 'unhandledRejection', 'boom in a promise'],
-  ] as const)('(%s) is logged with its request id and the process exits 1', async (kind, label, message) => {
-    const { code, lines } = await crash(kind);
-    expect(code).toBe(1);
-    const fatal = lines.find((line) => line.level === 60);
-    expect(fatal).toMatchObject({ reqId: `crash-${kind}`, msg: `${label}: the process stops`, err: { message } });
-  }, 30_000);
+  ] as const)(
+    '(%s) is logged with its request id and the process exits 1',
+    async (kind, label, message) => {
+      const { code, lines } = await crash(kind);
+      expect(code).toBe(1);
+      const fatal = lines.find((line) => line.level === 60);
+      expect(fatal).toMatchObject({ reqId: `crash-${kind}`, msg: `${label}: the process stops`, err: { message } });
+    },
+    30_000,
+  );
 });

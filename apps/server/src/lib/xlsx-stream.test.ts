@@ -15,7 +15,12 @@ describe('the streaming xlsx writer', () => {
   });
 
   it('writes a workbook that a spreadsheet reader opens: header, text, money, dates, empty cells', async () => {
-    const xlsx = new XlsxStreamWriter('订单 <export>', [{ width: 10 }, { width: 12, format: 'cny' }, { width: 20, format: 'datetime' }, { width: 8 }]);
+    const xlsx = new XlsxStreamWriter('订单 <export>', [
+      { width: 10 },
+      { width: 12, format: 'cny' },
+      { width: 20, format: 'datetime' },
+      { width: 8 },
+    ]);
     const bytes = buffer(xlsx.stream);
     xlsx.writeRow(['名称', 'Amount', 'Time', 'Note'], true);
     xlsx.writeRow(['A&B <c> "d" 😀', 12.5, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), null]);

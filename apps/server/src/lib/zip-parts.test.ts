@@ -45,7 +45,10 @@ function streamedZip(parts: Record<string, string>): Promise<Buffer> {
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    zip.outputStream
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks)))
+      .on('error', reject);
   });
 }
 
@@ -74,7 +77,10 @@ describe('zip parts', () => {
     expect(loaded.worksheets.map((w) => w.name)).toEqual(['订单', '说明']);
     expect(loaded.getWorksheet('订单')!.getRow(2).values).toEqual([undefined, 'wx_1', 12.5]);
     const streamed: unknown[][] = [];
-    for await (const sheet of new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([ordered]), { worksheets: 'emit', sharedStrings: 'cache' })) {
+    for await (const sheet of new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+    })) {
       for await (const row of sheet) streamed.push((row.values as unknown[]).slice(1));
     }
     expect(streamed).toEqual([['目标微信号', '金额'], ['wx_1', 12.5], ['read me']]);
@@ -87,7 +93,13 @@ describe('zip parts', () => {
     const ordered = withPartsFirst(data, directory, isDependency);
     expect(storedOrder(ordered)).toEqual(['xl/workbook.xml', 'xl/worksheets/sheet1.xml', 'b.txt']);
     const reread = zipDirectory(ordered)!;
-    expect(contents(ordered, reread)).toEqual(new Map([['xl/worksheets/sheet1.xml', '<sheet/>'], ['xl/workbook.xml', '<workbook/>'], ['b.txt', 'b'.repeat(5000)]]));
+    expect(contents(ordered, reread)).toEqual(
+      new Map([
+        ['xl/worksheets/sheet1.xml', '<sheet/>'],
+        ['xl/workbook.xml', '<workbook/>'],
+        ['b.txt', 'b'.repeat(5000)],
+      ]),
+    );
     expect(await zipUnpackedSize(ordered, 1e9)).toBe(8 + 11 + 5000);
   });
 

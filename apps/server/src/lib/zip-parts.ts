@@ -54,7 +54,14 @@ export function zipDirectory(data: Buffer): ZipDirectory | null {
     if (localOffset + 30 > directoryOffset || data.readUInt32LE(localOffset) !== LOCAL_HEADER) return null;
     const dataOffset = localOffset + 30 + data.readUInt16LE(localOffset + 26) + data.readUInt16LE(localOffset + 28);
     if (dataOffset + compressedSize > directoryOffset) return null;
-    parts.push({ name: data.toString('utf8', p + 46, p + 46 + nameLength), method: data.readUInt16LE(p + 10), compressedSize, localOffset, dataOffset, recordOffset: p });
+    parts.push({
+      name: data.toString('utf8', p + 46, p + 46 + nameLength),
+      method: data.readUInt16LE(p + 10),
+      compressedSize,
+      localOffset,
+      dataOffset,
+      recordOffset: p,
+    });
     p += 46 + nameLength + data.readUInt16LE(p + 30) + data.readUInt16LE(p + 32);
   }
   return { parts, directoryOffset, endOffset: end };

@@ -57,7 +57,6 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
-
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1) + '…' : text);
 
 function payloadOf(request: FastifyRequest): Record<string, unknown> | unknown[] | null {
@@ -81,7 +80,8 @@ function outcomeOf(payload: unknown, httpStatus: number): { status: number; msg:
 }
 
 function defaultContent(rule: LogRule, payload: ReturnType<typeof payloadOf>): string {
-  const target = payload !== null && !Array.isArray(payload) ? (payload.id ?? payload.userId ?? payload.code ?? payload.username) : undefined;
+  const target =
+    payload !== null && !Array.isArray(payload) ? (payload.id ?? payload.userId ?? payload.code ?? payload.username) : undefined;
   const named = typeof target === 'number' ? ` #${target}` : typeof target === 'string' ? ` ${target}` : '';
   return `${rule.module} ${rule.action}${named}`;
 }

@@ -61,7 +61,11 @@ describe('CORS', () => {
     const allowed = await open.app.inject({
       method: 'OPTIONS',
       url: '/api/admin/user/info',
-      headers: { origin: 'https://admin.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://admin.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(allowed.statusCode).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example.com');

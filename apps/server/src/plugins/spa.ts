@@ -25,9 +25,7 @@ const PRERENDERED: Record<string, string> = { '/login': 'login.html' };
 export default async function spaPlugin(app: FastifyInstance, { webDist }: { webDist: string }): Promise<void> {
   const root = resolve(webDist);
   const built = existsSync(resolve(root, 'index.html'));
-  const prerendered = new Map(
-    Object.entries(PRERENDERED).filter(([, file]) => built && existsSync(resolve(root, file))),
-  );
+  const prerendered = new Map(Object.entries(PRERENDERED).filter(([, file]) => built && existsSync(resolve(root, file))));
   // preCompressed: the build writes .br/.gz beside every text asset; send those when the client accepts them.
   if (built) await app.register(fastifyStatic, { root, serve: false, index: false, preCompressed: true });
 

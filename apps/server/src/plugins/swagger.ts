@@ -25,7 +25,8 @@ async function swaggerPlugin(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;/, '').replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+    transformStaticCSP: (header) =>
+      header.replace(/\s*upgrade-insecure-requests;/, '').replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
   });
 }
 

@@ -146,7 +146,11 @@ export interface TestUser {
 }
 
 /** Inserts a user of the named role (enabled unless told otherwise). */
-export async function createUser(ctx: TestContext, roleName: string, overrides: { username?: string; status?: number } = {}): Promise<TestUser> {
+export async function createUser(
+  ctx: TestContext,
+  roleName: string,
+  overrides: { username?: string; status?: number } = {},
+): Promise<TestUser> {
   const role = await ctx.db.selectFrom('roles').select('id').where('name', '=', roleName).executeTakeFirstOrThrow();
   testPasswordHash ??= hashPassword(TEST_PASSWORD);
   const username = overrides.username ?? `t_${roleName.slice(0, 8)}_${process.pid % 1000}_${++userCounter}`;
@@ -223,7 +227,11 @@ export async function flushLogs(ctx: TestContext): Promise<void> {
 }
 
 /** Logs in an existing user through the real endpoint. */
-export async function loginWith(ctx: TestContext, username: string, password: string): Promise<{ token: string; headers: { authorization: string } }> {
+export async function loginWith(
+  ctx: TestContext,
+  username: string,
+  password: string,
+): Promise<{ token: string; headers: { authorization: string } }> {
   const res = await ctx.app.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username, password } });
   const body = res.json<{ status: number; data: { token: string } }>();
   if (body.status !== 200) throw new Error(`login ${username} failed: ${res.body}`);

@@ -18,6 +18,14 @@ export const orderBody = (parties: { userId: number; inspectorId: number; amount
 
 /** The update body that leaves the order as it is (its editable fields), plus the changes. */
 export function editBody(order: OrderItem, changes: Record<string, unknown> = {}) {
-  const { code: _code, userName: _userName, inspectorName: _inspectorName, createdTime: _created, updatedTime: _updated, view: _view, ...fields } = order;
+  const {
+    code: _code,
+    userName: _userName,
+    inspectorName: _inspectorName,
+    createdTime: _created,
+    updatedTime: _updated,
+    view: _view,
+    ...fields
+  } = order;
   return { ...fields, ...changes };
 }

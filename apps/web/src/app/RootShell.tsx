@@ -37,8 +37,8 @@ function NavigationProgress() {
 export function useDocumentTitle() {
   const { t, i18n } = useTranslation();
   const matches = useMatches();
-  const handle = [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.route)
-    ?.handle as RouteHandle | undefined;
+  const handle = [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.route)?.handle as
+    RouteHandle | undefined;
   const locale = handle?.route.meta.locale;
   useEffect(() => {
     document.title = locale ? `${t(locale)} - ${APP_NAME}` : APP_NAME;

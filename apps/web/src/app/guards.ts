@@ -57,8 +57,7 @@ export async function guard(route: AppRoute, request: Request): Promise<null> {
   } catch (error) {
     // A dead session has nothing left to end on the server; anything else is logged out there too.
     const sessionOver =
-      error instanceof ApiError &&
-      (error.status === Status.UNAUTHORIZED || SESSION_ENDED_STATUSES.includes(error.status));
+      error instanceof ApiError && (error.status === Status.UNAUTHORIZED || SESSION_ENDED_STATUSES.includes(error.status));
     await logout({ callServer: !sessionOver });
     throw redirect(loginLocation(route.name, url.searchParams));
   }

@@ -34,10 +34,7 @@ function toRouteObject(route: AppRoute): RouteObject {
       id: route.name,
       path: route.path,
       handle,
-      children: [
-        { index: true, loader: () => redirect(first ?? '/') },
-        ...route.children.map(toRouteObject),
-      ],
+      children: [{ index: true, loader: () => redirect(first ?? '/') }, ...route.children.map(toRouteObject)],
     };
   }
   const load = screens[route.name as ScreenName] as (typeof screens)[ScreenName] | undefined;

@@ -16,8 +16,7 @@ export const LIST_CLASS_COLOR: Record<string, string> = {
   danger: 'error',
 };
 
-export const listClassColor = (listClass: string | null | undefined): string =>
-  LIST_CLASS_COLOR[listClass ?? ''] ?? 'default';
+export const listClassColor = (listClass: string | null | undefined): string => LIST_CLASS_COLOR[listClass ?? ''] ?? 'default';
 
 /** A tag for a label with a listClass (also for entries not in the store, e.g. disabled ones). */
 export function ListClassTag({ label, listClass, className }: { label: string; listClass?: string | null; className?: string }) {

@@ -98,9 +98,7 @@ export function FormModal<Values extends object, Result = unknown>({
       const errors = serverFieldErrors(error);
       const known = new Set(Object.keys(form.getFieldsValue(true) as object));
       const onFields = errors.filter((e) => known.has(String(fieldPath(e.field)[0])));
-      form.setFields(
-        onFields.map((e) => ({ name: fieldPath(e.field) as never, errors: [e.message] })),
-      );
+      form.setFields(onFields.map((e) => ({ name: fieldPath(e.field) as never, errors: [e.message] })));
       setOtherErrors(errors.filter((e) => !onFields.includes(e)));
     } finally {
       setSubmitting(false);

@@ -11,9 +11,7 @@ import type { RouteHandle } from '../config/paths.ts';
 export function PageHeader({ title, description, extra }: { title?: ReactNode; description?: ReactNode; extra?: ReactNode }) {
   const { t } = useTranslation();
   const matches = useMatches();
-  const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.route)?.handle as
-    | RouteHandle
-    | undefined;
+  const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.route)?.handle as RouteHandle | undefined;
   const heading = title ?? (handle ? t(handle.route.meta.locale) : null);
   return (
     <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>

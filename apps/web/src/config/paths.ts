@@ -184,9 +184,7 @@ export const findRouteByName = (name: string | null | undefined): RouteEntry | u
 
 /** The screen route that renders a pathname (the catch-all last). */
 export function findRouteByPath(pathname: string): RouteEntry | undefined {
-  const exact = screenRoutes.find(
-    (entry) => entry.route.path !== '*' && matchPath({ path: entry.route.path, end: true }, pathname),
-  );
+  const exact = screenRoutes.find((entry) => entry.route.path !== '*' && matchPath({ path: entry.route.path, end: true }, pathname));
   return exact ?? findRouteByName(RouteNames.NOT_FOUND);
 }
 
@@ -207,12 +205,18 @@ export function menuRoutes(role: string | null | undefined): AppRoute[] {
   const visible = (route: AppRoute): AppRoute | null => {
     if (route.meta.hideInMenu) return null;
     if (route.children) {
-      const children = route.children.map(visible).filter((child): child is AppRoute => child !== null).sort(byOrder);
+      const children = route.children
+        .map(visible)
+        .filter((child): child is AppRoute => child !== null)
+        .sort(byOrder);
       return children.length ? { ...route, children } : null;
     }
     return canAccess(route, role) ? route : null;
   };
-  return layoutRoutes.map(visible).filter((route): route is AppRoute => route !== null).sort(byOrder);
+  return layoutRoutes
+    .map(visible)
+    .filter((route): route is AppRoute => route !== null)
+    .sort(byOrder);
 }
 
 /** Spec §5: the first route of the table (menu order) the role may see, if any. */

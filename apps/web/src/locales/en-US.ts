@@ -76,8 +76,7 @@ const enUS: Messages = {
 
   'comingSoon.title': 'Coming soon',
   'comingSoon.text': 'This page is being built; a later version brings its full function.',
-  'page.workplace.description':
-    'Welcome, balance, pending and renewal orders, this month’s figures, announcements and quick operations.',
+  'page.workplace.description': 'Welcome, balance, pending and renewal orders, this month’s figures, announcements and quick operations.',
   'page.inspect.description': 'Search, create, import, export, edit and download detection records.',
   'page.user.description': 'Users, their prices, status and subscription periods.',
   'page.log.description': 'Operation log by module, action, operator, status and time.',

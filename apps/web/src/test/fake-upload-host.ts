@@ -36,7 +36,13 @@ export function stored(upload: ReceivedUpload): HostAnswer {
   }
   return {
     status: 200,
-    body: { url: `/upload/files/${upload.key}`, key: upload.key, hash: 'Fh8xVqod2MQ1mocfI4S4KpRL6D98', fsize: upload.file.bytes.length, mimeType: 'image/png' },
+    body: {
+      url: `/upload/files/${upload.key}`,
+      key: upload.key,
+      hash: 'Fh8xVqod2MQ1mocfI4S4KpRL6D98',
+      fsize: upload.file.bytes.length,
+      mimeType: 'image/png',
+    },
   };
 }
 
@@ -77,7 +83,9 @@ export async function startUploadHost(): Promise<FakeUploadHost> {
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const send = (status: number, body: unknown) => {
-      response.writeHead(status, { ...cors, 'Content-Type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+      response
+        .writeHead(status, { ...cors, 'Content-Type': 'application/json' })
+        .end(body === undefined ? undefined : JSON.stringify(body));
     };
     if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
     if (request.method !== 'POST' || request.url !== '/upload') return send(404, { error: 'no such route' });

@@ -25,7 +25,10 @@ export function Providers({ children }: { children: ReactNode }) {
 }
 
 /** The page with `ui` in it and a user to act on it. */
-export function renderInApp(ui: ReactElement, { user = userEvent.setup() } = {}): RenderResult & { user: ReturnType<typeof userEvent.setup> } {
+export function renderInApp(
+  ui: ReactElement,
+  { user = userEvent.setup() } = {},
+): RenderResult & { user: ReturnType<typeof userEvent.setup> } {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
   });

@@ -43,12 +43,9 @@ export const PERMISSION_TREE = [
 
 export type Permission = (typeof PERMISSION_TREE)[number]['children'][number];
 
-export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_TREE.flatMap(
-  (group) => group.children as readonly Permission[],
-);
+export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_TREE.flatMap((group) => group.children as readonly Permission[]);
 
-export const isPermission = (value: string): value is Permission =>
-  (ALL_PERMISSIONS as readonly string[]).includes(value);
+export const isPermission = (value: string): value is Permission => (ALL_PERMISSIONS as readonly string[]).includes(value);
 
 /** The permissions each seeded role starts with (PRODUCT.md "People and roles"). */
 export const SEEDED_ROLE_PERMISSIONS: Record<'super_admin' | 'admin' | 'inspector' | 'shop', readonly Permission[]> = {

@@ -22,11 +22,7 @@ export const Status = {
 export type StatusCode = (typeof Status)[keyof typeof Status];
 
 /** The statuses that end a session on the client (spec §4). */
-export const SESSION_ENDED_STATUSES: readonly number[] = [
-  Status.TOKEN_ILLEGAL,
-  Status.TOKEN_REVOKED,
-  Status.TOKEN_EXPIRED,
-];
+export const SESSION_ENDED_STATUSES: readonly number[] = [Status.TOKEN_ILLEGAL, Status.TOKEN_REVOKED, Status.TOKEN_EXPIRED];
 
 /** The shape of every answer (the schema builder is `Envelope` in envelope.ts). */
 export interface ApiEnvelope<T> {

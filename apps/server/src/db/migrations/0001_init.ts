@@ -105,11 +105,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('remark', 'varchar(512)', (col) => col.notNull())
     .addColumn('created_at', 'bigint', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('dict_data_type_status_sort_idx')
-    .on('dict_data')
-    .columns(['type_code', 'status', 'sort'])
-    .execute();
+  await db.schema.createIndex('dict_data_type_status_sort_idx').on('dict_data').columns(['type_code', 'status', 'sort']).execute();
   await db.schema.createIndex('dict_data_parent_id_idx').on('dict_data').column('parent_id').execute();
 }
 

@@ -157,7 +157,8 @@ async function userCounts(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    for (const t of ['users_count_insert', 'users_count_delete', 'users_count_update']) await sql.raw(`drop trigger ${t} on users`).execute(db);
+    for (const t of ['users_count_insert', 'users_count_delete', 'users_count_update'])
+      await sql.raw(`drop trigger ${t} on users`).execute(db);
     await sql.raw('drop function user_counts_keep()').execute(db);
   } else if (!isMysql(db)) {
     for (const t of ['users_count_insert', 'users_count_delete', 'users_count_update']) await sql.raw(`drop trigger ${t}`).execute(db);

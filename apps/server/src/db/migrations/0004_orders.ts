@@ -107,11 +107,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await index(db, 'ledger_entries_user_idx', 'ledger_entries', ['user_id', 'id']);
   await index(db, 'ledger_entries_order_idx', 'ledger_entries', ['order_id']);
 
-  await db.schema.alterTable('users').addColumn('balance', 'bigint', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('balance', 'bigint', (col) => col.notNull().defaultTo(0))
+    .execute();
 
   // Roles seeded before this migration learn 'order:view:all' (every order in full, not only
   // the shop's own plus the public ones), as the seed now gives it.
-  const roles = await db.selectFrom('roles').select(['id', 'name', 'permissions']).where('name', 'in', ['super_admin', 'admin', 'inspector']).execute();
+  const roles = await db
+    .selectFrom('roles')
+    .select(['id', 'name', 'permissions'])
+    .where('name', 'in', ['super_admin', 'admin', 'inspector'])
+    .execute();
   for (const role of roles as { id: number; permissions: string }[]) {
     let list: unknown;
     try {
@@ -122,7 +129,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     const permissions = Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
     if (permissions.includes('order:view:all')) continue;
     permissions.splice(Math.max(permissions.indexOf('order:view') + 1, 0), 0, 'order:view:all');
-    await db.updateTable('roles').set({ permissions: JSON.stringify(permissions) }).where('id', '=', role.id).execute();
+    await db
+      .updateTable('roles')
+      .set({ permissions: JSON.stringify(permissions) })
+      .where('id', '=', role.id)
+      .execute();
   }
 }
 

@@ -24,8 +24,7 @@ const userWithRole = (db: Db) =>
 
 export type UserWithRole = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
 
-export const findUserByUsername = (db: Db, username: string) =>
-  userWithRole(db).where('users.username', '=', username).executeTakeFirst();
+export const findUserByUsername = (db: Db, username: string) => userWithRole(db).where('users.username', '=', username).executeTakeFirst();
 
 /**
  * The session of a token hash, with its user and role: the one query of an authenticated
@@ -88,7 +87,15 @@ export type LoginReason = 'ok' | 'unknown_user' | 'bad_password' | 'disabled' | 
 
 export const insertLoginRecord = (
   db: Db,
-  record: { username: string; userId: number | null; ip: string; userAgent: string; success: boolean; reason: LoginReason; createdAt: number },
+  record: {
+    username: string;
+    userId: number | null;
+    ip: string;
+    userAgent: string;
+    success: boolean;
+    reason: LoginReason;
+    createdAt: number;
+  },
 ) =>
   db
     .insertInto('loginRecords')

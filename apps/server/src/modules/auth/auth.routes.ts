@@ -20,7 +20,10 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
 
   app.get(
     '/admin/user/logout',
-    { config: { auth: 'user', log: { module: 'auth', action: 'logout' } }, schema: { tags: ['auth'], summary: 'End this session', security: [{ bearer: [] }], response: responses(Empty) } },
+    {
+      config: { auth: 'user', log: { module: 'auth', action: 'logout' } },
+      schema: { tags: ['auth'], summary: 'End this session', security: [{ bearer: [] }], response: responses(Empty) },
+    },
     async (request) => {
       const user = requireUser(request);
       await auth.logout(db, user.sessionId);
@@ -31,7 +34,10 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
 
   app.get(
     '/admin/user/info',
-    { config: { auth: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user', security: [{ bearer: [] }], response: responses(CurrentUser) } },
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['auth'], summary: 'The signed-in user', security: [{ bearer: [] }], response: responses(CurrentUser) },
+    },
     async (request) => ok(auth.currentUser(requireUser(request))),
   );
 };

@@ -93,7 +93,12 @@ async function assertNotLocked(db: Db, username: string, client: ClientInfo, now
  * Checks the credentials and opens a session. Every attempt is recorded in login_records.
  * Unknown users cost the same argon2 verification as real ones.
  */
-export async function login(db: Db, config: Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'>, body: LoginBody, client: ClientInfo): Promise<LoginData> {
+export async function login(
+  db: Db,
+  config: Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'>,
+  body: LoginBody,
+  client: ClientInfo,
+): Promise<LoginData> {
   const { username, password } = body;
   const now = nowMs();
   await assertNotLocked(db, username, client, now);

@@ -36,7 +36,11 @@ describe('POST /api/admin/user/login', () => {
     expect(expires - before).toBeGreaterThanOrEqual(12 * HOUR_MS - 1000);
     expect(expires - before).toBeLessThanOrEqual(12 * HOUR_MS + 60_000);
 
-    const session = await ctx.db.selectFrom('sessions').selectAll().where('tokenHash', '=', hashToken(body.data.token)).executeTakeFirstOrThrow();
+    const session = await ctx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('tokenHash', '=', hashToken(body.data.token))
+      .executeTakeFirstOrThrow();
     expect(session.userId).toBe(user.id);
     const row = await ctx.db.selectFrom('users').select('loginAt').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.loginAt).toBeGreaterThanOrEqual(before);
@@ -188,7 +192,11 @@ describe('GET /api/admin/user/info', () => {
     await ctx.db.updateTable('users').set({ status: 0 }).where('id', '=', me.id).execute();
     const res = await info(me.headers.authorization);
     expect(res.json<Body>().status).toBe(Status.TOKEN_REVOKED);
-    const session = await ctx.db.selectFrom('sessions').select('revokeReason').where('tokenHash', '=', hashToken(me.token)).executeTakeFirstOrThrow();
+    const session = await ctx.db
+      .selectFrom('sessions')
+      .select('revokeReason')
+      .where('tokenHash', '=', hashToken(me.token))
+      .executeTakeFirstOrThrow();
     expect(session.revokeReason).toBe('disabled');
   });
 
@@ -201,7 +209,11 @@ describe('GET /api/admin/user/info', () => {
 
   it('answers 50014 after the session expired', async () => {
     const me = await loginAs(ctx, 'inspector');
-    await ctx.db.updateTable('sessions').set({ expiresAt: Date.now() - 1000 }).where('tokenHash', '=', hashToken(me.token)).execute();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ expiresAt: Date.now() - 1000 })
+      .where('tokenHash', '=', hashToken(me.token))
+      .execute();
     const res = await info(me.headers.authorization);
     expect(res.statusCode).toBe(401);
     expect(res.json<Body>()).toEqual({ status: Status.TOKEN_EXPIRED, msg: 'Your login has expired, please log in again', data: null });

@@ -37,7 +37,12 @@ describe('login brute-force lock per (username, IP)', () => {
     expect(body.data?.retryAfterSeconds).toBeGreaterThan(590);
     expect(body.data?.retryAfterSeconds).toBeLessThanOrEqual(600);
     expect(res.headers['retry-after']).toBe(String(body.data?.retryAfterSeconds));
-    const last = await ctx.db.selectFrom('loginRecords').select(['reason', 'success']).where('username', '=', user.username).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const last = await ctx.db
+      .selectFrom('loginRecords')
+      .select(['reason', 'success'])
+      .where('username', '=', user.username)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(last).toEqual({ reason: 'locked', success: 0 });
 
     const zh = await attempt(ctx, user.username, TEST_PASSWORD, '10.0.0.1', { 'accept-language': 'zh-CN' });

@@ -7,7 +7,16 @@ import { Status, type RoleItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { createDb, type Db } from '../../db/index.ts';
-import { call, createTestContext, createUser, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
+import {
+  call,
+  createTestContext,
+  createUser,
+  loginAs,
+  loginWith,
+  TEST_PASSWORD,
+  type LoggedIn,
+  type TestContext,
+} from '../../test/context.ts';
 
 let ctx: TestContext;
 /** The second instance: its own database connection, same database. */
@@ -44,7 +53,11 @@ const sessionOnOther = (headers: { authorization: string }) => onOther('GET', '/
 /** A user signed in through the other instance, whose session that instance has answered (twice). */
 async function signedInOnOther(role = 'shop') {
   const user = await createUser(ctx, role);
-  const res = await other.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username: user.username, password: user.password } });
+  const res = await other.inject({
+    method: 'POST',
+    url: '/api/admin/user/login',
+    payload: { username: user.username, password: user.password },
+  });
   const token = res.json<{ data: { token: string } }>().data.token;
   const headers = { authorization: `Bearer ${token}` };
   expect(await sessionOnOther(headers)).toMatchObject({ http: 200, status: 200 });
@@ -56,15 +69,26 @@ describe('revocation across instances sharing one database', () => {
   it('disabling an account on one instance ends its session on the other at the next call', async () => {
     const user = await signedInOnOther();
     expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: boss, payload: { id: user.id, status: 0 } })).status).toBe(200);
-    expect(await sessionOnOther(user.headers)).toEqual({ http: 401, status: Status.TOKEN_REVOKED, msg: 'Your account has been disabled, you have been logged out' });
+    expect(await sessionOnOther(user.headers)).toEqual({
+      http: 401,
+      status: Status.TOKEN_REVOKED,
+      msg: 'Your account has been disabled, you have been logged out',
+    });
     expect((await onOther('GET', '/api/admin/user/info', user.headers)).status).toBe(Status.TOKEN_REVOKED);
   });
 
   it('a password reset on one instance ends the session on the other at the next call', async () => {
     const user = await signedInOnOther();
-    const reset = await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: user.id, newPassword: 'NewPass#12' } });
+    const reset = await call(ctx, 'POST', '/api/admin/user/resetPassword', {
+      as: boss,
+      payload: { id: user.id, newPassword: 'NewPass#12' },
+    });
     expect(reset.status).toBe(200);
-    expect(await sessionOnOther(user.headers)).toEqual({ http: 401, status: Status.TOKEN_REVOKED, msg: 'Your password was reset, please log in again' });
+    expect(await sessionOnOther(user.headers)).toEqual({
+      http: 401,
+      status: Status.TOKEN_REVOKED,
+      msg: 'Your password was reset, please log in again',
+    });
     // The new password opens a new session, which the other instance answers.
     const again = await loginWith(ctx, user.username, 'NewPass#12');
     expect(await sessionOnOther(again.headers)).toMatchObject({ http: 200, status: 200 });
@@ -92,7 +116,11 @@ describe('revocation across instances sharing one database', () => {
       payload: { id: created.data.id, name: 'log_reader', description: 'Reads users', permissions: ['user:view'], isAdmin: false },
     });
     expect(update.status).toBe(200);
-    expect(await onOther('GET', '/api/admin/log/list', reader.headers)).toEqual({ http: 403, status: 403, msg: 'You do not have permission to do this (log:view)' });
+    expect(await onOther('GET', '/api/admin/log/list', reader.headers)).toEqual({
+      http: 403,
+      status: 403,
+      msg: 'You do not have permission to do this (log:view)',
+    });
     expect(await sessionOnOther(reader.headers)).toMatchObject({ http: 200, status: 200 });
   });
 });

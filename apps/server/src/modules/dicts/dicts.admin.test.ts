@@ -15,7 +15,8 @@ const fieldOf = (data: unknown) => (data as { errors?: { field: string }[] } | n
 const newType = (payload: Record<string, unknown>) => call<DictTypeItem>(ctx, 'POST', '/api/admin/dict/type', { as: boss, payload });
 const newData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'POST', '/api/admin/dict/data', { as: boss, payload });
 const putData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'PUT', '/api/admin/dict/data', { as: boss, payload });
-const dataOf = async (type: string, q = '') => (await call<{ list: DictDataItem[]; total: number }>(ctx, 'GET', `/api/admin/dict/data/${type}?pageSize=100${q}`, { as: boss })).data;
+const dataOf = async (type: string, q = '') =>
+  (await call<{ list: DictDataItem[]; total: number }>(ctx, 'GET', `/api/admin/dict/data/${type}?pageSize=100${q}`, { as: boss })).data;
 
 describe('dictionary types', () => {
   it('lists types with entry counts and filters', async () => {
@@ -31,13 +32,19 @@ describe('dictionary types', () => {
   it('finds names and labels in any letter case, beside accented capitals, on every database', async () => {
     const type = (await newType({ code: 'team', name: 'Équipe régionale', remark: '' })).data;
     await newData({ typeCode: type.code, label: 'Île-de-France', value: 'idf' });
-    const byName = await call<{ list: DictTypeItem[] }>(ctx, 'GET', `/api/admin/dict/type/list?name=${encodeURIComponent('ÉQUIPE')}`, { as: boss });
+    const byName = await call<{ list: DictTypeItem[] }>(ctx, 'GET', `/api/admin/dict/type/list?name=${encodeURIComponent('ÉQUIPE')}`, {
+      as: boss,
+    });
     expect(byName.data.list.map((t) => t.code)).toEqual(['team']);
     expect((await dataOf('team', `&label=${encodeURIComponent('ÎLE-DE')}`)).list.map((d) => d.value)).toEqual(['idf']);
   });
 
   it('creates, refuses a taken code, and validates', async () => {
-    expect((await newType({ code: 'region', name: 'Region', remark: 'r' })).data).toMatchObject({ code: 'region', status: 1, dataCount: 0 });
+    expect((await newType({ code: 'region', name: 'Region', remark: 'r' })).data).toMatchObject({
+      code: 'region',
+      status: 1,
+      dataCount: 0,
+    });
     const taken = await newType({ code: 'region', name: 'Again' });
     expect(taken).toMatchObject({ status: 409, msg: 'Dictionary code "region" is already taken' });
     expect(fieldOf(taken.data)).toBe('code');
@@ -51,7 +58,10 @@ describe('dictionary types', () => {
     const type = await newType({ code: 'color', name: 'Colour' });
     await newData({ typeCode: 'color', label: 'Red', value: 'r' });
     await newData({ typeCode: 'color', label: 'Blue', value: 'b' });
-    const renamed = await call<DictTypeItem>(ctx, 'PUT', '/api/admin/dict/type', { as: boss, payload: { id: type.data.id, code: 'colour', name: 'Colour', status: 0 } });
+    const renamed = await call<DictTypeItem>(ctx, 'PUT', '/api/admin/dict/type', {
+      as: boss,
+      payload: { id: type.data.id, code: 'colour', name: 'Colour', status: 0 },
+    });
     expect(renamed.data).toMatchObject({ code: 'colour', status: 0, dataCount: 2 });
     expect((await dataOf('color')).total).toBe(0);
     expect((await dataOf('colour')).list.map((d) => d.label)).toEqual(['Red', 'Blue']);
@@ -67,7 +77,10 @@ describe('dictionary types', () => {
     const res = await call(ctx, 'PUT', '/api/admin/dict/type', { as: boss, payload: { id: status?.id, code: 'status2', name: 'x' } });
     expect(res).toMatchObject({ status: 400, msg: 'Dictionary common_status is used by the product and cannot be renamed or deleted' });
     expect((await call(ctx, 'DELETE', `/api/admin/dict/type/${status?.id}`, { as: boss })).status).toBe(400);
-    expect((await call(ctx, 'PUT', '/api/admin/dict/type', { as: boss, payload: { id: status?.id, code: 'common_status', name: 'Status' } })).status).toBe(200);
+    expect(
+      (await call(ctx, 'PUT', '/api/admin/dict/type', { as: boss, payload: { id: status?.id, code: 'common_status', name: 'Status' } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -99,12 +112,17 @@ describe('dictionary data', () => {
     expect(cycle).toMatchObject({ status: 400, msg: 'An entry cannot be placed under itself or one of its descendants' });
     expect(fieldOf(cycle.data)).toBe('parentId');
     expect((await putData({ id: asia.id, typeCode: 'area', label: 'Asia', value: 'asia', parentId: asia.id })).status).toBe(400);
-    expect((await putData({ id: beijing.id, typeCode: 'area', label: 'Beijing', value: 'bj', parentId: asia.id })).data.parentId).toBe(asia.id);
+    expect((await putData({ id: beijing.id, typeCode: 'area', label: 'Beijing', value: 'bj', parentId: asia.id })).data.parentId).toBe(
+      asia.id,
+    );
 
     const tree = await call<DictDataNode[]>(ctx, 'GET', '/api/admin/dict/data/tree/area', { as: boss });
     expect(tree.data.map((n) => [n.value, n.children?.map((c) => c.value)])).toEqual([['asia', ['cn', 'bj']]]);
 
-    expect(await call(ctx, 'DELETE', `/api/admin/dict/data/${asia.id}`, { as: boss })).toMatchObject({ status: 400, msg: 'Entry "Asia" has child entries; delete them first' });
+    expect(await call(ctx, 'DELETE', `/api/admin/dict/data/${asia.id}`, { as: boss })).toMatchObject({
+      status: 400,
+      msg: 'Entry "Asia" has child entries; delete them first',
+    });
     expect((await call(ctx, 'DELETE', `/api/admin/dict/data/${china.id}`, { as: boss })).status).toBe(200);
     expect((await call(ctx, 'DELETE', `/api/admin/dict/data/${china.id}`, { as: boss })).status).toBe(404);
   });

@@ -36,14 +36,25 @@ export const listTypes = (db: Db, f: TypeFilter, offset: number, limit: number) 
   db.selectFrom('dictTypes').selectAll().where(typeWhere(db, f)).orderBy('id').limit(limit).offset(offset).execute();
 
 export const countTypes = async (db: Db, f: TypeFilter) =>
-  Number((await db.selectFrom('dictTypes').select((eb) => eb.fn.countAll<number | string>().as('n')).where(typeWhere(db, f)).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('dictTypes')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where(typeWhere(db, f))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const allTypes = (db: Db) => db.selectFrom('dictTypes').selectAll().orderBy('id').execute();
 
 /** Entries per type code (all statuses). */
 export const countDataByType = async (db: Db, codes?: readonly string[]) => {
   if (codes !== undefined && codes.length === 0) return new Map<string, number>();
-  let q = db.selectFrom('dictData').select(['typeCode', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('typeCode');
+  let q = db
+    .selectFrom('dictData')
+    .select(['typeCode', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('typeCode');
   if (codes !== undefined) q = q.where('typeCode', 'in', codes);
   return new Map((await q.execute()).map((r) => [r.typeCode, Number(r.n)] as const));
 };
@@ -52,9 +63,11 @@ export const findTypeById = (db: Db, id: number) => db.selectFrom('dictTypes').s
 export const findTypeByCode = (db: Db, code: string) => db.selectFrom('dictTypes').selectAll().where('code', '=', code).executeTakeFirst();
 
 export const insertType = (db: Db, row: Insertable<Database['dictTypes']>) => insertReturningId(db, 'dictTypes', row);
-export const updateType = (db: Db, id: number, set: Updateable<Database['dictTypes']>) => db.updateTable('dictTypes').set(set).where('id', '=', id).execute();
+export const updateType = (db: Db, id: number, set: Updateable<Database['dictTypes']>) =>
+  db.updateTable('dictTypes').set(set).where('id', '=', id).execute();
 export const deleteType = (db: Db, id: number) => db.deleteFrom('dictTypes').where('id', '=', id).execute();
-export const renameDataType = (db: Db, from: string, to: string) => db.updateTable('dictData').set({ typeCode: to }).where('typeCode', '=', from).execute();
+export const renameDataType = (db: Db, from: string, to: string) =>
+  db.updateTable('dictData').set({ typeCode: to }).where('typeCode', '=', from).execute();
 export const deleteDataOfType = (db: Db, code: string) => db.deleteFrom('dictData').where('typeCode', '=', code).execute();
 
 export interface DataFilter {
@@ -70,10 +83,26 @@ const dataWhere = (db: Db, typeCode: string, f: DataFilter) => (eb: ExpressionBu
 };
 
 export const listData = (db: Db, typeCode: string, f: DataFilter, offset: number, limit: number) =>
-  db.selectFrom('dictData').selectAll().where(dataWhere(db, typeCode, f)).orderBy('sort').orderBy('id').limit(limit).offset(offset).execute();
+  db
+    .selectFrom('dictData')
+    .selectAll()
+    .where(dataWhere(db, typeCode, f))
+    .orderBy('sort')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 
 export const countData = async (db: Db, typeCode: string, f: DataFilter) =>
-  Number((await db.selectFrom('dictData').select((eb) => eb.fn.countAll<number | string>().as('n')).where(dataWhere(db, typeCode, f)).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('dictData')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where(dataWhere(db, typeCode, f))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const allData = (db: Db) => db.selectFrom('dictData').selectAll().orderBy('typeCode').orderBy('sort').orderBy('id').execute();
 
@@ -107,14 +136,29 @@ export const findEnabledValue = (db: Db, typeCode: string, value: string) =>
     .executeTakeFirst();
 
 export const insertData = (db: Db, row: Insertable<Database['dictData']>) => insertReturningId(db, 'dictData', row);
-export const updateData = (db: Db, id: number, set: Updateable<Database['dictData']>) => db.updateTable('dictData').set(set).where('id', '=', id).execute();
+export const updateData = (db: Db, id: number, set: Updateable<Database['dictData']>) =>
+  db.updateTable('dictData').set(set).where('id', '=', id).execute();
 export const deleteData = (db: Db, id: number) => db.deleteFrom('dictData').where('id', '=', id).execute();
 
 export const countChildren = async (db: Db, id: number) =>
-  Number((await db.selectFrom('dictData').select((eb) => eb.fn.countAll<number | string>().as('n')).where('parentId', '=', id).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('dictData')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('parentId', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const parentOf = async (db: Db, id: number) =>
   (await db.selectFrom('dictData').select(['parentId', 'typeCode']).where('id', '=', id).executeTakeFirst()) ?? null;
 
 export const unsetDefaults = (db: Db, typeCode: string, exceptId: number) =>
-  db.updateTable('dictData').set({ isDefault: 0 }).where('typeCode', '=', typeCode).where('id', '<>', exceptId).where('isDefault', '=', 1).execute();
+  db
+    .updateTable('dictData')
+    .set({ isDefault: 0 })
+    .where('typeCode', '=', typeCode)
+    .where('id', '<>', exceptId)
+    .where('isDefault', '=', 1)
+    .execute();

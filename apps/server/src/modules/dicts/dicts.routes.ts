@@ -39,7 +39,13 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/dict/type/list',
     {
       config: { auth: 'user', permission: 'dict:view' },
-      schema: { tags, summary: 'Dictionary types, with their entry counts', security, querystring: DictTypeListQuery, response: responses(Page(DictTypeItem)) },
+      schema: {
+        tags,
+        summary: 'Dictionary types, with their entry counts',
+        security,
+        querystring: DictTypeListQuery,
+        response: responses(Page(DictTypeItem)),
+      },
     },
     async (request) => ok(await dicts.listTypesPage(db, request.query)),
   );
@@ -61,7 +67,13 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/dict/type',
     {
       config: { auth: 'user', permission: 'dict:update', log: { module: 'dict', action: 'updateType' } },
-      schema: { tags, summary: 'Update a dictionary type (a new code carries over to its entries)', security, body: DictTypeUpdateBody, response: responses(DictTypeItem) },
+      schema: {
+        tags,
+        summary: 'Update a dictionary type (a new code carries over to its entries)',
+        security,
+        body: DictTypeUpdateBody,
+        response: responses(DictTypeItem),
+      },
     },
     async (request) => {
       const { item, previousCode } = await dicts.updateType(db, request.body);
@@ -88,7 +100,14 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/dict/data/:type',
     {
       config: { auth: 'user', permission: 'dict:view' },
-      schema: { tags, summary: "One type's entries (disabled included)", security, params: DictTypeParams, querystring: DictDataListQuery, response: responses(Page(DictDataItem)) },
+      schema: {
+        tags,
+        summary: "One type's entries (disabled included)",
+        security,
+        params: DictTypeParams,
+        querystring: DictDataListQuery,
+        response: responses(Page(DictDataItem)),
+      },
     },
     async (request) => ok(await dicts.listDataPage(db, request.params.type, request.query)),
   );
@@ -110,7 +129,13 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/dict/data',
     {
       config: { auth: 'user', permission: 'dict:update', log: { module: 'dict', action: 'updateData' } },
-      schema: { tags, summary: 'Update a dictionary entry (the status toggle sends the status)', security, body: DictDataUpdateBody, response: responses(DictDataItem) },
+      schema: {
+        tags,
+        summary: 'Update a dictionary entry (the status toggle sends the status)',
+        security,
+        body: DictDataUpdateBody,
+        response: responses(DictDataItem),
+      },
     },
     async (request) => {
       const item = await dicts.updateData(db, request.body);
@@ -123,7 +148,13 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/dict/data/:id',
     {
       config: { auth: 'user', permission: 'dict:delete', log: { module: 'dict', action: 'deleteData' } },
-      schema: { tags, summary: 'Delete a dictionary entry that has no children', security, params: DictIdParams, response: responses(Empty) },
+      schema: {
+        tags,
+        summary: 'Delete a dictionary entry that has no children',
+        security,
+        params: DictIdParams,
+        response: responses(Empty),
+      },
     },
     async (request) => {
       const item = await dicts.deleteData(db, request.params.id);
@@ -146,7 +177,13 @@ const dictRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     {
       // Like /admin/dict/all: enabled entries are what every signed-in screen shows.
       config: { auth: 'user' },
-      schema: { tags, summary: "One type's enabled entries as a tree", security, params: DictTypeParams, response: responses(DictDataTree) },
+      schema: {
+        tags,
+        summary: "One type's enabled entries as a tree",
+        security,
+        params: DictTypeParams,
+        response: responses(DictDataTree),
+      },
     },
     async (request) => ok(await dicts.dataTree(db, request.params.type)),
   );

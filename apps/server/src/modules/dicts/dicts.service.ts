@@ -81,7 +81,11 @@ export async function assertDictValue(db: Db, typeCode: string, value: string | 
   }
 }
 
-export const toDictDataItem = (row: DictDataRow): DictDataItem => ({ ...toDictData(row), remark: row.remark, createdTime: toIso(Number(row.createdAt)) });
+export const toDictDataItem = (row: DictDataRow): DictDataItem => ({
+  ...toDictData(row),
+  remark: row.remark,
+  createdTime: toIso(Number(row.createdAt)),
+});
 
 const toDictTypeItem = (row: DictTypeRow, dataCount: number): DictTypeItem => ({
   id: row.id,
@@ -98,7 +102,10 @@ export async function listTypesPage(db: Db, query: DictTypeListQuery): Promise<{
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
   const [rows, total] = await Promise.all([repo.listTypes(db, f, (page - 1) * pageSize, pageSize), repo.countTypes(db, f)]);
-  const counts = await repo.countDataByType(db, rows.map((r) => r.code));
+  const counts = await repo.countDataByType(
+    db,
+    rows.map((r) => r.code),
+  );
   return { list: rows.map((r) => toDictTypeItem(r, counts.get(r.code) ?? 0)), total };
 }
 
@@ -115,7 +122,13 @@ export async function createType(db: Db, body: DictTypeCreateBody): Promise<Dict
   try {
     const id = await writeTransaction(db, async (trx) => {
       if ((await repo.findTypeByCode(trx, body.code)) !== undefined) throw codeTaken(body.code);
-      return repo.insertType(trx, { code: body.code, name: body.name.trim(), status: body.status ?? 1, remark: body.remark ?? '', createdAt: nowMs() });
+      return repo.insertType(trx, {
+        code: body.code,
+        name: body.name.trim(),
+        status: body.status ?? 1,
+        remark: body.remark ?? '',
+        createdAt: nowMs(),
+      });
     });
     return await typeItem(db, id);
   } catch (error) {
@@ -167,7 +180,10 @@ export async function listDataPage(db: Db, typeCode: string, query: DictDataList
   const f = { label: textFilter(query.label), status: query.status };
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
-  const [rows, total] = await Promise.all([repo.listData(db, typeCode, f, (page - 1) * pageSize, pageSize), repo.countData(db, typeCode, f)]);
+  const [rows, total] = await Promise.all([
+    repo.listData(db, typeCode, f, (page - 1) * pageSize, pageSize),
+    repo.countData(db, typeCode, f),
+  ]);
   return { list: rows.map(toDictDataItem), total };
 }
 

@@ -35,9 +35,15 @@ describe('GET /api/admin/dict/all', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/dict/all', headers: me.headers });
     const body = res.json<{ status: number; data: DictStore }>();
     expect(body.status).toBe(200);
-    expect(Object.keys(body.data.dictData).sort()).toEqual(
-      ['changed_mac', 'common_status', 'game', 'linkstore', 'order_result', 'public_private', 'yes_no'],
-    );
+    expect(Object.keys(body.data.dictData).sort()).toEqual([
+      'changed_mac',
+      'common_status',
+      'game',
+      'linkstore',
+      'order_result',
+      'public_private',
+      'yes_no',
+    ]);
     expect(body.data.dictData.order_result?.map((d) => [d.value, d.label, d.listClass])).toEqual([
       ['0', '正常', 'success'],
       ['1', '作弊', 'danger'],

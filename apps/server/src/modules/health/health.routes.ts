@@ -35,7 +35,9 @@ const healthRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
     },
     async (request, reply) => {
       if (!(await pingDb(db))) {
-        return reply.code(503).send({ status: 503, msg: t(localeOf(request), 'health.down'), data: { db: 'down' as const, migrations: 'unknown' as const } });
+        return reply
+          .code(503)
+          .send({ status: 503, msg: t(localeOf(request), 'health.down'), data: { db: 'down' as const, migrations: 'unknown' as const } });
       }
       let pending: boolean;
       try {
@@ -44,7 +46,11 @@ const healthRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
         pending = true;
       }
       if (pending) {
-        return reply.code(503).send({ status: 503, msg: t(localeOf(request), 'health.migrationsPending'), data: { db: 'up' as const, migrations: 'pending' as const } });
+        return reply.code(503).send({
+          status: 503,
+          msg: t(localeOf(request), 'health.migrationsPending'),
+          data: { db: 'up' as const, migrations: 'pending' as const },
+        });
       }
       return { status: 200, msg: 'ok', data: { db: 'up' as const, migrations: 'done' as const } };
     },

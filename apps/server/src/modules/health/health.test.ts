@@ -44,14 +44,31 @@ describe('GET /api/health and GET /api/ready', () => {
 
   it('is not ready while a migration of this build has not run', async () => {
     const last = Object.keys(migrations).at(-1)!;
-    const row = await ctx.db.withoutPlugins().selectFrom('kysely_migration' as never).selectAll().where('name' as never, '=', last as never).executeTakeFirstOrThrow();
-    await ctx.db.withoutPlugins().deleteFrom('kysely_migration' as never).where('name' as never, '=', last as never).execute();
+    const row = await ctx.db
+      .withoutPlugins()
+      .selectFrom('kysely_migration' as never)
+      .selectAll()
+      .where('name' as never, '=', last as never)
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .withoutPlugins()
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', last as never)
+      .execute();
     try {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/ready', headers: { 'accept-language': 'en-US' } });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 503, msg: 'The database is not up to date: migrations have not run yet', data: { db: 'up', migrations: 'pending' } });
+      expect(res.json()).toEqual({
+        status: 503,
+        msg: 'The database is not up to date: migrations have not run yet',
+        data: { db: 'up', migrations: 'pending' },
+      });
     } finally {
-      await ctx.db.withoutPlugins().insertInto('kysely_migration' as never).values(row as never).execute();
+      await ctx.db
+        .withoutPlugins()
+        .insertInto('kysely_migration' as never)
+        .values(row as never)
+        .execute();
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });

@@ -48,7 +48,10 @@ describe('retention', () => {
   async function createOrder(images: { certImages?: string; proofImages?: string; personCertImages?: string }): Promise<OrderItem> {
     const created = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
       as: inspector,
-      payload: orderBody({ userId: shop.id, inspectorId: inspector.id, amount: 0 }, { certImages: '', proofImages: '', personCertImages: '', ...images }),
+      payload: orderBody(
+        { userId: shop.id, inspectorId: inspector.id, amount: 0 },
+        { certImages: '', proofImages: '', personCertImages: '', ...images },
+      ),
     });
     expect(created.status, created.msg).toBe(200);
     return created.data;
@@ -57,12 +60,28 @@ describe('retention', () => {
   async function addSession(expiresAt: number, token: string): Promise<void> {
     await ctx.db
       .insertInto('sessions')
-      .values({ tokenHash: token.padEnd(64, '0'), userId: shop.id, createdAt: expiresAt - HOUR_MS, expiresAt, lastSeenAt: expiresAt - HOUR_MS, ip: '127.0.0.1', userAgent: 'test' })
+      .values({
+        tokenHash: token.padEnd(64, '0'),
+        userId: shop.id,
+        createdAt: expiresAt - HOUR_MS,
+        expiresAt,
+        lastSeenAt: expiresAt - HOUR_MS,
+        ip: '127.0.0.1',
+        userAgent: 'test',
+      })
       .execute();
   }
 
   async function addLoginRecord(createdAt: number, username: string): Promise<number> {
-    return insertReturningId(ctx.db, 'loginRecords', { username, userId: null, ip: '127.0.0.1', userAgent: 'test', success: 1, reason: 'ok', createdAt });
+    return insertReturningId(ctx.db, 'loginRecords', {
+      username,
+      userId: null,
+      ip: '127.0.0.1',
+      userAgent: 'test',
+      success: 1,
+      reason: 'ok',
+      createdAt,
+    });
   }
 
   async function addLog(createdAt: number, action: string): Promise<void> {
@@ -157,13 +176,22 @@ describe('retention', () => {
 
     await flushLogs(ctx);
     const logsBefore = await countLogs(ctx.db, {});
-    const report = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now, batchSize: 2 });
+    const report = await runRetention(ctx.db, {
+      days: 180,
+      uploadGraceHours: 24,
+      blobs: localBlobSweepStore(dataDir),
+      now: () => now,
+      batchSize: 2,
+    });
 
     expect(report).toMatchObject({ sessions: 2, loginRecords: 5, operationLogs: 5, uploads: 3, aborted: false });
     expect(report.uploadKeys.sort()).toEqual([abandoned, key(3), key(5)].sort());
 
     const sessionsAfter = (await ctx.db.selectFrom('sessions').select('tokenHash').execute()).map((s) => s.tokenHash).sort();
-    const expectedSessions = sessionsBefore.map((s) => s.tokenHash).filter((t) => !t.startsWith('a1') && !t.startsWith('a2')).sort();
+    const expectedSessions = sessionsBefore
+      .map((s) => s.tokenHash)
+      .filter((t) => !t.startsWith('a1') && !t.startsWith('a2'))
+      .sort();
     expect(sessionsAfter).toEqual(expectedSessions);
     expect(sessionsAfter).toContain('b1'.padEnd(64, '0'));
     expect(sessionsAfter).toContain('c1'.padEnd(64, '0'));
@@ -198,7 +226,12 @@ describe('retention', () => {
   it('as two jobs (rows hourly, uploads daily), writes what each removed to the operation log', async () => {
     await addSession(now - 5 * DAY_MS, 'd1');
     // The 400-day-old login record, log and image of the previous test go now.
-    const deps = { db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: localBlobSweepStore(dataDir), now: () => now };
+    const deps = {
+      db: ctx.db,
+      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
+      blobs: localBlobSweepStore(dataDir),
+      now: () => now,
+    };
     const rows = retentionJob(deps);
     const uploads = uploadRetentionJob(deps);
     expect([rows.name, rows.intervalMs]).toEqual(['retention', 60 * 60 * 1000]);
@@ -221,22 +254,42 @@ describe('retention', () => {
       [1, 'system', 'job:retention', 'retention: removed 1 expired session, 1 login record and 1 operation log older than 180 days'],
       [1, 'system', 'job:retention-uploads', 'retention: removed 1 unreferenced upload'],
     ]);
-    expect(JSON.parse(logged[0]!.payload)).toEqual({ sessions: 1, loginRecords: 1, operationLogs: 1, cutoff: new Date(now - 180 * DAY_MS).toISOString() });
+    expect(JSON.parse(logged[0]!.payload)).toEqual({
+      sessions: 1,
+      loginRecords: 1,
+      operationLogs: 1,
+      cutoff: new Date(now - 180 * DAY_MS).toISOString(),
+    });
     expect(JSON.parse(logged[1]!.payload)).toEqual({ uploads: 1, uploadGraceHours: 24, uploadKeys: [key(7)] });
     await countersMatchRows();
 
     // The rows are visible in the log list like any other.
     const superAdmin = await loginAs(ctx, 'super_admin');
-    const list = await call<{ list: { content: string }[] }>(ctx, 'GET', '/api/admin/log/list?module=system&action=retention', { as: superAdmin });
+    const list = await call<{ list: { content: string }[] }>(ctx, 'GET', '/api/admin/log/list?module=system&action=retention', {
+      as: superAdmin,
+    });
     expect(list.status, list.msg).toBe(200);
     expect(list.data.list.map((r) => r.content)).toEqual([logged[1]!.content, logged[0]!.content]);
   });
 
   it('logs a failed run as failed, with the error', async () => {
-    const broken = { list: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('disk unreadable')) }) }), delete: async () => undefined };
-    const job = uploadRetentionJob({ db: ctx.db, retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 }, blobs: broken, now: () => now });
+    const broken = {
+      list: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('disk unreadable')) }) }),
+      delete: async () => undefined,
+    };
+    const job = uploadRetentionJob({
+      db: ctx.db,
+      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
+      blobs: broken,
+      now: () => now,
+    });
     await expect(job.run(new AbortController().signal)).rejects.toThrow('disk unreadable');
-    const row = await ctx.db.selectFrom('operationLogs').selectAll().where('module', '=', 'system').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('operationLogs')
+      .selectAll()
+      .where('module', '=', 'system')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect([row.status, row.content, row.errorMsg]).toEqual([0, 'retention: removing unreferenced uploads failed', 'disk unreadable']);
     await countersMatchRows();
   });
@@ -254,7 +307,13 @@ describe('retention', () => {
       }
       const removedPerRun: number[] = [];
       for (let run = 0; run < 4; run++) {
-        const report = await runRetention(ctx.db, { days: 0, uploadGraceHours: 24, blobs: localBlobSweepStore(folder), now: () => now, maxUploadCandidates: 2 });
+        const report = await runRetention(ctx.db, {
+          days: 0,
+          uploadGraceHours: 24,
+          blobs: localBlobSweepStore(folder),
+          now: () => now,
+          maxUploadCandidates: 2,
+        });
         removedPerRun.push(report.uploads);
       }
       expect(removedPerRun).toEqual([2, 2, 1, 0]);

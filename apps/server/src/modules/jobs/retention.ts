@@ -78,7 +78,14 @@ async function deleteExpiredSessions(db: Db, before: number, batch: number, sign
   return deleteInBatches(async () => {
     const rows = await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute();
     if (rows.length === 0) return 0;
-    await db.deleteFrom('sessions').where('id', 'in', rows.map((r) => r.id)).execute();
+    await db
+      .deleteFrom('sessions')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     return rows.length;
   }, signal);
 }
@@ -87,7 +94,14 @@ async function deleteOldLoginRecords(db: Db, before: number, batch: number, sign
   return deleteInBatches(async () => {
     const rows = await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute();
     if (rows.length === 0) return 0;
-    await db.deleteFrom('loginRecords').where('id', 'in', rows.map((r) => r.id)).execute();
+    await db
+      .deleteFrom('loginRecords')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     return rows.length;
   }, signal);
 }
@@ -106,7 +120,14 @@ async function deleteOldOperationLogs(db: Db, before: number, batch: number, sig
           .limit(batch)
           .execute();
         if (rows.length === 0) return 0;
-        await trx.deleteFrom('operationLogs').where('id', 'in', rows.map((r) => Number(r.id))).execute();
+        await trx
+          .deleteFrom('operationLogs')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => Number(r.id)),
+          )
+          .execute();
         const counts = new Map<string, { module: string; action: string; status: number; day: number; n: number }>();
         for (const row of rows) {
           const day = Math.floor(Number(row.createdAt) / DAY_MS) * DAY_MS;
@@ -163,7 +184,14 @@ function forgetReferenced(url: string, candidates: Set<string>): void {
  * Evidence images older than the grace period that no order names. The orders are read once,
  * in primary-key batches, and only their image columns; a scan cut short deletes nothing.
  */
-async function sweepUploads(db: Db, blobs: BlobSweepStore, graceMs: number, max: number, batch: number, signal?: AbortSignal): Promise<string[]> {
+async function sweepUploads(
+  db: Db,
+  blobs: BlobSweepStore,
+  graceMs: number,
+  max: number,
+  batch: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const sample: string[] = [];
   let seen = 0;
   for await (const blob of blobs.list()) {
@@ -217,7 +245,14 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const uploadKeys =
     options.blobs === null || options.uploadGraceHours === 0
       ? []
-      : await sweepUploads(db, options.blobs, options.uploadGraceHours * HOUR_MS, options.maxUploadCandidates ?? MAX_UPLOAD_CANDIDATES, batch, signal);
+      : await sweepUploads(
+          db,
+          options.blobs,
+          options.uploadGraceHours * HOUR_MS,
+          options.maxUploadCandidates ?? MAX_UPLOAD_CANDIDATES,
+          batch,
+          signal,
+        );
   return { sessions, loginRecords, operationLogs, uploads: uploadKeys.length, uploadKeys, cutoff, aborted: signal?.aborted === true };
 }
 
@@ -247,7 +282,16 @@ export interface RetentionJobDeps {
 function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: number, part: 'rows' | 'uploads'): Job {
   const now = deps.now ?? nowMs;
   const { days, uploadGraceHours } = deps.retention;
-  const base = { module: 'system', action: 'retention', operator: 'system', operatorId: null, ip: '', method: 'JOB', path: `job:${name}`, userAgent: '' };
+  const base = {
+    module: 'system',
+    action: 'retention',
+    operator: 'system',
+    operatorId: null,
+    ip: '',
+    method: 'JOB',
+    path: `job:${name}`,
+    userAgent: '',
+  };
   return {
     name,
     intervalMs,
@@ -264,7 +308,12 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
         });
         const payload =
           part === 'rows'
-            ? { sessions: report.sessions, loginRecords: report.loginRecords, operationLogs: report.operationLogs, cutoff: report.cutoff === null ? null : toIso(report.cutoff) }
+            ? {
+                sessions: report.sessions,
+                loginRecords: report.loginRecords,
+                operationLogs: report.operationLogs,
+                cutoff: report.cutoff === null ? null : toIso(report.cutoff),
+              }
             : { uploads: report.uploads, uploadGraceHours, uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED) };
         await recordOperation(deps.db, {
           ...base,
@@ -293,7 +342,8 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
 }
 
 /** Expired sessions, old login records and operation logs, every RETENTION_INTERVAL_MINUTES. */
-export const retentionJob = (deps: RetentionJobDeps): Job => loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
+export const retentionJob = (deps: RetentionJobDeps): Job =>
+  loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
 
 /**
  * Unreferenced evidence images. Each run reads every order's image columns, so it runs once per

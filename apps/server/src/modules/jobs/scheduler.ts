@@ -76,7 +76,12 @@ export async function claimLease(db: Db, name: string, holder: string, until: nu
 
 /** Moves the holder's lease end to `until` (a heartbeat). False when the lease is no longer this holder's. */
 export async function extendLease(db: Db, name: string, holder: string, until: number): Promise<boolean> {
-  const updated = await db.updateTable('jobLeases').set({ expiresAt: until }).where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
+  const updated = await db
+    .updateTable('jobLeases')
+    .set({ expiresAt: until })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
 }
 
@@ -99,9 +104,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const at = now();
     if (!(await claimLease(db, job.name, holder, at + job.intervalMs, at))) return false;
     // Heartbeat: twice per interval, so the lease never runs out while this run lasts.
-    const heartbeat = setInterval(() => {
-      extendLease(db, job.name, holder, now() + job.intervalMs).catch((err: unknown) => options.log?.error({ err, job: job.name }, 'job lease not extended'));
-    }, Math.max(1, Math.floor(job.intervalMs / 2)));
+    const heartbeat = setInterval(
+      () => {
+        extendLease(db, job.name, holder, now() + job.intervalMs).catch((err: unknown) =>
+          options.log?.error({ err, job: job.name }, 'job lease not extended'),
+        );
+      },
+      Math.max(1, Math.floor(job.intervalMs / 2)),
+    );
     heartbeat.unref();
     const started = now();
     const run = job

@@ -51,9 +51,24 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('create' as const), by, shop, result, amount: override, ifPublic: flag }) },
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('edit' as const), by, pick: fc.nat(), shop: fc.option(shop, { nil: null }), result, amount: override, ifPublic: flag }),
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      by,
+      pick: fc.nat(),
+      shop: fc.option(shop, { nil: null }),
+      result,
+      amount: override,
+      ifPublic: flag,
+    }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), withMissing: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('delete' as const),
+      picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+      withMissing: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('recharge' as const), shop, amount: fc.integer({ min: 1, max: 100_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('age' as const), pick: fc.nat(), days: fc.integer({ min: 1, max: 40 }) }) },
 );
@@ -81,20 +96,37 @@ const expectStatus = (res: { status: number; msg: string }, status: number, what
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.msg}`);
 };
 
-
 const dayOf = (ms: number) => ms - (ms % DAY);
 
 /** Adds to one order_daily row (test upkeep when a test moves an order in time). */
 async function addDaily(db: Db, key: { day: number; result: number; ifPublic: number }, n: number, amount: number): Promise<void> {
-  const where = db.updateTable('orderDaily').where('day', '=', key.day).where('result', '=', key.result).where('ifPublic', '=', key.ifPublic);
-  const found = await db.selectFrom('orderDaily').select('n').where('day', '=', key.day).where('result', '=', key.result).where('ifPublic', '=', key.ifPublic).executeTakeFirst();
-  if (found === undefined) await db.insertInto('orderDaily').values({ ...key, n, amount }).execute();
+  const where = db
+    .updateTable('orderDaily')
+    .where('day', '=', key.day)
+    .where('result', '=', key.result)
+    .where('ifPublic', '=', key.ifPublic);
+  const found = await db
+    .selectFrom('orderDaily')
+    .select('n')
+    .where('day', '=', key.day)
+    .where('result', '=', key.result)
+    .where('ifPublic', '=', key.ifPublic)
+    .executeTakeFirst();
+  if (found === undefined)
+    await db
+      .insertInto('orderDaily')
+      .values({ ...key, n, amount })
+      .execute();
   else await where.set({ n: sql<number>`n + ${n}`, amount: sql<number>`amount + ${amount}` }).execute();
 }
 
 /** Moves an order `days` earlier and moves its count and amount to that day's counter. */
 async function ageOrder(db: Db, id: number, days: number): Promise<void> {
-  const row = await db.selectFrom('orders').select(['createdAt', 'result', 'ifPublic', 'amount']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('orders')
+    .select(['createdAt', 'result', 'ifPublic', 'amount'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const from = Number(row.createdAt);
   const to = from - days * DAY;
   await db.updateTable('orders').set({ createdAt: to }).where('id', '=', id).execute();
@@ -107,12 +139,19 @@ const DAY_OF_CREATED = sql<number>`created_at - created_at % ${sql.lit(DAY)}`;
 async function checkInvariants(shops: readonly Shop[], live: ReadonlyMap<number, OrderItem>): Promise<void> {
   for (const s of shops) {
     const user = await ctx.db.selectFrom('users').select('balance').where('id', '=', s.id).executeTakeFirstOrThrow();
-    const entries = await ctx.db.selectFrom('ledgerEntries').select(['id', 'amount', 'balanceAfter', 'kind']).where('userId', '=', s.id).orderBy('id').execute();
+    const entries = await ctx.db
+      .selectFrom('ledgerEntries')
+      .select(['id', 'amount', 'balanceAfter', 'kind'])
+      .where('userId', '=', s.id)
+      .orderBy('id')
+      .execute();
     const orders = await ctx.db.selectFrom('orders').select(['id', 'amount']).where('userId', '=', s.id).orderBy('id').execute();
     const liveOfShop = [...live.values()].filter((o) => o.userId === s.id);
 
     // the orders table holds exactly the live orders of the model, with their amounts
-    expect(orders.map((o) => [Number(o.id), Number(o.amount)])).toEqual(liveOfShop.sort((a, b) => a.id - b.id).map((o) => [o.id, o.amount]));
+    expect(orders.map((o) => [Number(o.id), Number(o.amount)])).toEqual(
+      liveOfShop.sort((a, b) => a.id - b.id).map((o) => [o.id, o.amount]),
+    );
 
     const sumEntries = entries.reduce((sum, e) => sum + Number(e.amount), 0);
     const expected = s.recharged - liveOfShop.reduce((sum, o) => sum + (o.amount ?? 0), 0);
@@ -132,13 +171,21 @@ async function checkInvariants(shops: readonly Shop[], live: ReadonlyMap<number,
 
   const grouped = await ctx.db
     .selectFrom('orders')
-    .select((eb) => [DAY_OF_CREATED.as('day'), 'result', 'ifPublic', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+    .select((eb) => [
+      DAY_OF_CREATED.as('day'),
+      'result',
+      'ifPublic',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('amount').as('amount'),
+    ])
     .groupBy([DAY_OF_CREATED, 'result', 'ifPublic'])
     .execute();
   const daily = await ctx.db.selectFrom('orderDaily').selectAll().execute();
   const key = (r: { day: number | string; result: number; ifPublic: number }) => `${Number(r.day)}|${r.result}|${r.ifPublic}`;
   const want = Object.fromEntries(grouped.map((r) => [key(r), [Number(r.n), Number(r.amount)]]));
-  const got = Object.fromEntries(daily.filter((r) => Number(r.n) !== 0 || Number(r.amount) !== 0).map((r) => [key(r), [Number(r.n), Number(r.amount)]]));
+  const got = Object.fromEntries(
+    daily.filter((r) => Number(r.n) !== 0 || Number(r.amount) !== 0).map((r) => [key(r), [Number(r.n), Number(r.amount)]]),
+  );
   expect(got, 'order_daily equals a GROUP BY over orders').toEqual(want);
 }
 
@@ -148,7 +195,13 @@ async function run(prices: readonly Prices[], steps: readonly Step[]): Promise<v
     const user = await createUser(ctx, 'shop');
     await ctx.db
       .updateTable('users')
-      .set({ defaultPrice: p[0], defaultPriceCheat: p[1], defaultPriceNotPass: p[2], defaultPriceSuspect: p[3], ifPublic: shops.length % 2 })
+      .set({
+        defaultPrice: p[0],
+        defaultPriceCheat: p[1],
+        defaultPriceNotPass: p[2],
+        defaultPriceSuspect: p[3],
+        ifPublic: shops.length % 2,
+      })
       .where('id', '=', user.id)
       .execute();
     shops.push({ id: user.id, prices: [...p], recharged: 0 });
@@ -188,7 +241,12 @@ async function run(prices: readonly Prices[], steps: readonly Step[]): Promise<v
       const client = s.shop === null ? shopOf(order.userId) : shopAt(s.shop);
       const unchanged = client.id === order.userId && s.result === order.result;
       const amount = s.by === 0 && s.amount !== null ? s.amount : unchanged ? (order.amount as number) : client.prices[s.result];
-      const res = await api<OrderItem>('POST', '/api/admin/order/update', as, editBody(order, { userId: client.id, result: s.result, amount, ifPublic: s.ifPublic }));
+      const res = await api<OrderItem>(
+        'POST',
+        '/api/admin/order/update',
+        as,
+        editBody(order, { userId: client.id, result: s.result, amount, ifPublic: s.ifPublic }),
+      );
       if (s.by !== 0 && order.inspectorId !== as.id) {
         expectStatus(res, 403, 'edit of another inspector’s order');
         continue;
@@ -200,7 +258,9 @@ async function run(prices: readonly Prices[], steps: readonly Step[]): Promise<v
       if (live.size === 0) continue;
       const ids = [...new Set(s.picks.map((n) => pick(n).id))];
       const missing = Math.max(...ids) + 1_000_000;
-      const res = await api<{ deleted: number }>('POST', '/api/admin/order/delete', admin, { ids: s.withMissing ? [...ids, missing] : ids });
+      const res = await api<{ deleted: number }>('POST', '/api/admin/order/delete', admin, {
+        ids: s.withMissing ? [...ids, missing] : ids,
+      });
       if (s.withMissing) {
         expectStatus(res, 404, 'delete with a missing id');
         continue;

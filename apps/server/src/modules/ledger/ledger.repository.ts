@@ -24,8 +24,15 @@ export async function addToBalances(db: Db, deltas: ReadonlyMap<number, number>)
   }
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const cases = sql.join(chunk.map((id) => sql`when ${id} then ${deltas.get(id) ?? 0}`), sql` `);
-    await db.updateTable('users').set({ balance: sql`balance + (case id ${cases} else 0 end)` }).where('id', 'in', chunk).execute();
+    const cases = sql.join(
+      chunk.map((id) => sql`when ${id} then ${deltas.get(id) ?? 0}`),
+      sql` `,
+    );
+    await db
+      .updateTable('users')
+      .set({ balance: sql`balance + (case id ${cases} else 0 end)` })
+      .where('id', 'in', chunk)
+      .execute();
     const rows = await db.selectFrom('users').select(['id', 'balance']).where('id', 'in', chunk).execute();
     for (const row of rows) balances.set(row.id, Number(row.balance));
   }
@@ -61,14 +68,26 @@ export async function insertEntries(db: Db, rows: readonly NewEntry[]): Promise<
     }
     return;
   }
-  for (let i = 0; i < rows.length; i += 2000) await db.insertInto('ledgerEntries').values(rows.slice(i, i + 2000)).execute();
+  for (let i = 0; i < rows.length; i += 2000)
+    await db
+      .insertInto('ledgerEntries')
+      .values(rows.slice(i, i + 2000))
+      .execute();
 }
 
 export const entriesPage = (db: Db, userId: number, offset: number, limit: number) =>
   db.selectFrom('ledgerEntries').selectAll().where('userId', '=', userId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
 
 export const countEntries = async (db: Db, userId: number) =>
-  Number((await db.selectFrom('ledgerEntries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('userId', '=', userId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('ledgerEntries')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('userId', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const findAccount = (db: Db, userId: number) =>
   db

@@ -27,7 +27,13 @@ const ledgerRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
     '/admin/user/ledger',
     {
       config: { auth: 'user', permission: 'user:ledger' },
-      schema: { tags, summary: "A shop's ledger, newest first, with its balance", security, querystring: LedgerQuery, response: responses(LedgerPage) },
+      schema: {
+        tags,
+        summary: "A shop's ledger, newest first, with its balance",
+        security,
+        querystring: LedgerQuery,
+        response: responses(LedgerPage),
+      },
     },
     async (request) => ok(await ledger.ledgerPage(db, request.query, localeOf(request))),
   );

@@ -120,7 +120,11 @@ export async function recharge(db: Db, body: RechargeBody, operator: Operator): 
   return writeTransaction(db, async (trx) => {
     const user = await account(trx, body.userId);
     if (user.isAdmin === 1) throw new AppError(400, 'ledger.adminAccount', { username: user.username });
-    const entry = await post(trx, { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' }, operator);
+    const entry = await post(
+      trx,
+      { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' },
+      operator,
+    );
     return { entry, balance: entry.balanceAfter, username: user.username };
   });
 }
@@ -132,6 +136,9 @@ export async function ledgerPage(db: Db, query: LedgerQuery, locale: Locale): Pr
   const user = await account(db, query.userId);
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
-  const [rows, total] = await Promise.all([repo.entriesPage(db, query.userId, (page - 1) * pageSize, pageSize), repo.countEntries(db, query.userId)]);
+  const [rows, total] = await Promise.all([
+    repo.entriesPage(db, query.userId, (page - 1) * pageSize, pageSize),
+    repo.countEntries(db, query.userId),
+  ]);
   return { list: rows.map((row) => ({ ...toLedgerEntry(row), remark: remarkIn(locale, row) })), total, balance: Number(user.balance) };
 }

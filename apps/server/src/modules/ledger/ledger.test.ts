@@ -29,7 +29,13 @@ afterAll(() => ctx?.destroy());
 type Err = { errors?: { field: string }[] } | null;
 
 /** One call; whatever it answers, it is never a 5xx. */
-async function api<T = unknown>(method: 'GET' | 'POST', url: string, as: LoggedIn | null, payload?: unknown, headers?: Record<string, string>) {
+async function api<T = unknown>(
+  method: 'GET' | 'POST',
+  url: string,
+  as: LoggedIn | null,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) {
   const res = await call<T>(ctx, method, url, { as, payload, headers });
   expect(res.http, `${method} ${url} answered ${res.http} ${res.msg}`).toBeLessThan(500);
   expect(res.status).toBe(res.http);
@@ -39,10 +45,11 @@ async function api<T = unknown>(method: 'GET' | 'POST', url: string, as: LoggedI
 const recharge = (as: LoggedIn | null, payload: Record<string, unknown>, headers?: Record<string, string>) =>
   api<RechargeResult & Err>('POST', '/api/admin/user/recharge', as, payload, headers);
 
-const orderBodyOf = (o: Record<string, unknown> = {}) => orderBody({ userId: shop.id, inspectorId: inspector.id, amount: PRICES.defaultPriceCheat }, o);
+const orderBodyOf = (o: Record<string, unknown> = {}) =>
+  orderBody({ userId: shop.id, inspectorId: inspector.id, amount: PRICES.defaultPriceCheat }, o);
 
-const ledger = (userId: number | string, as: LoggedIn = admin, extra = '') => api<LedgerPage & Err>('GET', `/api/admin/user/ledger?userId=${userId}${extra}`, as);
-
+const ledger = (userId: number | string, as: LoggedIn = admin, extra = '') =>
+  api<LedgerPage & Err>('GET', `/api/admin/user/ledger?userId=${userId}${extra}`, as);
 
 async function newShop(): Promise<LoggedIn> {
   const s = await loginAs(ctx, 'shop');
@@ -75,7 +82,15 @@ describe('POST /api/admin/user/recharge', () => {
     const res = await recharge(admin, { userId: s.id, amount: 5000, remark: '  bank transfer 123  ' });
     expect(res.status, res.msg).toBe(200);
     expect(res.data.balance).toBe(5000);
-    expect(res.data.entry).toMatchObject({ userId: s.id, kind: 'recharge', amount: 5000, balanceAfter: 5000, orderId: null, remark: 'bank transfer 123', operator: admin.username });
+    expect(res.data.entry).toMatchObject({
+      userId: s.id,
+      kind: 'recharge',
+      amount: 5000,
+      balanceAfter: 5000,
+      orderId: null,
+      remark: 'bank transfer 123',
+      operator: admin.username,
+    });
     expect(Date.parse(res.data.entry.createdTime)).toBeGreaterThanOrEqual(before - 1000);
     const again = await recharge(boss, { userId: s.id, amount: 1 });
     expect(again.data).toMatchObject({ balance: 5001, entry: { amount: 1, balanceAfter: 5001, remark: '', operator: boss.username } });
@@ -136,7 +151,10 @@ describe('GET /api/admin/user/ledger', () => {
     const order = await api<OrderItem>('POST', '/api/admin/order/create', inspector, orderBodyOf({ userId: s.id }));
     expect(order.status, order.msg).toBe(200);
     expect((await recharge(admin, { userId: s.id, amount: 200, remark: 'cash' })).status).toBe(200);
-    const edited = await api<OrderItem>('POST', '/api/admin/order/update', admin, { ...orderBodyOf({ userId: s.id, result: 0, amount: 1000 }), id: order.data.id });
+    const edited = await api<OrderItem>('POST', '/api/admin/order/update', admin, {
+      ...orderBodyOf({ userId: s.id, result: 0, amount: 1000 }),
+      id: order.data.id,
+    });
     expect(edited.status, edited.msg).toBe(200);
     const second = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id, amount: 4321 }));
     expect((await api('POST', '/api/admin/order/delete', admin, { ids: [order.data.id] })).status).toBe(200);
@@ -155,7 +173,14 @@ describe('GET /api/admin/user/ledger', () => {
     ]);
     const ids = first.data.list.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    expect(first.data.list.map((e) => e.operator)).toEqual([admin.username, admin.username, admin.username, admin.username, inspector.username, admin.username]);
+    expect(first.data.list.map((e) => e.operator)).toEqual([
+      admin.username,
+      admin.username,
+      admin.username,
+      admin.username,
+      inspector.username,
+      admin.username,
+    ]);
     expect(first.data.list.every((e) => e.userId === s.id)).toBe(true);
 
     const { entries, balance } = await allEntries(s.id);
@@ -175,15 +200,23 @@ describe('GET /api/admin/user/ledger', () => {
     // Typed by staff: it looks like the server's own remark but is shown as typed.
     expect((await recharge(admin, { userId: s.id, amount: 100, remark: 'order X1: deleted' })).status).toBe(200);
     const moved = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
-    const edited = await api<OrderItem>('POST', '/api/admin/order/update', admin, { ...orderBodyOf({ userId: s.id, amount: 1000 }), id: moved.data.id });
+    const edited = await api<OrderItem>('POST', '/api/admin/order/update', admin, {
+      ...orderBodyOf({ userId: s.id, amount: 1000 }),
+      id: moved.data.id,
+    });
     expect(edited.status, edited.msg).toBe(200);
-    const away = await api<OrderItem>('POST', '/api/admin/order/update', admin, { ...orderBodyOf({ userId: other.id, amount: 1000 }), id: moved.data.id });
+    const away = await api<OrderItem>('POST', '/api/admin/order/update', admin, {
+      ...orderBodyOf({ userId: other.id, amount: 1000 }),
+      id: moved.data.id,
+    });
     expect(away.status, away.msg).toBe(200);
     const doomed = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
     expect((await api('POST', '/api/admin/order/delete', admin, { ids: [doomed.data.id] })).status).toBe(200);
 
     const remarks = async (userId: number, locale: string) =>
-      (await api<LedgerPage>('GET', `/api/admin/user/ledger?userId=${userId}`, admin, undefined, { 'accept-language': locale })).data.list.map((e) => e.remark);
+      (
+        await api<LedgerPage>('GET', `/api/admin/user/ledger?userId=${userId}`, admin, undefined, { 'accept-language': locale })
+      ).data.list.map((e) => e.remark);
     const [a, b] = [moved.data.code, doomed.data.code];
     expect(await remarks(s.id, 'en-US')).toEqual([
       `Order ${b}: deleted`,
@@ -193,7 +226,14 @@ describe('GET /api/admin/user/ledger', () => {
       `Order ${a}`,
       'order X1: deleted',
     ]);
-    expect(await remarks(s.id, 'zh-CN')).toEqual([`订单 ${b}：已删除`, `订单 ${b}`, `订单 ${a}：已改为其他客户店铺`, `订单 ${a}：金额 ¥30.00 → ¥10.00`, `订单 ${a}`, 'order X1: deleted']);
+    expect(await remarks(s.id, 'zh-CN')).toEqual([
+      `订单 ${b}：已删除`,
+      `订单 ${b}`,
+      `订单 ${a}：已改为其他客户店铺`,
+      `订单 ${a}：金额 ¥30.00 → ¥10.00`,
+      `订单 ${a}`,
+      'order X1: deleted',
+    ]);
     expect(await remarks(other.id, 'zh-CN')).toEqual([`订单 ${a}`]);
   });
 
@@ -245,13 +285,20 @@ describe('concurrent writes on one order', () => {
     const deletes: number[][] = [];
     for (let round = 0; round < 3; round++) {
       const doomed = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
-      const twice = await Promise.all([0, 1].map(() => call(ctx, 'POST', '/api/admin/order/delete', { as: admin, payload: { ids: [doomed.data.id] } })));
+      const twice = await Promise.all(
+        [0, 1].map(() => call(ctx, 'POST', '/api/admin/order/delete', { as: admin, payload: { ids: [doomed.data.id] } })),
+      );
       for (const res of twice) expect(res.http).toBeLessThan(500);
       deletes.push(twice.map((res) => res.status).sort());
 
       const edited = await api<OrderItem>('POST', '/api/admin/order/create', admin, orderBodyOf({ userId: s.id }));
       const both = await Promise.all(
-        [1000, 1500].map((amount) => call(ctx, 'POST', '/api/admin/order/update', { as: admin, payload: { ...orderBodyOf({ userId: s.id, amount }), id: edited.data.id } })),
+        [1000, 1500].map((amount) =>
+          call(ctx, 'POST', '/api/admin/order/update', {
+            as: admin,
+            payload: { ...orderBodyOf({ userId: s.id, amount }), id: edited.data.id },
+          }),
+        ),
       );
       for (const res of both) expect(res.http).toBeLessThan(500);
       await Promise.all([
@@ -289,7 +336,9 @@ describe('deleting a user with money history', () => {
     expect((await ledger(s.id)).data.total).toBe(0);
     const res = await del(s.id);
     expect(res.status).toBe(409);
-    expect(res.msg).toBe(`${s.username} has 1 records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead`);
+    expect(res.msg).toBe(
+      `${s.username} has 1 records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead`,
+    );
     expect(await ctx.db.selectFrom('users').select('id').where('id', '=', s.id).executeTakeFirst()).toEqual({ id: s.id });
   });
 

@@ -32,7 +32,21 @@ function where(eb: LogsEb, f: LogFilter, from = f.start, to = f.end): Expression
 export const listPage = (db: Db, f: LogFilter, offset: number, limit: number) =>
   db
     .selectFrom('operationLogs')
-    .select(['id', 'module', 'action', 'content', 'operator', 'operatorId', 'status', 'ip', 'createdAt', 'method', 'path', 'durationMs', 'errorMsg'])
+    .select([
+      'id',
+      'module',
+      'action',
+      'content',
+      'operator',
+      'operatorId',
+      'status',
+      'ip',
+      'createdAt',
+      'method',
+      'path',
+      'durationMs',
+      'errorMsg',
+    ])
     .where((eb) => where(eb, f))
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
@@ -73,6 +87,8 @@ export async function bumpDaily(db: Db, key: { module: string; action: string; s
     return;
   }
   await insert
-    .onConflict((oc) => oc.columns(['module', 'action', 'status', 'day']).doUpdateSet({ n: sql<number>`${sql.ref('operationLogDaily.n')} + 1` }))
+    .onConflict((oc) =>
+      oc.columns(['module', 'action', 'status', 'day']).doUpdateSet({ n: sql<number>`${sql.ref('operationLogDaily.n')} + 1` }),
+    )
     .execute();
 }

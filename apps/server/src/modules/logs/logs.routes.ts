@@ -12,7 +12,13 @@ const logRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
     '/admin/log/list',
     {
       config: { auth: 'user', permission: 'log:view' },
-      schema: { tags: ['log'], summary: 'Operation log, newest first', security, querystring: LogListQuery, response: responses(Page(LogItem)) },
+      schema: {
+        tags: ['log'],
+        summary: 'Operation log, newest first',
+        security,
+        querystring: LogListQuery,
+        response: responses(Page(LogItem)),
+      },
     },
     async (request) => ok(await listLogs(db, request.query)),
   );
@@ -21,7 +27,13 @@ const logRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
     '/admin/log/detail',
     {
       config: { auth: 'user', permission: 'log:view' },
-      schema: { tags: ['log'], summary: 'One log entry with its masked payload', security, querystring: IdQuery, response: responses(LogDetail) },
+      schema: {
+        tags: ['log'],
+        summary: 'One log entry with its masked payload',
+        security,
+        querystring: IdQuery,
+        response: responses(LogDetail),
+      },
     },
     async (request) => ok(await getLog(db, request.query.id)),
   );

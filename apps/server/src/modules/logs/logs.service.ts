@@ -11,11 +11,31 @@ import * as repo from './logs.repository.ts';
 export async function recordOperation(db: Db, row: NewOperationLog): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await repo.insertLog(trx, row);
-    await repo.bumpDaily(trx, { module: row.module, action: row.action, status: row.status, day: Math.floor(row.createdAt / DAY_MS) * DAY_MS });
+    await repo.bumpDaily(trx, {
+      module: row.module,
+      action: row.action,
+      status: row.status,
+      day: Math.floor(row.createdAt / DAY_MS) * DAY_MS,
+    });
   });
 }
 
-type ListRow = Pick<OperationLogRow, 'id' | 'module' | 'action' | 'content' | 'operator' | 'operatorId' | 'status' | 'ip' | 'createdAt' | 'method' | 'path' | 'durationMs' | 'errorMsg'>;
+type ListRow = Pick<
+  OperationLogRow,
+  | 'id'
+  | 'module'
+  | 'action'
+  | 'content'
+  | 'operator'
+  | 'operatorId'
+  | 'status'
+  | 'ip'
+  | 'createdAt'
+  | 'method'
+  | 'path'
+  | 'durationMs'
+  | 'errorMsg'
+>;
 
 const toLogItem = (row: ListRow): LogItem => ({
   id: Number(row.id),
@@ -53,7 +73,9 @@ const num = (row: { n: number | string | null } | undefined) => Number(row?.n ??
  * (each through a (…, created_at) index).
  */
 /** A query answering one row `{n}`. */
-export type CountQuery = Compilable<{ n: number | string | null }> & { executeTakeFirst(): Promise<{ n: number | string | null } | undefined> };
+export type CountQuery = Compilable<{ n: number | string | null }> & {
+  executeTakeFirst(): Promise<{ n: number | string | null } | undefined>;
+};
 
 export function countQueries(db: Db, f: repo.LogFilter): CountQuery[] {
   if (f.operator !== undefined) return [repo.countRows(db, f)];
@@ -62,7 +84,8 @@ export function countQueries(db: Db, f: repo.LogFilter): CountQuery[] {
   if (firstWholeDay !== undefined && endOfWholeDays !== undefined && firstWholeDay >= endOfWholeDays) return [repo.countRows(db, f)];
   const queries: CountQuery[] = [repo.sumDaily(db, f, firstWholeDay, endOfWholeDays)];
   if (firstWholeDay !== undefined && firstWholeDay !== f.start) queries.push(repo.countRows(db, f, f.start, firstWholeDay - 1));
-  if (endOfWholeDays !== undefined && f.end !== undefined && endOfWholeDays !== f.end + 1) queries.push(repo.countRows(db, f, endOfWholeDays, f.end));
+  if (endOfWholeDays !== undefined && f.end !== undefined && endOfWholeDays !== f.end + 1)
+    queries.push(repo.countRows(db, f, endOfWholeDays, f.end));
   return queries;
 }
 

@@ -37,7 +37,12 @@ const user = (extra: Record<string, unknown> = {}) => ({
 /** The newest log row of a path, in full. */
 async function lastLog(path: string): Promise<LogDetail> {
   await flushLogs(ctx);
-  const row = await ctx.db.selectFrom('operationLogs').select('id').where('path', '=', path).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('operationLogs')
+    .select('id')
+    .where('path', '=', path)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const res = await call<LogDetail>(ctx, 'GET', `/api/admin/log/detail?id=${row.id}`, { as: boss });
   expect(res.status).toBe(200);
   return res.data;
@@ -46,7 +51,11 @@ async function lastLog(path: string): Promise<LogDetail> {
 describe('recording', () => {
   it('records a successful change with every field, the password masked', async () => {
     const body = user();
-    const created = await call<{ id: number }>(ctx, 'POST', '/api/admin/user/create', { as: boss, payload: body, headers: { 'user-agent': 'vitest-agent' } });
+    const created = await call<{ id: number }>(ctx, 'POST', '/api/admin/user/create', {
+      as: boss,
+      payload: body,
+      headers: { 'user-agent': 'vitest-agent' },
+    });
     expect(created.status).toBe(200);
     const log = await lastLog('/api/admin/user/create');
     expect(log).toMatchObject({
@@ -83,32 +92,60 @@ describe('recording', () => {
     expect((await lastLog('/api/admin/user/create')).errorMsg).toBe('username: must NOT have fewer than 6 characters');
 
     await call(ctx, 'POST', '/api/admin/user/setUserStatus', { payload: { id: 1, status: 0 } });
-    expect(await lastLog('/api/admin/user/setUserStatus')).toMatchObject({ status: 'failed', operator: '', operatorId: null, errorMsg: 'Please log in first' });
+    expect(await lastLog('/api/admin/user/setUserStatus')).toMatchObject({
+      status: 'failed',
+      operator: '',
+      operatorId: null,
+      errorMsg: 'Please log in first',
+    });
   });
 
   it('records logins under the attempted username, success or not, and never the password', async () => {
     await call(ctx, 'POST', '/api/admin/user/login', { payload: { username: 'nobody_here', password: 'Guess#12345' } });
     const failed = await lastLog('/api/admin/user/login');
-    expect(failed).toMatchObject({ module: 'auth', action: 'login', operator: 'nobody_here', operatorId: null, status: 'failed', errorMsg: 'Incorrect username or password' });
+    expect(failed).toMatchObject({
+      module: 'auth',
+      action: 'login',
+      operator: 'nobody_here',
+      operatorId: null,
+      status: 'failed',
+      errorMsg: 'Incorrect username or password',
+    });
     expect(failed.payload).not.toContain('Guess#12345');
 
     const logout = await loginAs(ctx, 'shop');
     const ok = await lastLog('/api/admin/user/login');
     expect(ok).toMatchObject({ operator: logout.username, status: 'success' });
     await call(ctx, 'GET', '/api/admin/user/logout', { as: logout });
-    expect(await lastLog('/api/admin/user/logout')).toMatchObject({ action: 'logout', operator: logout.username, content: `user ${logout.username} (#${logout.id}): logged out` });
+    expect(await lastLog('/api/admin/user/logout')).toMatchObject({
+      action: 'logout',
+      operator: logout.username,
+      content: `user ${logout.username} (#${logout.id}): logged out`,
+    });
   });
 
   it('records data-changing GETs (delete, cancel) with their query, not plain reads', async () => {
-    const before = await ctx.db.selectFrom('operationLogs').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const before = await ctx.db
+      .selectFrom('operationLogs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     await call(ctx, 'GET', '/api/admin/user/list', { as: boss });
     await call(ctx, 'GET', '/api/admin/dict/all', { as: boss });
     await flushLogs(ctx);
-    const after = await ctx.db.selectFrom('operationLogs').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const after = await ctx.db
+      .selectFrom('operationLogs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
 
     await call(ctx, 'GET', '/api/admin/user/delete?id=987654', { as: boss });
-    expect(await lastLog('/api/admin/user/delete')).toMatchObject({ action: 'delete', status: 'failed', payload: '{"id":987654}', content: 'user delete #987654', errorMsg: 'User #987654 does not exist' });
+    expect(await lastLog('/api/admin/user/delete')).toMatchObject({
+      action: 'delete',
+      status: 'failed',
+      payload: '{"id":987654}',
+      content: 'user delete #987654',
+      errorMsg: 'User #987654 does not exist',
+    });
     await call(ctx, 'GET', '/api/admin/cancelSubscription?userId=987654', { as: boss });
     expect(await lastLog('/api/admin/cancelSubscription')).toMatchObject({ action: 'cancelSubscription', status: 'failed' });
   });
@@ -120,7 +157,10 @@ describe('recording', () => {
 
     // 200 permission strings of 60 characters: far over 4 KB (refused, but still recorded)
     const permissions = Array.from({ length: 200 }, (_, i) => `p${i}`.padEnd(60, 'x'));
-    await call(ctx, 'POST', '/api/admin/role/create', { as: boss, payload: { name: 'bigrole', description: '长'.repeat(100), permissions, isAdmin: false } });
+    await call(ctx, 'POST', '/api/admin/role/create', {
+      as: boss,
+      payload: { name: 'bigrole', description: '长'.repeat(100), permissions, isAdmin: false },
+    });
     const big = await lastLog('/api/admin/role/create');
     expect(big.status).toBe('failed');
     expect(Buffer.byteLength(big.payload)).toBeLessThanOrEqual(4096);
@@ -136,7 +176,8 @@ describe('GET /api/admin/log/list', () => {
     await call(ctx, 'POST', '/api/admin/dict/type', { as: shop, payload: { code: 'denied', name: 'x' } });
     await call(ctx, 'POST', '/api/admin/dict/type', { as: boss, payload: { code: 'allowed_t', name: 'x' } });
     await flushLogs(ctx);
-    const q = async (s: string) => (await call<{ list: LogItem[]; total: number }>(ctx, 'GET', `/api/admin/log/list?${s}`, { as: boss })).data;
+    const q = async (s: string) =>
+      (await call<{ list: LogItem[]; total: number }>(ctx, 'GET', `/api/admin/log/list?${s}`, { as: boss })).data;
 
     const dict = await q('module=dict');
     expect(dict.total).toBe(2);
@@ -154,7 +195,9 @@ describe('GET /api/admin/log/list', () => {
     const newest = all.list[0];
     if (newest === undefined) throw new Error('no logs');
     expect((await q(`startTime=${encodeURIComponent(newest.createTime)}`)).list.map((l) => l.id)).toContain(newest.id);
-    expect((await q(`endTime=${encodeURIComponent(new Date(Date.parse(newest.createTime) - 1).toISOString())}`)).list.map((l) => l.id)).not.toContain(newest.id);
+    expect(
+      (await q(`endTime=${encodeURIComponent(new Date(Date.parse(newest.createTime) - 1).toISOString())}`)).list.map((l) => l.id),
+    ).not.toContain(newest.id);
     expect((await call(ctx, 'GET', '/api/admin/log/list?status=maybe', { as: boss })).status).toBe(400);
     expect((await call(ctx, 'GET', '/api/admin/log/detail?id=99999999', { as: boss })).status).toBe(404);
   });
@@ -165,12 +208,27 @@ describe('GET /api/admin/log/list', () => {
     for (let day = 0; day < 5; day++) for (let h = 0; h < 24; h += 5) times.push(base + day * DAY_MS + h * HOUR_MS + 123);
     for (const [i, t] of times.entries()) {
       await recordOperation(ctx.db, {
-        module: 'bench', action: i % 2 === 0 ? 'a' : 'b', content: '', operator: 'op', operatorId: null, status: i % 3 === 0 ? 0 : 1,
-        ip: '', method: 'POST', path: '/x', durationMs: 1, errorMsg: '', userAgent: '', payload: '', createdAt: t,
+        module: 'bench',
+        action: i % 2 === 0 ? 'a' : 'b',
+        content: '',
+        operator: 'op',
+        operatorId: null,
+        status: i % 3 === 0 ? 0 : 1,
+        ip: '',
+        method: 'POST',
+        path: '/x',
+        durationMs: 1,
+        errorMsg: '',
+        userAgent: '',
+        payload: '',
+        createdAt: t,
       });
     }
     const exact = async (f: { module: string; action?: string; status?: number; start?: number; end?: number }) => {
-      let q = ctx.db.selectFrom('operationLogs').select(sql<number>`count(*)`.as('n')).where('module', '=', f.module);
+      let q = ctx.db
+        .selectFrom('operationLogs')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('module', '=', f.module);
       if (f.action !== undefined) q = q.where('action', '=', f.action);
       if (f.status !== undefined) q = q.where('status', '=', f.status);
       if (f.start !== undefined) q = q.where('createdAt', '>=', f.start);
@@ -208,7 +266,9 @@ describe('the log rule at registration, and a log that cannot be written', () =>
 
   it('refuses an API route that changes data without saying how it is logged', async () => {
     await expect(appWith((a) => a.post('/api/forgot', { config: { auth: 'user' } }, async () => null))).rejects.toThrow(UnloggedRouteError);
-    await expect(appWith((a) => a.delete('/api/forgot/:id', { config: { auth: 'user' } }, async () => null))).rejects.toThrow(/declares no operation-log rule/);
+    await expect(appWith((a) => a.delete('/api/forgot/:id', { config: { auth: 'user' } }, async () => null))).rejects.toThrow(
+      /declares no operation-log rule/,
+    );
     const fine = await appWith((a) => {
       a.get('/api/read', { config: { auth: 'public' } }, async () => null);
       a.post('/api/beacon', { config: { auth: 'public', log: false } }, async () => null);

@@ -3,7 +3,16 @@ import { macFilterPrefix, normalizeMac } from '@clearplay/contract';
 
 describe('normalizeMac', () => {
   it('accepts every documented spelling in any case and answers AA-BB-CC-DD-EE-FF', () => {
-    for (const spelling of ['0a-1b-2c-3d-4e-5f', '0A-1B-2C-3D-4E-5F', '0a:1b:2c:3d:4e:5f', '0A:1b:2C:3d:4E:5f', '0a1b2c3d4e5f', '0A1B2C3D4E5F', '0a1b.2c3d.4e5f', '0A1B.2C3D.4E5F']) {
+    for (const spelling of [
+      '0a-1b-2c-3d-4e-5f',
+      '0A-1B-2C-3D-4E-5F',
+      '0a:1b:2c:3d:4e:5f',
+      '0A:1b:2C:3d:4E:5f',
+      '0a1b2c3d4e5f',
+      '0A1B2C3D4E5F',
+      '0a1b.2c3d.4e5f',
+      '0A1B.2C3D.4E5F',
+    ]) {
       expect(normalizeMac(spelling), spelling).toBe('0A-1B-2C-3D-4E-5F');
     }
   });

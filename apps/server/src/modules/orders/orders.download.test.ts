@@ -29,7 +29,11 @@ interface Zip {
 }
 
 async function download(ctx: TestContext, as: LoggedIn, id: number, lang = 'en-US'): Promise<Zip> {
-  const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/order/download?id=${id}`, headers: { ...as.headers, 'accept-language': lang } });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/admin/order/download?id=${id}`,
+    headers: { ...as.headers, 'accept-language': lang },
+  });
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   expect(res.headers['content-type']).toBe('application/zip');
   const zip = await JSZip.loadAsync(res.rawPayload);
@@ -73,7 +77,12 @@ describe('with the embedded upload host', () => {
     form.append('token', token.data.uploadToken);
     form.append('key', token.data.key);
     const request = new Request('http://localhost/', { method: 'POST', body: form });
-    const res = await ctx.app.inject({ method: 'POST', url: '/upload', headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/upload',
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
     expect(res.statusCode, res.body).toBe(200);
     uploaded = { url: res.json<{ url: string }>().url, bytes };
 
@@ -105,7 +114,9 @@ describe('with the embedded upload host', () => {
 
   it('zips the images by kind with a summary that lists the missing ones', async () => {
     const zip = await download(ctx, admin, privateOrder.id, 'zh-CN');
-    expect(zip.headers['content-disposition']).toBe(`attachment; filename="order-${privateOrder.code}.zip"; filename*=UTF-8''order-${privateOrder.code}.zip`);
+    expect(zip.headers['content-disposition']).toBe(
+      `attachment; filename="order-${privateOrder.code}.zip"; filename*=UTF-8''order-${privateOrder.code}.zip`,
+    );
     expect(zip.names).toEqual(['summary.txt', '健康证明/01.png', '问题证明/02.png']);
     expect((await zip.file('健康证明/01.png')).equals(uploaded.bytes)).toBe(true);
     expect((await zip.file('问题证明/02.png')).equals(uploaded.bytes)).toBe(true);
@@ -131,7 +142,9 @@ describe('with the embedded upload host', () => {
     expect(zip.summary).toContain(`Detection record ${privateOrder.code}`);
     expect(zip.summary).toContain('Amount: ¥30.00');
     expect(zip.summary).toContain('Health certificate: 1 in the folder health-certificate/');
-    expect(zip.summary).toContain('health-certificate/02: /upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff (the file does not exist)');
+    expect(zip.summary).toContain(
+      'health-certificate/02: /upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff (the file does not exist)',
+    );
   });
 
   it('gives the owner shop its order, and another shop only public orders, reduced', async () => {
@@ -165,7 +178,9 @@ describe('with the embedded upload host', () => {
     expect(sourceOf('/etc/passwd', store, 'app.example')).toEqual({ foreign: true });
     expect(sourceOf('file:///etc/passwd', store, 'app.example')).toEqual({ foreign: true });
     expect(sourceOf('http://169.254.169.254/latest/meta-data', store, 'app.example')).toEqual({ foreign: true });
-    expect(sourceOf('https://app.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ key: 'evidence/cert/202601/ab' });
+    expect(sourceOf('https://app.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({
+      key: 'evidence/cert/202601/ab',
+    });
     expect(sourceOf('https://elsewhere.example/upload/files/evidence/cert/202601/ab', store, 'app.example')).toEqual({ foreign: true });
   });
 });

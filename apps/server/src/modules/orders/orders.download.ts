@@ -88,9 +88,11 @@ async function readImage(blobs: BlobStore, key: string, max: number, timeoutMs: 
     }
     return { data: Buffer.concat(chunks) };
   } catch (error) {
-    if (error instanceof BlobReadError && error.reason === 'http') return { missing: { key: 'orderSheet.missing.http', params: { status: error.status ?? 0 } } };
+    if (error instanceof BlobReadError && error.reason === 'http')
+      return { missing: { key: 'orderSheet.missing.http', params: { status: error.status ?? 0 } } };
     const name = (error as { name?: unknown }).name;
-    const timedOut = (error instanceof BlobReadError && error.reason === 'timeout') || name === 'TimeoutError' || name === 'AbortError' || signal.aborted;
+    const timedOut =
+      (error instanceof BlobReadError && error.reason === 'timeout') || name === 'TimeoutError' || name === 'AbortError' || signal.aborted;
     return { missing: { key: timedOut ? 'orderSheet.missing.timeout' : 'orderSheet.missing.failed' } };
   }
 }
@@ -119,7 +121,14 @@ interface MissingImage {
 }
 
 /** The text of summary.txt (CRLF lines, for every text editor). */
-export function summaryText(item: OrderItem, locale: Locale, labels: { result: string; ifPublic: string; ifChangedMac: string }, counts: Record<OrderImageKind, number>, missing: readonly MissingImage[], now: number): string {
+export function summaryText(
+  item: OrderItem,
+  locale: Locale,
+  labels: { result: string; ifPublic: string; ifChangedMac: string },
+  counts: Record<OrderImageKind, number>,
+  missing: readonly MissingImage[],
+  now: number,
+): string {
   const colon = locale === 'zh-CN' ? '：' : ': ';
   const line = (column: SheetColumn, value: string) => `${headerOf(locale, column)}${colon}${value}`;
   const full = item.view === 'full';
@@ -146,7 +155,8 @@ export function summaryText(item: OrderItem, locale: Locale, labels: { result: s
     '',
     `${t(locale, 'orderSheet.summary.images')}${colon}`,
     ...ORDER_IMAGE_KINDS.map(
-      (kind) => `  ${t(locale, 'orderSheet.summary.imageCount', { kind: headerOf(locale, kind), count: counts[kind], folder: t(locale, FOLDER_KEY[kind]) })}`,
+      (kind) =>
+        `  ${t(locale, 'orderSheet.summary.imageCount', { kind: headerOf(locale, kind), count: counts[kind], folder: t(locale, FOLDER_KEY[kind]) })}`,
     ),
   ];
   if (missing.length > 0) {
@@ -159,7 +169,6 @@ export function summaryText(item: OrderItem, locale: Locale, labels: { result: s
   return `${lines.join('\r\n')}\r\n`;
 }
 
-
 export interface OrderZip {
   fileName: string;
   stream: Readable;
@@ -169,7 +178,15 @@ export interface OrderZip {
  * The order must be visible to the operator (404 otherwise, before any byte is sent). The
  * returned stream is filled as the images are read; `onError` hears a failure after that.
  */
-export async function orderZip(db: Db, id: number, op: Operator, locale: Locale, store: ImageStore, ownHost: string | undefined, onError: (error: unknown) => void): Promise<OrderZip> {
+export async function orderZip(
+  db: Db,
+  id: number,
+  op: Operator,
+  locale: Locale,
+  store: ImageStore,
+  ownHost: string | undefined,
+  onError: (error: unknown) => void,
+): Promise<OrderZip> {
   const item = toOrderItem(await visibleOrder(db, id, op), op);
   const dict = await loadDictLabels(db);
   const zip = new ZipFile();
@@ -188,7 +205,12 @@ export async function orderZip(db: Db, id: number, op: Operator, locale: Locale,
         const source = sourceOf(url, store.blobs, ownHost);
         const got: Fetched =
           'key' in source
-            ? await readImage(store.blobs, source.key, store.maxImageBytes, Math.min(store.fetchTimeoutMs ?? 15_000, started + REMOTE_BUDGET_MS - nowMs()))
+            ? await readImage(
+                store.blobs,
+                source.key,
+                store.maxImageBytes,
+                Math.min(store.fetchTimeoutMs ?? 15_000, started + REMOTE_BUDGET_MS - nowMs()),
+              )
             : { missing: { key: 'orderSheet.missing.foreign' } };
         const name = `${folder}/${number(i, urls.length)}`;
         if ('missing' in got) {
@@ -200,7 +222,11 @@ export async function orderZip(db: Db, id: number, op: Operator, locale: Locale,
         await room(out);
       }
     }
-    const labels = { result: labelOf(dict, 'result', item.result), ifPublic: labelOf(dict, 'ifPublic', item.ifPublic), ifChangedMac: labelOf(dict, 'ifChangedMac', item.ifChangedMac) };
+    const labels = {
+      result: labelOf(dict, 'result', item.result),
+      ifPublic: labelOf(dict, 'ifPublic', item.ifPublic),
+      ifChangedMac: labelOf(dict, 'ifChangedMac', item.ifChangedMac),
+    };
     const summary = summaryText(item, locale, labels, counts, missing, nowMs());
     zip.addBuffer(Buffer.from(`\uFEFF${summary}`, 'utf8'), 'summary.txt', { mtime });
     zip.end();

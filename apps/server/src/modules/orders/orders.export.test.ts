@@ -43,7 +43,8 @@ const EN = [
 const col = (header: string) => EN.indexOf(header);
 
 /** A cheating order of shop A for ¥30.00 with the target `exp_x`, with `o` on top. */
-const order = (o: Record<string, unknown>) => orderBody({ userId: shopA.id, inspectorId: inspector.id, amount: 3000 }, { objWechat: 'exp_x', ...o });
+const order = (o: Record<string, unknown>) =>
+  orderBody({ userId: shopA.id, inspectorId: inspector.id, amount: 3000 }, { objWechat: 'exp_x', ...o });
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -51,7 +52,11 @@ beforeAll(async () => {
   inspector = await loginAs(ctx, 'inspector');
   shopA = await loginAs(ctx, 'shop');
   shopB = await loginAs(ctx, 'shop');
-  await ctx.db.updateTable('users').set({ defaultPrice: 1000, defaultPriceCheat: 3000, defaultPriceNotPass: 500, defaultPriceSuspect: 1500 }).where('id', 'in', [shopA.id, shopB.id]).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ defaultPrice: 1000, defaultPriceCheat: 3000, defaultPriceNotPass: 500, defaultPriceSuspect: 1500 })
+    .where('id', 'in', [shopA.id, shopB.id])
+    .execute();
   await ctx.db.updateTable('users').set({ nickname: 'Shop A' }).where('id', '=', shopA.id).execute();
   const specs: Record<string, Record<string, unknown>> = {
     a1: {
@@ -63,7 +68,16 @@ beforeAll(async () => {
     },
     a2: { objWechat: 'exp_a2', result: 0, amount: 1000, ifPublic: 1, description: 'fine' },
     b1: { objWechat: 'exp_b1', userId: shopB.id, result: 3, amount: 1500 },
-    b2: { objWechat: 'exp_b2', userId: shopB.id, result: 2, amount: 777, ifPublic: 1, objClientName: '@attacker', description: '-1+2', proofImages: 'https://img.example.com/p/1.png' },
+    b2: {
+      objWechat: 'exp_b2',
+      userId: shopB.id,
+      result: 2,
+      amount: 777,
+      ifPublic: 1,
+      objClientName: '@attacker',
+      description: '-1+2',
+      proofImages: 'https://img.example.com/p/1.png',
+    },
   };
   for (const [name, spec] of Object.entries(specs)) {
     const res = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', { as: admin, payload: order(spec) });
@@ -82,7 +96,11 @@ interface Exported {
 }
 
 async function exportAs(as: LoggedIn, query = '', lang = 'en-US'): Promise<Exported> {
-  const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/order/export${query}`, headers: { ...as.headers, 'accept-language': lang } });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/admin/order/export${query}`,
+    headers: { ...as.headers, 'accept-language': lang },
+  });
   expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
   expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   const workbook = new ExcelJS.Workbook();
@@ -108,7 +126,9 @@ describe('formula neutralisation', () => {
 describe('GET /admin/order/export', () => {
   it('streams every order to staff, with labels, CNY amounts, Beijing times and neutralised formulas', async () => {
     const exported = await exportAs(admin);
-    expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="orders-\d{8}-\d{6}\.xlsx"; filename\*=UTF-8''orders-\d{8}-\d{6}\.xlsx$/);
+    expect(exported.headers['content-disposition']).toMatch(
+      /^attachment; filename="orders-\d{8}-\d{6}\.xlsx"; filename\*=UTF-8''orders-\d{8}-\d{6}\.xlsx$/,
+    );
     expect(exported.rows[0]).toEqual(EN);
     expect(exported.rows).toHaveLength(5);
 
@@ -163,7 +183,12 @@ describe('GET /admin/order/export', () => {
   it('answers a bad filter with the JSON envelope, before any file', async () => {
     const mac = await call(ctx, 'GET', '/api/admin/order/export?mac=zz', { as: admin });
     expect(mac).toMatchObject({ http: 400, status: 400, msg: 'MAC filter "zz" may contain only hexadecimal digits and - : . separators' });
-    const range = await call(ctx, 'GET', '/api/admin/order/export?orderStartTime=2026-02-01T00:00:00.000Z&orderEndTime=2026-01-01T00:00:00.000Z', { as: admin });
+    const range = await call(
+      ctx,
+      'GET',
+      '/api/admin/order/export?orderStartTime=2026-02-01T00:00:00.000Z&orderEndTime=2026-01-01T00:00:00.000Z',
+      { as: admin },
+    );
     expect(range).toMatchObject({ http: 400, status: 400, msg: 'The order time range ends before it starts' });
     const unknown = await call(ctx, 'GET', '/api/admin/order/export?result=7', { as: admin });
     expect(unknown.status).toBe(400);
@@ -193,8 +218,9 @@ describe('GET /admin/order/export', () => {
 describe('more than one page', () => {
   it('reads every row once, in the list’s order, across pages of equal times', async () => {
     const n = EXPORT_PAGE * 2 + 37;
-    const lines = ['Target WeChat ID,Target name,Game,MAC address,Install time,Result,Client shop,Target\'s shop'];
-    for (let i = 0; i < n; i++) lines.push(`page_${i},T,CS2,aabbcc${i.toString(16).padStart(6, '0')},2026-01-02 03:04,${i % 4},${shopB.username},S`);
+    const lines = ["Target WeChat ID,Target name,Game,MAC address,Install time,Result,Client shop,Target's shop"];
+    for (let i = 0; i < n; i++)
+      lines.push(`page_${i},T,CS2,aabbcc${i.toString(16).padStart(6, '0')},2026-01-02 03:04,${i % 4},${shopB.username},S`);
     const form = new FormData();
     form.append('file', new Blob([lines.join('\n')]), 'many.csv');
     const request = new Request('http://localhost/', { method: 'POST', body: form });
@@ -217,7 +243,13 @@ describe('more than one page', () => {
     const amounts = byAmount.rows.slice(1).map((r) => r[col('Amount')] as number);
     expect(amounts).toHaveLength(n + 2);
     expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
-    const expectedByAmount = await ctx.db.selectFrom('orders').select('code').where('userId', '=', shopB.id).orderBy('amount', 'asc').orderBy('id', 'asc').execute();
+    const expectedByAmount = await ctx.db
+      .selectFrom('orders')
+      .select('code')
+      .where('userId', '=', shopB.id)
+      .orderBy('amount', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
     expect(byAmount.rows.slice(1).map((r) => r[col('Verification code')])).toEqual(expectedByAmount.map((r) => r.code));
   });
 });

@@ -16,7 +16,16 @@ import type { Operator } from '../../http/route-context.ts';
 import * as repo from './orders.repository.ts';
 import { displayName, seesAll } from './orders.rules.ts';
 import { toOrderFilter, toSort } from './orders.service.ts';
-import { EXPORT_COLUMNS, beijingCellDate, fileStamp, headerOf, labelOf, loadDictLabels, type DictLabels, type SheetColumn } from './orders.sheet.ts';
+import {
+  EXPORT_COLUMNS,
+  beijingCellDate,
+  fileStamp,
+  headerOf,
+  labelOf,
+  loadDictLabels,
+  type DictLabels,
+  type SheetColumn,
+} from './orders.sheet.ts';
 import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../lib/xlsx-stream.ts';
 
 /** Rows per database read. */
@@ -130,7 +139,6 @@ function after(eb: ListEb, sort: repo.OrderSort, cursor: Cursor) {
   return eb.and([eb(column, orEqual, cursor.key), eb.or([eb(column, beyond, cursor.key), eb('orders.id', beyond, cursor.id)])]);
 }
 
-
 export interface OrderExport {
   fileName: string;
   asciiName: string;
@@ -142,7 +150,13 @@ export interface OrderExport {
  * returns the xlsx stream; the rows are written into it as it is read. `onError` hears a
  * failure after the first byte (the download then ends short, as the client will see).
  */
-export async function exportOrders(db: Db, query: OrderExportQuery, op: Operator, locale: Locale, onError: (error: unknown) => void): Promise<OrderExport> {
+export async function exportOrders(
+  db: Db,
+  query: OrderExportQuery,
+  op: Operator,
+  locale: Locale,
+  onError: (error: unknown) => void,
+): Promise<OrderExport> {
   const filter = toOrderFilter(query, op);
   const sort = toSort(query);
   const dict = await loadDictLabels(db);

@@ -34,13 +34,21 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     '/admin/order/import/template',
     {
       config: { auth: 'user', permission: 'order:import' },
-      schema: { tags, summary: 'The import template (xlsx), headers in the caller’s language', security, response: fileResponses(XLSX_TYPE, 'xlsx workbook') },
+      schema: {
+        tags,
+        summary: 'The import template (xlsx), headers in the caller’s language',
+        security,
+        response: fileResponses(XLSX_TYPE, 'xlsx workbook'),
+      },
     },
     async (request, reply) => {
       const locale = localeOf(request);
       const data = await importTemplate(db, locale);
       const name = locale === 'zh-CN' ? '订单导入模板' : 'order-import-template';
-      return reply.type(XLSX_TYPE).header('content-disposition', attachment(`${name}.xlsx`, 'order-import-template.xlsx')).send(data);
+      return reply
+        .type(XLSX_TYPE)
+        .header('content-disposition', attachment(`${name}.xlsx`, 'order-import-template.xlsx'))
+        .send(data);
     },
   );
 
@@ -72,11 +80,23 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     '/admin/order/export',
     {
       config: { auth: 'user', permission: 'order:export' },
-      schema: { tags, summary: 'The orders the list shows for these filters, streamed as xlsx', security, querystring: OrderExportQuery, response: fileResponses(XLSX_TYPE, 'xlsx workbook') },
+      schema: {
+        tags,
+        summary: 'The orders the list shows for these filters, streamed as xlsx',
+        security,
+        querystring: OrderExportQuery,
+        response: fileResponses(XLSX_TYPE, 'xlsx workbook'),
+      },
     },
     async (request, reply) => {
-      const exported = await exportOrders(db, request.query, operatorOf(request), localeOf(request), (error) => request.log.error({ err: error, reqId: request.id }, 'order export failed'));
-      return reply.type(XLSX_TYPE).header('content-disposition', attachment(exported.fileName, exported.asciiName)).header('cache-control', 'no-store').send(exported.stream);
+      const exported = await exportOrders(db, request.query, operatorOf(request), localeOf(request), (error) =>
+        request.log.error({ err: error, reqId: request.id }, 'order export failed'),
+      );
+      return reply
+        .type(XLSX_TYPE)
+        .header('content-disposition', attachment(exported.fileName, exported.asciiName))
+        .header('cache-control', 'no-store')
+        .send(exported.stream);
     },
   );
 
@@ -84,14 +104,24 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     '/admin/order/download',
     {
       config: { auth: 'user', permission: 'order:download' },
-      schema: { tags, summary: 'An order’s images by kind and a one-page summary, as a ZIP', security, querystring: IdQuery, response: fileResponses('application/zip', 'zip archive') },
+      schema: {
+        tags,
+        summary: 'An order’s images by kind and a one-page summary, as a ZIP',
+        security,
+        querystring: IdQuery,
+        response: fileResponses('application/zip', 'zip archive'),
+      },
     },
     async (request, reply) => {
       const store = { blobs, maxImageBytes: config.uploads.maxImageBytes };
       const zip = await orderZip(db, request.query.id, operatorOf(request), localeOf(request), store, request.host, (error) =>
         request.log.error({ err: error, reqId: request.id }, 'order download failed'),
       );
-      return reply.type('application/zip').header('content-disposition', attachment(zip.fileName, zip.fileName)).header('cache-control', 'no-store').send(zip.stream);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', attachment(zip.fileName, zip.fileName))
+        .header('cache-control', 'no-store')
+        .send(zip.stream);
     },
   );
 };

@@ -39,8 +39,36 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.destroy());
 
-const EN = ['Target WeChat ID', 'Target name', 'Game', 'MAC address', 'Install time', 'Result', 'Client shop', "Target's shop", 'Inspector', 'Amount', 'Public', 'MAC changed', 'Description'];
-const ZH = ['目标微信号', '目标名称', '游戏', 'MAC 地址', '安装时间', '检测结果', '客户店铺', '目标所属店铺', '检测员', '金额', '是否公开', '是否改过 MAC', '描述'];
+const EN = [
+  'Target WeChat ID',
+  'Target name',
+  'Game',
+  'MAC address',
+  'Install time',
+  'Result',
+  'Client shop',
+  "Target's shop",
+  'Inspector',
+  'Amount',
+  'Public',
+  'MAC changed',
+  'Description',
+];
+const ZH = [
+  '目标微信号',
+  '目标名称',
+  '游戏',
+  'MAC 地址',
+  '安装时间',
+  '检测结果',
+  '客户店铺',
+  '目标所属店铺',
+  '检测员',
+  '金额',
+  '是否公开',
+  '是否改过 MAC',
+  '描述',
+];
 
 type Row = (string | number | Date | null)[];
 
@@ -55,7 +83,8 @@ const csvCell = (v: string | number | null) => {
   const s = v === null ? '' : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
-const csv = (rows: (string | number | null)[][], bom = false) => Buffer.from(`${bom ? '\uFEFF' : ''}${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`, 'utf8');
+const csv = (rows: (string | number | null)[][], bom = false) =>
+  Buffer.from(`${bom ? '\uFEFF' : ''}${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`, 'utf8');
 
 interface Answer<T> {
   http: number;
@@ -65,7 +94,12 @@ interface Answer<T> {
 }
 
 /** The browser's upload: a multipart/form-data body with the file in the field "file". */
-async function importFile(file: Buffer, name: string, as: LoggedIn, options: { keepValid?: boolean; lang?: string; field?: string } = {}): Promise<Answer<OrderImportResult>> {
+async function importFile(
+  file: Buffer,
+  name: string,
+  as: LoggedIn,
+  options: { keepValid?: boolean; lang?: string; field?: string } = {},
+): Promise<Answer<OrderImportResult>> {
   const form = new FormData();
   form.append(options.field ?? 'file', new Blob([new Uint8Array(file)]), name);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
@@ -83,7 +117,12 @@ async function importFile(file: Buffer, name: string, as: LoggedIn, options: { k
 }
 
 async function ordersOf(prefix: string, as: LoggedIn = admin): Promise<OrderItem[]> {
-  const res = await call<{ list: OrderItem[]; total: number }>(ctx, 'GET', `/api/admin/order/list?pageSize=200&objWechat=${encodeURIComponent(prefix)}`, { as });
+  const res = await call<{ list: OrderItem[]; total: number }>(
+    ctx,
+    'GET',
+    `/api/admin/order/list?pageSize=200&objWechat=${encodeURIComponent(prefix)}`,
+    { as },
+  );
   expect(res.status).toBe(200);
   return res.data.list;
 }
@@ -93,7 +132,10 @@ async function balanceOf(userId: number): Promise<{ balance: number; entries: nu
   const user = await ctx.db.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirstOrThrow();
   const sum = await ctx.db
     .selectFrom('ledgerEntries')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'), eb.fn.countAll<number | string>().as('n')])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'),
+      eb.fn.countAll<number | string>().as('n'),
+    ])
     .where('userId', '=', userId)
     .executeTakeFirstOrThrow();
   return { balance: Number(user.balance), entries: Number(sum.total), count: Number(sum.n) };
@@ -108,7 +150,11 @@ describe('the template', () => {
       ['zh-CN', ZH, '订单导入模板.xlsx'],
       ['en-US', EN, 'order-import-template.xlsx'],
     ] as const) {
-      const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/order/import/template', headers: { ...inspector.headers, 'accept-language': lang } });
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/admin/order/import/template',
+        headers: { ...inspector.headers, 'accept-language': lang },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('spreadsheetml.sheet');
       expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
@@ -130,16 +176,41 @@ describe('the template', () => {
   });
 
   it('filled in and sent back, imports', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/order/import/template', headers: { ...inspector.headers, 'accept-language': 'zh-CN' } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/order/import/template',
+      headers: { ...inspector.headers, 'accept-language': 'zh-CN' },
+    });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    workbook.worksheets[0]!.addRow(['tpl_wx', '模板', '和平精英', 'aa-bb-cc-00-00-01', excelDate(2026, 1, 2, 8, 0), '可疑', shop.username, '某店', null, null, null, null, '来自模板']);
+    workbook.worksheets[0]!.addRow([
+      'tpl_wx',
+      '模板',
+      '和平精英',
+      'aa-bb-cc-00-00-01',
+      excelDate(2026, 1, 2, 8, 0),
+      '可疑',
+      shop.username,
+      '某店',
+      null,
+      null,
+      null,
+      null,
+      '来自模板',
+    ]);
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     const answer = await importFile(file, '模板.xlsx', inspector, { lang: 'zh-CN' });
     expect(answer.status, answer.msg).toBe(200);
     expect(answer.data).toEqual({ total: 1, imported: 1, rejected: [], keepValid: false });
     const [order] = await ordersOf('tpl_wx');
-    expect(order).toMatchObject({ result: 3, amount: 1500, userId: shop.id, inspectorId: inspector.id, installationTime: '2026-01-02T00:00:00.000Z', description: '来自模板' });
+    expect(order).toMatchObject({
+      result: 3,
+      amount: 1500,
+      userId: shop.id,
+      inspectorId: inspector.id,
+      installationTime: '2026-01-02T00:00:00.000Z',
+      description: '来自模板',
+    });
   });
 });
 
@@ -148,10 +219,66 @@ describe('reading cells', () => {
     const before = await balanceOf(shop.id);
     const file = await xlsx([
       EN,
-      ['lab_1', 'One', 'CS2', 'aa:bb:cc:dd:ee:01', excelDate(2026, 1, 2, 11, 4, 5), '作弊', shop.username, 'Their shop', '', '', '公开', '已更换', 'labels'],
-      ['lab_2', 'Two', 'CS2', 'aabbccddee02', '2026/1/2 3:04:05', 'normal', 'Golden Dragon', 'Their shop', inspector.username, '', 'private', 'no', 'English words, nickname'],
-      ['lab_3', 'Three', 'CS2', 'AA-BB-CC-DD-EE-03', '2026-01-02T03:04:05Z', 2, shop.username.toUpperCase(), 'Their shop', '', '', 1, 0, 'values'],
-      ['lab_4', 'Four', 'CS2', 'aabb.ccdd.ee04', '2026-01-02 03:04', 'Suspicious', shop.username, 'Their shop', '', '¥15.00', 'Public', 'Changed', 'amount in CNY'],
+      [
+        'lab_1',
+        'One',
+        'CS2',
+        'aa:bb:cc:dd:ee:01',
+        excelDate(2026, 1, 2, 11, 4, 5),
+        '作弊',
+        shop.username,
+        'Their shop',
+        '',
+        '',
+        '公开',
+        '已更换',
+        'labels',
+      ],
+      [
+        'lab_2',
+        'Two',
+        'CS2',
+        'aabbccddee02',
+        '2026/1/2 3:04:05',
+        'normal',
+        'Golden Dragon',
+        'Their shop',
+        inspector.username,
+        '',
+        'private',
+        'no',
+        'English words, nickname',
+      ],
+      [
+        'lab_3',
+        'Three',
+        'CS2',
+        'AA-BB-CC-DD-EE-03',
+        '2026-01-02T03:04:05Z',
+        2,
+        shop.username.toUpperCase(),
+        'Their shop',
+        '',
+        '',
+        1,
+        0,
+        'values',
+      ],
+      [
+        'lab_4',
+        'Four',
+        'CS2',
+        'aabb.ccdd.ee04',
+        '2026-01-02 03:04',
+        'Suspicious',
+        shop.username,
+        'Their shop',
+        '',
+        '¥15.00',
+        'Public',
+        'Changed',
+        'amount in CNY',
+      ],
       ['lab_5', 'Five', '王者荣耀', 1122334405, '2026年1月2日 3时4分', '3', shop.username, 'Their shop', '', 15, null, null, null],
     ]);
     const answer = await importFile(file, 'orders.xlsx', inspector);
@@ -159,13 +286,48 @@ describe('reading cells', () => {
     expect(answer.data).toEqual({ total: 5, imported: 5, rejected: [], keepValid: false });
 
     const byWechat = new Map((await ordersOf('lab_')).map((o) => [o.objWechat, o]));
-    expect(byWechat.get('lab_1')).toMatchObject({ result: 1, ifPublic: 1, ifChangedMac: 1, mac: 'AA-BB-CC-DD-EE-01', installationTime: '2026-01-02T03:04:05.000Z', amount: 3000, inspectorId: inspector.id, userId: shop.id });
-    expect(byWechat.get('lab_2')).toMatchObject({ result: 0, ifPublic: 0, ifChangedMac: 0, installationTime: '2026-01-01T19:04:05.000Z', amount: 1000 });
-    expect(byWechat.get('lab_3')).toMatchObject({ result: 2, ifPublic: 1, ifChangedMac: 0, installationTime: '2026-01-02T03:04:05.000Z', amount: 500 });
-    expect(byWechat.get('lab_4')).toMatchObject({ result: 3, ifPublic: 1, ifChangedMac: 1, installationTime: '2026-01-01T19:04:00.000Z', amount: 1500, mac: 'AA-BB-CC-DD-EE-04' });
+    expect(byWechat.get('lab_1')).toMatchObject({
+      result: 1,
+      ifPublic: 1,
+      ifChangedMac: 1,
+      mac: 'AA-BB-CC-DD-EE-01',
+      installationTime: '2026-01-02T03:04:05.000Z',
+      amount: 3000,
+      inspectorId: inspector.id,
+      userId: shop.id,
+    });
+    expect(byWechat.get('lab_2')).toMatchObject({
+      result: 0,
+      ifPublic: 0,
+      ifChangedMac: 0,
+      installationTime: '2026-01-01T19:04:05.000Z',
+      amount: 1000,
+    });
+    expect(byWechat.get('lab_3')).toMatchObject({
+      result: 2,
+      ifPublic: 1,
+      ifChangedMac: 0,
+      installationTime: '2026-01-02T03:04:05.000Z',
+      amount: 500,
+    });
+    expect(byWechat.get('lab_4')).toMatchObject({
+      result: 3,
+      ifPublic: 1,
+      ifChangedMac: 1,
+      installationTime: '2026-01-01T19:04:00.000Z',
+      amount: 1500,
+      mac: 'AA-BB-CC-DD-EE-04',
+    });
     // No public flag: the shop's default (private); install time in Chinese.
     // A MAC typed as a number lost its leading zeros to the spreadsheet: they come back.
-    expect(byWechat.get('lab_5')).toMatchObject({ result: 3, ifPublic: 0, gameName: '王者荣耀', mac: '00-11-22-33-44-05', installationTime: '2026-01-01T19:04:00.000Z', amount: 1500 });
+    expect(byWechat.get('lab_5')).toMatchObject({
+      result: 3,
+      ifPublic: 0,
+      gameName: '王者荣耀',
+      mac: '00-11-22-33-44-05',
+      installationTime: '2026-01-01T19:04:00.000Z',
+      amount: 1500,
+    });
 
     const after = await balanceOf(shop.id);
     expect(after.balance).toBe(before.balance - (3000 + 1000 + 500 + 1500 + 1500));
@@ -177,7 +339,21 @@ describe('reading cells', () => {
     const file = csv(
       [
         ZH,
-        ['csv_1', '带,逗号', 'CS2', 'aa-bb-cc-00-00-11', '2026-01-02 03:04:05', '未通过', shop.username, '店', '', '', '私密', '未更换', 'line one\nline "two"'],
+        [
+          'csv_1',
+          '带,逗号',
+          'CS2',
+          'aa-bb-cc-00-00-11',
+          '2026-01-02 03:04:05',
+          '未通过',
+          shop.username,
+          '店',
+          '',
+          '',
+          '私密',
+          '未更换',
+          'line one\nline "two"',
+        ],
         ['csv_2', 'Plain', 'CS2', 'aa-bb-cc-00-00-12', '2026/01/02', '正常', shop.username, '店', '', '10', '', '', ''],
       ],
       true,
@@ -186,22 +362,39 @@ describe('reading cells', () => {
     expect(answer.status, JSON.stringify(answer)).toBe(200);
     expect(answer.data.imported).toBe(2);
     const byWechat = new Map((await ordersOf('csv_')).map((o) => [o.objWechat, o]));
-    expect(byWechat.get('csv_1')).toMatchObject({ objWechatName: '带,逗号', description: 'line one\nline "two"', result: 2, ifPublic: 0, installationTime: '2026-01-01T19:04:05.000Z' });
+    expect(byWechat.get('csv_1')).toMatchObject({
+      objWechatName: '带,逗号',
+      description: 'line one\nline "two"',
+      result: 2,
+      ifPublic: 0,
+      installationTime: '2026-01-01T19:04:05.000Z',
+    });
     expect(byWechat.get('csv_2')).toMatchObject({ result: 0, amount: 1000, installationTime: '2026-01-01T16:00:00.000Z' });
   });
 
   it('takes a real browser-style upload over HTTP', async () => {
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const form = new FormData();
-    form.append('file', new Blob([csv([EN, ['http_1', 'x', 'CS2', 'aa-bb-cc-00-00-21', '2026-01-02 03:04', '0', shop.username, 'y', '', '', '', '', '']])]), 'real.csv');
-    const res = await fetch(`${address}/api/admin/order/import?keepValid=false`, { method: 'POST', body: form, headers: inspector.headers });
+    form.append(
+      'file',
+      new Blob([csv([EN, ['http_1', 'x', 'CS2', 'aa-bb-cc-00-00-21', '2026-01-02 03:04', '0', shop.username, 'y', '', '', '', '', '']])]),
+      'real.csv',
+    );
+    const res = await fetch(`${address}/api/admin/order/import?keepValid=false`, {
+      method: 'POST',
+      body: form,
+      headers: inspector.headers,
+    });
     const body = (await res.json()) as { status: number; data: OrderImportResult };
     expect(body).toMatchObject({ status: 200, data: { total: 1, imported: 1, rejected: [] } });
   });
 
   it('reads a csv without a byte order mark, English headers in any case, extra columns ignored', async () => {
     const headers = ['notes', ...EN.map((h) => h.toUpperCase())];
-    const file = csv([headers, ['ignored', 'csv_3', 'x', 'CS2', 'aa-bb-cc-00-00-13', '2026-01-02 03:04', '1', shop.username, 'y', '', '', '', '', '']]);
+    const file = csv([
+      headers,
+      ['ignored', 'csv_3', 'x', 'CS2', 'aa-bb-cc-00-00-13', '2026-01-02 03:04', '1', shop.username, 'y', '', '', '', '', ''],
+    ]);
     const answer = await importFile(file, 'orders.csv', inspector);
     expect(answer.data).toEqual({ total: 1, imported: 1, rejected: [], keepValid: false });
   });
@@ -241,7 +434,21 @@ describe('reading cells', () => {
 });
 
 describe('bad rows', () => {
-  const good = (wx: string, mac: string): Row => [wx, 'Good', 'CS2', mac, '2026-01-02 03:04', 'cheating', shop.username, 'Shop', '', '', '', '', ''];
+  const good = (wx: string, mac: string): Row => [
+    wx,
+    'Good',
+    'CS2',
+    mac,
+    '2026-01-02 03:04',
+    'cheating',
+    shop.username,
+    'Shop',
+    '',
+    '',
+    '',
+    '',
+    '',
+  ];
   const rows = (): Row[] => [
     EN,
     ['', 'No chat id', 'CS2', 'aa-bb-cc-00-01-01', '2026-01-02 03:04', 'normal', shop.username, 'Shop', '', '', '', '', ''],
@@ -251,9 +458,37 @@ describe('bad rows', () => {
     ['bad_date', 'Bad date', 'CS2', 'aa-bb-cc-00-01-05', '2026-13-45 99:99', 'normal', shop.username, 'Shop', '', '', '', '', ''],
     good('bad_keep_1', 'aa-bb-cc-00-01-06'),
     ['bad_many', '', 'Tetris', 'zz', 'never', '9', 'Twin Shop', '', 'nobody_inspects', 'twelve', 'maybe', 'perhaps', ''],
-    ['bad_amount', 'Wrong amount', 'CS2', 'aa-bb-cc-00-01-08', '2026-01-02 03:04', 'normal', shop.username, 'Shop', '', '¥1.00', '', '', ''],
+    [
+      'bad_amount',
+      'Wrong amount',
+      'CS2',
+      'aa-bb-cc-00-01-08',
+      '2026-01-02 03:04',
+      'normal',
+      shop.username,
+      'Shop',
+      '',
+      '¥1.00',
+      '',
+      '',
+      '',
+    ],
     ['bad_admin', 'Admin client', 'CS2', 'aa-bb-cc-00-01-09', '2026-01-02 03:04', 'normal', admin.username, 'Shop', '', '', '', '', ''],
-    ['bad_inspector', 'Someone else', 'CS2', 'aa-bb-cc-00-01-10', '2026-01-02 03:04', 'normal', shop.username, 'Shop', admin.username, '', '', '', ''],
+    [
+      'bad_inspector',
+      'Someone else',
+      'CS2',
+      'aa-bb-cc-00-01-10',
+      '2026-01-02 03:04',
+      'normal',
+      shop.username,
+      'Shop',
+      admin.username,
+      '',
+      '',
+      '',
+      '',
+    ],
     [null, null, null, null, null, null, null, null, null, null, null, null, null],
     good('bad_keep_2', 'aa-bb-cc-00-01-12'),
   ];
@@ -269,9 +504,13 @@ describe('bad rows', () => {
     const byRow = new Map(data.rejected.map((r) => [r.row, r]));
     expect([...byRow.keys()]).toEqual([2, 3, 4, 5, 6, 8, 9, 10, 11]);
     expect(byRow.get(2)!.reasons).toEqual(['Target WeChat ID: cannot be empty']);
-    expect(byRow.get(3)!.reasons).toEqual(['MAC address: MAC address "xx" is not valid: use AA-BB-CC-DD-EE-FF, aa:bb:cc:dd:ee:ff or aabbccddeeff']);
+    expect(byRow.get(3)!.reasons).toEqual([
+      'MAC address: MAC address "xx" is not valid: use AA-BB-CC-DD-EE-FF, aa:bb:cc:dd:ee:ff or aabbccddeeff',
+    ]);
     expect(byRow.get(4)!.reasons).toHaveLength(1);
-    expect(byRow.get(4)!.reasons[0]).toMatch(/^Result: "maybe" is not one of 正常, 作弊, 未通过, 可疑, normal, cheating, failed, suspicious/);
+    expect(byRow.get(4)!.reasons[0]).toMatch(
+      /^Result: "maybe" is not one of 正常, 作弊, 未通过, 可疑, normal, cheating, failed, suspicious/,
+    );
     expect(byRow.get(5)!.reasons).toEqual(['Client shop: No user has the username or nickname "nobody_at_all"']);
     expect(byRow.get(6)!.reasons).toEqual(['Install time: "2026-13-45 99:99" is not a date and time such as 2026-01-02 15:04']);
     const many = byRow.get(8)!.reasons;
@@ -288,10 +527,17 @@ describe('bad rows', () => {
       expect.stringMatching(/^Public: "maybe" is not one of 公开, 私密/),
       expect.stringMatching(/^MAC changed: "perhaps" is not one of 已更换, 未更换/),
     ]);
-    expect(byRow.get(9)!.reasons).toEqual(["Amount: Amount must be the client shop's price for this result (¥10.00); you may not change it"]);
+    expect(byRow.get(9)!.reasons).toEqual([
+      "Amount: Amount must be the client shop's price for this result (¥10.00); you may not change it",
+    ]);
     expect(byRow.get(10)!.reasons).toEqual([`Client shop: ${admin.username} is an administrator and cannot be a client shop`]);
     expect(byRow.get(11)!.reasons).toEqual(['Inspector: You can record orders only under your own name as inspector']);
-    expect(byRow.get(3)!.values).toMatchObject({ 'Target WeChat ID': 'bad_mac', 'MAC address': 'xx', 'Install time': '2026-01-02 03:04', Amount: '' });
+    expect(byRow.get(3)!.values).toMatchObject({
+      'Target WeChat ID': 'bad_mac',
+      'MAC address': 'xx',
+      'Install time': '2026-01-02 03:04',
+      Amount: '',
+    });
 
     expect(await ordersOf('bad_')).toEqual([]);
     expect(await balanceOf(shop.id)).toEqual(before);
@@ -311,12 +557,37 @@ describe('bad rows', () => {
   });
 
   it('gives the reasons in Chinese to a Chinese caller', async () => {
-    const answer = await importFile(csv([ZH, ['zh_bad', '名', 'CS2', 'xx', '2026-01-02 03:04', '作弊', 'nobody_at_all', '店', '', '', '', '', '']]), 'bad.csv', inspector, { lang: 'zh-CN' });
-    expect(answer.data.rejected[0]!.reasons).toEqual(['MAC 地址：MAC 地址“xx”无效：请使用 AA-BB-CC-DD-EE-FF、aa:bb:cc:dd:ee:ff 或 aabbccddeeff', '客户店铺：没有用户名或昵称为“nobody_at_all”的用户']);
+    const answer = await importFile(
+      csv([ZH, ['zh_bad', '名', 'CS2', 'xx', '2026-01-02 03:04', '作弊', 'nobody_at_all', '店', '', '', '', '', '']]),
+      'bad.csv',
+      inspector,
+      { lang: 'zh-CN' },
+    );
+    expect(answer.data.rejected[0]!.reasons).toEqual([
+      'MAC 地址：MAC 地址“xx”无效：请使用 AA-BB-CC-DD-EE-FF、aa:bb:cc:dd:ee:ff 或 aabbccddeeff',
+      '客户店铺：没有用户名或昵称为“nobody_at_all”的用户',
+    ]);
   });
 
   it('lets staff with the permissions name another inspector and override the amount', async () => {
-    const file = csv([EN, ['staff_1', 'x', 'CS2', 'aa-bb-cc-00-02-01', '2026-01-02 03:04', 'cheating', shop.username, 'y', inspector.username, '¥1.00', '', '', '']]);
+    const file = csv([
+      EN,
+      [
+        'staff_1',
+        'x',
+        'CS2',
+        'aa-bb-cc-00-02-01',
+        '2026-01-02 03:04',
+        'cheating',
+        shop.username,
+        'y',
+        inspector.username,
+        '¥1.00',
+        '',
+        '',
+        '',
+      ],
+    ]);
     const answer = await importFile(file, 'staff.csv', admin);
     expect(answer.data).toMatchObject({ imported: 1, rejected: [] });
     const [order] = await ordersOf('staff_');
@@ -334,12 +605,26 @@ describe('bad files', () => {
   };
 
   it('refuses a duplicate header, naming it', async () => {
-    const answer = await importFile(csv([[...EN, 'mac address'], ['x', 'x', 'CS2', 'aa-bb-cc-00-03-01', '2026-01-02', '0', shop.username, 'x', '', '', '', '', '', 'aa']]), 'dup.csv', inspector);
+    const answer = await importFile(
+      csv([
+        [...EN, 'mac address'],
+        ['x', 'x', 'CS2', 'aa-bb-cc-00-03-01', '2026-01-02', '0', shop.username, 'x', '', '', '', '', '', 'aa'],
+      ]),
+      'dup.csv',
+      inspector,
+    );
     expectError(answer, 400, 'The column "mac address" appears more than once in the header row');
   });
 
   it('refuses a header without the required columns, naming them', async () => {
-    const answer = await importFile(csv([['Target WeChat ID', 'Target name', 'Game', 'Result', 'Description'], ['x', 'x', 'CS2', '0', '']]), 'missing.csv', inspector);
+    const answer = await importFile(
+      csv([
+        ['Target WeChat ID', 'Target name', 'Game', 'Result', 'Description'],
+        ['x', 'x', 'CS2', '0', ''],
+      ]),
+      'missing.csv',
+      inspector,
+    );
     expectError(answer, 400, "The header row lacks the required columns: MAC address, Install time, Client shop, Target's shop");
     const zh = await importFile(csv([['目标微信号'], ['x']]), 'missing.csv', inspector, { lang: 'zh-CN' });
     expectError(zh, 400, '标题行缺少必填列：目标名称、游戏、MAC 地址、安装时间、检测结果、客户店铺、目标所属店铺');
@@ -347,22 +632,43 @@ describe('bad files', () => {
 
   it('refuses an empty file, a header-only file and a file of blank rows', async () => {
     expectError(await importFile(Buffer.alloc(0), 'empty.csv', inspector), 400, 'The file is empty: row 1 must hold the column headers');
-    expectError(await importFile(Buffer.from('\uFEFF', 'utf8'), 'bom.csv', inspector), 400, 'The file is empty: row 1 must hold the column headers');
+    expectError(
+      await importFile(Buffer.from('\uFEFF', 'utf8'), 'bom.csv', inspector),
+      400,
+      'The file is empty: row 1 must hold the column headers',
+    );
     expectError(await importFile(await xlsx([]), 'empty.xlsx', inspector), 400, 'The file is empty: row 1 must hold the column headers');
     expectError(await importFile(csv([EN]), 'header.csv', inspector), 400, 'The file has the header row but no orders');
     expectError(await importFile(await xlsx([EN]), 'header.xlsx', inspector), 400, 'The file has the header row but no orders');
-    expectError(await importFile(Buffer.from(`${EN.join(',')}\r\n,,,,\r\n\r\n, ,\r\n`), 'blank.csv', inspector), 400, 'The file has the header row but no orders');
+    expectError(
+      await importFile(Buffer.from(`${EN.join(',')}\r\n,,,,\r\n\r\n, ,\r\n`), 'blank.csv', inspector),
+      400,
+      'The file has the header row but no orders',
+    );
   });
 
   it('refuses what is not a spreadsheet', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-    const notSpreadsheet = 'The file is neither an xlsx workbook nor a UTF-8 CSV file; save it as .xlsx or as "CSV UTF-8" and import it again';
+    const notSpreadsheet =
+      'The file is neither an xlsx workbook nor a UTF-8 CSV file; save it as .xlsx or as "CSV UTF-8" and import it again';
     expectError(await importFile(png, 'photo.xlsx', inspector), 400, notSpreadsheet);
     // An old .xls (OLE2) and a GBK-encoded csv.
-    expectError(await importFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), 'old.xls', inspector), 400, notSpreadsheet);
+    expectError(
+      await importFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), 'old.xls', inspector),
+      400,
+      notSpreadsheet,
+    );
     expectError(await importFile(Buffer.from([0xc4, 0xbf, 0xb1, 0xea, 0x2c, 0x31, 0x0d, 0x0a]), 'gbk.csv', inspector), 400, notSpreadsheet);
-    expectError(await importFile(Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(200, 7)]), 'broken.xlsx', inspector), 400, 'The xlsx file could not be read; it may be damaged or password protected');
-    expectError(await importFile(Buffer.from(`${EN.join(',')}\r\n"unclosed,x\r\n`), 'quote.csv', inspector), 400, 'CSV row 2: a quoted field is not closed');
+    expectError(
+      await importFile(Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(200, 7)]), 'broken.xlsx', inspector),
+      400,
+      'The xlsx file could not be read; it may be damaged or password protected',
+    );
+    expectError(
+      await importFile(Buffer.from(`${EN.join(',')}\r\n"unclosed,x\r\n`), 'quote.csv', inspector),
+      400,
+      'CSV row 2: a quoted field is not closed',
+    );
   });
 
   it('refuses a request that is not a multipart upload of "file"', async () => {
@@ -371,7 +677,12 @@ describe('bad files', () => {
     expect(json.msg).toBe('Send the spreadsheet as multipart/form-data in the form field "file"');
     const wrongField = await importFile(csv([EN]), 'x.csv', inspector, { field: 'upload' });
     expectError(wrongField, 400, 'No file was sent: put the spreadsheet in the form field "file"');
-    const garbage = await ctx.app.inject({ method: 'POST', url: '/api/admin/order/import', headers: { ...inspector.headers, 'content-type': 'multipart/form-data; boundary=zzz' }, payload: 'not multipart at all' });
+    const garbage = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/order/import',
+      headers: { ...inspector.headers, 'content-type': 'multipart/form-data; boundary=zzz' },
+      payload: 'not multipart at all',
+    });
     expect(garbage.statusCode).toBe(400);
     expect(garbage.json<{ msg: string }>().msg).toMatch(/multipart|No file/);
   });
@@ -382,7 +693,21 @@ describe('bad files', () => {
   });
 
   it('refuses more than 50,000 orders in one file, csv or xlsx', async () => {
-    const row = (i: number) => [`many_${i}`, 'x', 'CS2', 'aa-bb-cc-00-00-01', '2026-01-02 03:04', '0', 'nobody_at_all', 'y', '', '', '', '', ''];
+    const row = (i: number) => [
+      `many_${i}`,
+      'x',
+      'CS2',
+      'aa-bb-cc-00-00-01',
+      '2026-01-02 03:04',
+      '0',
+      'nobody_at_all',
+      'y',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ];
     const tooMany = Array.from({ length: 50_001 }, (_, i) => row(i));
     const message = /^The file has more than 50,?000 orders; split it into smaller files$/;
     expectError(await importFile(csv([EN, ...tooMany]), 'many.csv', inspector), 400, message);
@@ -393,15 +718,24 @@ describe('bad files', () => {
   it('refuses a small xlsx that unpacks to more than 200 MB', async () => {
     const zip = new ZipFile();
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    zip.addReadStream(Readable.from((function* () {
-      for (let i = 0; i < 201; i++) yield chunk;
-    })()), 'xl/worksheets/sheet1.xml');
+    zip.addReadStream(
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 201; i++) yield chunk;
+        })(),
+      ),
+      'xl/worksheets/sheet1.xml',
+    );
     zip.end();
     const parts: Buffer[] = [];
     for await (const part of zip.outputStream) parts.push(part as Buffer);
     const bomb = Buffer.concat(parts);
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    expectError(await importFile(bomb, 'bomb.xlsx', inspector), 413, 'The workbook unpacks to more than 200 MB; split it into smaller files');
+    expectError(
+      await importFile(bomb, 'bomb.xlsx', inspector),
+      413,
+      'The workbook unpacks to more than 200 MB; split it into smaller files',
+    );
   });
 
   it('is refused to a role without the import permission', async () => {
@@ -417,11 +751,33 @@ describe('a large file', () => {
     const rows: Row[] = [EN];
     for (let i = 0; i < 2_500; i++) {
       const hex = (0x100000 + i).toString(16).padStart(6, '0');
-      rows.push([`late_${i}`, `Target ${i}`, 'CS2', i === 2_345 ? 'not a mac' : `aabbcc${hex}`, excelDate(2026, 1, 2, 8, i % 60), i % 4, shop.username, 'Late shop', '', '', '', '', '']);
+      rows.push([
+        `late_${i}`,
+        `Target ${i}`,
+        'CS2',
+        i === 2_345 ? 'not a mac' : `aabbcc${hex}`,
+        excelDate(2026, 1, 2, 8, i % 60),
+        i % 4,
+        shop.username,
+        'Late shop',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
     }
     const file = await xlsx(rows);
     const before = await balanceOf(shop.id);
-    const daily = async () => Number((await ctx.db.selectFrom('orderDaily').select((eb) => eb.fn.sum<number | string>('n').as('n')).executeTakeFirstOrThrow()).n ?? 0);
+    const daily = async () =>
+      Number(
+        (
+          await ctx.db
+            .selectFrom('orderDaily')
+            .select((eb) => eb.fn.sum<number | string>('n').as('n'))
+            .executeTakeFirstOrThrow()
+        ).n ?? 0,
+      );
     const dailyBefore = await daily();
 
     const refused = await importFile(file, 'late.xlsx', inspector);
@@ -430,7 +786,11 @@ describe('a large file', () => {
     expect(refused.data.imported).toBe(0);
     expect(refused.data.rejected.map((r) => r.row)).toEqual([2_347]);
     expect(refused.data.rejected[0]!.reasons[0]).toMatch(/^MAC address: /);
-    const none = await ctx.db.selectFrom('orders').select((eb) => eb.fn.countAll<number | string>().as('n')).where('objWechat', 'like', 'late%').executeTakeFirstOrThrow();
+    const none = await ctx.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('objWechat', 'like', 'late%')
+      .executeTakeFirstOrThrow();
     expect(Number(none.n)).toBe(0);
     expect(await balanceOf(shop.id)).toEqual(before);
     expect(await daily()).toBe(dailyBefore);
@@ -449,7 +809,21 @@ describe('a large file', () => {
     const rows: Row[] = [EN];
     for (let i = 0; i < 10_000; i++) {
       const hex = i.toString(16).padStart(6, '0');
-      rows.push([`bulk_${i}`, `Target ${i}`, 'CS2', `aabbcc${hex}`, excelDate(2026, 1, 2, 8, i % 60), i % 4, other.username, 'Bulk shop', '', '', '', '', '']);
+      rows.push([
+        `bulk_${i}`,
+        `Target ${i}`,
+        'CS2',
+        `aabbcc${hex}`,
+        excelDate(2026, 1, 2, 8, i % 60),
+        i % 4,
+        other.username,
+        'Bulk shop',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
     }
     const file = await xlsx(rows);
     const started = performance.now();
@@ -459,7 +833,9 @@ describe('a large file', () => {
     expect(answer.status, answer.msg).toBe(200);
     expect(answer.data).toEqual({ total: 10_000, imported: 10_000, rejected: [], keepValid: false });
 
-    const list = await call<{ list: OrderItem[]; total: number }>(ctx, 'GET', `/api/admin/order/list?userId=${other.id}&pageSize=1`, { as: admin });
+    const list = await call<{ list: OrderItem[]; total: number }>(ctx, 'GET', `/api/admin/order/list?userId=${other.id}&pageSize=1`, {
+      as: admin,
+    });
     expect(list.data.total).toBe(10_000);
     // The shop's default: public.
     expect(list.data.list[0]!.ifPublic).toBe(1);
@@ -468,11 +844,21 @@ describe('a large file', () => {
     expect(after.balance).toBe(before.balance - expected);
     expect(after.count).toBe(before.count + 10_000);
     expect(after.balance).toBe(after.entries);
-    const codes = await ctx.db.selectFrom('orders').select((eb) => eb.fn.count<number | string>('code').distinct().as('n')).where('userId', '=', other.id).executeTakeFirstOrThrow();
+    const codes = await ctx.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.count<number | string>('code').distinct().as('n'))
+      .where('userId', '=', other.id)
+      .executeTakeFirstOrThrow();
     expect(Number(codes.n)).toBe(10_000);
 
     await flushLogs(ctx);
-    const log = await ctx.db.selectFrom('operationLogs').selectAll().where('module', '=', 'order').where('action', '=', 'import').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await ctx.db
+      .selectFrom('operationLogs')
+      .selectAll()
+      .where('module', '=', 'order')
+      .where('action', '=', 'import')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(log.content).toBe('order import "bulk.xlsx": 10000 rows, 10000 imported, 0 rejected');
     expect(log.status).toBe(1);
   });

@@ -41,52 +41,56 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
   const at = mapHeaders(sheet.headers, locale);
 
   try {
-    return await writeTransaction(db, async (trx) => {
-      const vocabulary = await loadImportVocabulary(trx);
-      const now = nowMs();
-      const report = importReport(sheet.headers, at, locale);
-      // On PostgreSQL and MySQL the look-ups go through another connection of the pool, so the
-      // next batch is looked up and checked while the transaction's connection inserts this
-      // one. SQLite has one connection, and it is the transaction's.
-      const lookups = dialectOf(db) === 'sqlite' ? trx : db;
-      const check = batchChecker({ lookups, headers: sheet.headers, at, vocabulary, op, now, report });
-      const writer = batchWriter(trx, op, now, keepValid, report.rejected);
-      const { rejected } = report;
+    return await writeTransaction(
+      db,
+      async (trx) => {
+        const vocabulary = await loadImportVocabulary(trx);
+        const now = nowMs();
+        const report = importReport(sheet.headers, at, locale);
+        // On PostgreSQL and MySQL the look-ups go through another connection of the pool, so the
+        // next batch is looked up and checked while the transaction's connection inserts this
+        // one. SQLite has one connection, and it is the transaction's.
+        const lookups = dialectOf(db) === 'sqlite' ? trx : db;
+        const check = batchChecker({ lookups, headers: sheet.headers, at, vocabulary, op, now, report });
+        const writer = batchWriter(trx, op, now, keepValid, report.rejected);
+        const { rejected } = report;
 
-      // Two chains: batches are checked one after another, and written one after another, each
-      // write once its batch is checked and the batch before it is written.
-      let checked: Promise<unknown> = Promise.resolve();
-      let work: Promise<void> = Promise.resolve();
-      let failed = false;
-      let batch: SheetRow[] = [];
-      const handOver = () => {
-        const next = batch;
-        batch = [];
-        const valid = checked.then(() => check(next));
-        checked = valid;
-        work = Promise.all([work, valid]).then(([, rows]) => writer.write(rows));
-        // Seen here so a failure is not "unhandled" while the parser reads on; awaited below.
-        work.catch(() => (failed = true));
-      };
-      let total = 0;
-      for await (const row of sheet.rows) {
-        if (failed) break;
-        if (row.cells.every(isBlank)) continue;
-        if (++total > IMPORT_MAX_ROWS) {
-          await work.catch(() => undefined);
-          throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+        // Two chains: batches are checked one after another, and written one after another, each
+        // write once its batch is checked and the batch before it is written.
+        let checked: Promise<unknown> = Promise.resolve();
+        let work: Promise<void> = Promise.resolve();
+        let failed = false;
+        let batch: SheetRow[] = [];
+        const handOver = () => {
+          const next = batch;
+          batch = [];
+          const valid = checked.then(() => check(next));
+          checked = valid;
+          work = Promise.all([work, valid]).then(([, rows]) => writer.write(rows));
+          // Seen here so a failure is not "unhandled" while the parser reads on; awaited below.
+          work.catch(() => (failed = true));
+        };
+        let total = 0;
+        for await (const row of sheet.rows) {
+          if (failed) break;
+          if (row.cells.every(isBlank)) continue;
+          if (++total > IMPORT_MAX_ROWS) {
+            await work.catch(() => undefined);
+            throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+          }
+          batch.push(row);
+          if (batch.length >= IMPORT_BATCH) handOver();
         }
-        batch.push(row);
-        if (batch.length >= IMPORT_BATCH) handOver();
-      }
-      if (batch.length > 0) handOver();
-      await work;
+        if (batch.length > 0) handOver();
+        await work;
 
-      if (total === 0) throw new AppError(400, 'orderImport.noRows');
-      if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid });
-      await writer.finish();
-      return { total, imported: writer.count(), rejected, keepValid };
-    }, { bulk: true });
+        if (total === 0) throw new AppError(400, 'orderImport.noRows');
+        if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid });
+        await writer.finish();
+        return { total, imported: writer.count(), rejected, keepValid };
+      },
+      { bulk: true },
+    );
   } catch (error) {
     if (error instanceof RejectedImport) return error.result;
     throw error;

@@ -58,7 +58,13 @@ describe('bulk order writes', () => {
     ]);
     // the taken code kept its first row; the values went in as given
     expect(stored[0]).toMatchObject({ objWechat: 'wx_bulk_1', amount: 1001, description: '' });
-    expect(stored[1]).toMatchObject({ objWechatName: '名字 "2" \\ {x} 🎮', objClientName: "O'Shop, {1,2}", description: 'line1\nline2 2', installationAt: 1_767_000_000_002, ifPublic: 0 });
+    expect(stored[1]).toMatchObject({
+      objWechatName: '名字 "2" \\ {x} 🎮',
+      objClientName: "O'Shop, {1,2}",
+      description: 'line1\nline2 2',
+      installationAt: 1_767_000_000_002,
+      ifPublic: 0,
+    });
     expect(stored[2]).toMatchObject({ result: 3, ifPublic: 1, amount: 1003 });
   });
 
@@ -76,6 +82,14 @@ describe('bulk order writes', () => {
     }));
     await ledgerRepo.insertEntries(ctx.db, entries);
     const stored = await ctx.db.selectFrom('ledgerEntries').selectAll().where('operator', '=', 'bulk').orderBy('createdAt').execute();
-    expect(stored.map(({ id: _id, ...rest }) => ({ ...rest, amount: Number(rest.amount), balanceAfter: Number(rest.balanceAfter), orderId: rest.orderId === null ? null : Number(rest.orderId), createdAt: Number(rest.createdAt) }))).toEqual(entries);
+    expect(
+      stored.map(({ id: _id, ...rest }) => ({
+        ...rest,
+        amount: Number(rest.amount),
+        balanceAfter: Number(rest.balanceAfter),
+        orderId: rest.orderId === null ? null : Number(rest.orderId),
+        createdAt: Number(rest.createdAt),
+      })),
+    ).toEqual(entries);
   });
 });

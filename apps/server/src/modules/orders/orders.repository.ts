@@ -1,5 +1,13 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import { dialectOf, forUpdate, insertReturningId, isUniqueViolation, lowerPrefix, pgColumnArrays, type PgArrayType } from '../../db/dialect.ts';
+import {
+  dialectOf,
+  forUpdate,
+  insertReturningId,
+  isUniqueViolation,
+  lowerPrefix,
+  pgColumnArrays,
+  type PgArrayType,
+} from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -39,7 +47,8 @@ export function where(db: Db, eb: OrdersEb, f: OrderFilter): Expression<SqlBool>
   if (f.objWechatName !== undefined) parts.push(lowerPrefix(db, 'orders.objWechatName', f.objWechatName));
   if (f.objClientName !== undefined) parts.push(lowerPrefix(db, 'orders.objClientName', f.objClientName));
   if (f.gameName !== undefined) parts.push(eb('orders.gameName', '=', f.gameName));
-  if (f.macPrefix !== undefined) parts.push(f.macPrefix.length === 17 ? eb('orders.mac', '=', f.macPrefix) : exactPrefix('orders.mac', f.macPrefix));
+  if (f.macPrefix !== undefined)
+    parts.push(f.macPrefix.length === 17 ? eb('orders.mac', '=', f.macPrefix) : exactPrefix('orders.mac', f.macPrefix));
   if (f.code !== undefined) parts.push(eb('orders.code', '=', f.code.toUpperCase()));
   if (f.result !== undefined) parts.push(eb('orders.result', '=', f.result));
   if (f.userId !== undefined) parts.push(eb('orders.userId', '=', f.userId));
@@ -51,7 +60,8 @@ export function where(db: Db, eb: OrdersEb, f: OrderFilter): Expression<SqlBool>
   // `+user_id`: no index on user_id for this OR. Without planner statistics SQLite would
   // otherwise merge two indexes and sort a third of the table; this way it walks the
   // created_at index newest first and stops at the page (PostgreSQL plans it the same either way).
-  if (f.visibleTo !== undefined) parts.push(eb.or([eb(sql<number>`+${sql.ref('orders.userId')}`, '=', f.visibleTo), eb('orders.ifPublic', '=', 1)]));
+  if (f.visibleTo !== undefined)
+    parts.push(eb.or([eb(sql<number>`+${sql.ref('orders.userId')}`, '=', f.visibleTo), eb('orders.ifPublic', '=', 1)]));
   return eb.and(parts);
 }
 
@@ -62,7 +72,12 @@ export const withNames = (db: Db) =>
     .leftJoin('users as client', 'client.id', 'orders.userId')
     .leftJoin('users as inspector', 'inspector.id', 'orders.inspectorId')
     .selectAll('orders')
-    .select(['client.username as clientUsername', 'client.nickname as clientNickname', 'inspector.username as inspectorUsername', 'inspector.nickname as inspectorNickname']);
+    .select([
+      'client.username as clientUsername',
+      'client.nickname as clientNickname',
+      'inspector.username as inspectorUsername',
+      'inspector.nickname as inspectorNickname',
+    ]);
 
 export type OrderWithNamesRow = NonNullable<Awaited<ReturnType<typeof findById>>>;
 
@@ -80,7 +95,8 @@ export const listPage = (db: Db, f: OrderFilter, sort: OrderSort, offset: number
 export const findById = (db: Db, id: number) => withNames(db).where('orders.id', '=', id).executeTakeFirst();
 
 /** The order row, locked for the rest of the transaction (see forUpdate). */
-export const findRowForUpdate = (db: Db, id: number) => forUpdate(db, db.selectFrom('orders').selectAll().where('id', '=', id)).executeTakeFirst();
+export const findRowForUpdate = (db: Db, id: number) =>
+  forUpdate(db, db.selectFrom('orders').selectAll().where('id', '=', id)).executeTakeFirst();
 
 /** Order rows, locked for the rest of the transaction, in id order (a stable lock order). */
 export const findRowsForUpdate = (db: Db, ids: readonly number[]) =>
@@ -139,7 +155,11 @@ export async function bumpDaily(db: Db, deltas: readonly DailyDelta[]): Promise<
  * retried with another code. On PostgreSQL the insert runs under a savepoint so a collision
  * does not abort the surrounding transaction.
  */
-export async function insertOrder(db: Db, row: Omit<Insertable<Database['orders']>, 'code'>, newCode: () => string): Promise<{ id: number; code: string }> {
+export async function insertOrder(
+  db: Db,
+  row: Omit<Insertable<Database['orders']>, 'code'>,
+  newCode: () => string,
+): Promise<{ id: number; code: string }> {
   for (let attempt = 0; ; attempt++) {
     const code = newCode();
     try {
@@ -239,7 +259,11 @@ export async function insertOrdersWithFreshCodes(db: Db, rows: readonly NewOrder
 async function existingCodes(db: Db, codes: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db.selectFrom('orders').select('code').where('code', 'in', codes.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('orders')
+      .select('code')
+      .where('code', 'in', codes.slice(i, i + 500))
+      .execute();
     for (const r of rows) found.add(r.code);
   }
   return found;
@@ -249,13 +273,18 @@ async function existingCodes(db: Db, codes: readonly string[]): Promise<Set<stri
 async function idsByCode(db: Db, codes: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
-    const rows = await db.selectFrom('orders').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('orders')
+      .select(['id', 'code'])
+      .where('code', 'in', codes.slice(i, i + 500))
+      .execute();
     for (const r of rows) ids.set(r.code, Number(r.id));
   }
   return ids;
 }
 
-export const updateOrder = (db: Db, id: number, set: Updateable<Database['orders']>) => db.updateTable('orders').set(set).where('id', '=', id).execute();
+export const updateOrder = (db: Db, id: number, set: Updateable<Database['orders']>) =>
+  db.updateTable('orders').set(set).where('id', '=', id).execute();
 
 export const deleteOrders = (db: Db, ids: readonly number[]) => db.deleteFrom('orders').where('id', 'in', ids).execute();
 

@@ -24,7 +24,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/list',
     {
       config: { auth: 'user', permission: 'order:view' },
-      schema: { tags, summary: 'Orders the caller may see, newest first, with filters', security, querystring: OrderListQuery, response: responses(Page(OrderItem)) },
+      schema: {
+        tags,
+        summary: 'Orders the caller may see, newest first, with filters',
+        security,
+        querystring: OrderListQuery,
+        response: responses(Page(OrderItem)),
+      },
     },
     async (request) => ok(await orders.listOrders(db, request.query, operatorOf(request))),
   );
@@ -33,7 +39,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/detail',
     {
       config: { auth: 'user', permission: 'order:view' },
-      schema: { tags, summary: 'One order (reduced view for another shop’s public order)', security, querystring: IdQuery, response: responses(OrderItem) },
+      schema: {
+        tags,
+        summary: 'One order (reduced view for another shop’s public order)',
+        security,
+        querystring: IdQuery,
+        response: responses(OrderItem),
+      },
     },
     async (request) => ok(await orders.orderDetail(db, request.query.id, operatorOf(request))),
   );
@@ -42,7 +54,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/price',
     {
       config: { auth: 'user', permission: ['order:create', 'order:update'] },
-      schema: { tags, summary: "A client shop's price per result (fills the order form's amount)", security, querystring: OrderPriceQuery, response: responses(OrderPrices) },
+      schema: {
+        tags,
+        summary: "A client shop's price per result (fills the order form's amount)",
+        security,
+        querystring: OrderPriceQuery,
+        response: responses(OrderPrices),
+      },
     },
     async (request) => ok(await orders.orderPrices(db, request.query.userId)),
   );
@@ -51,7 +69,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/create',
     {
       config: { auth: 'user', permission: 'order:create', log: { module: 'order', action: 'create' } },
-      schema: { tags, summary: "Record an order and charge the client shop's ledger", security, body: OrderCreateBody, response: responses(OrderItem) },
+      schema: {
+        tags,
+        summary: "Record an order and charge the client shop's ledger",
+        security,
+        body: OrderCreateBody,
+        response: responses(OrderItem),
+      },
     },
     async (request) => {
       const item = await orders.createOrder(db, request.body, operatorOf(request));
@@ -64,7 +88,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/update',
     {
       config: { auth: 'user', permission: 'order:update', log: { module: 'order', action: 'update' } },
-      schema: { tags, summary: 'Edit an order; a changed amount or client posts the difference to the ledger', security, body: OrderUpdateBody, response: responses(OrderItem) },
+      schema: {
+        tags,
+        summary: 'Edit an order; a changed amount or client posts the difference to the ledger',
+        security,
+        body: OrderUpdateBody,
+        response: responses(OrderItem),
+      },
     },
     async (request) => {
       const { item, changes } = await orders.updateOrder(db, request.body, operatorOf(request));
@@ -77,7 +107,13 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     '/admin/order/delete',
     {
       config: { auth: 'user', permission: 'order:delete', log: { module: 'order', action: 'delete' } },
-      schema: { tags, summary: 'Delete orders and reverse their charges (all or nothing)', security, body: IdsBody, response: responses(OrderDeleteResult) },
+      schema: {
+        tags,
+        summary: 'Delete orders and reverse their charges (all or nothing)',
+        security,
+        body: IdsBody,
+        response: responses(OrderDeleteResult),
+      },
     },
     async (request) => {
       const codes = await orders.deleteOrders(db, request.body.ids, operatorOf(request));

@@ -32,10 +32,13 @@ export const formatFen = (fen: number): string => `${fen < 0 ? '-' : ''}¥${(Mat
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
-export const priceFor = (party: Pick<PartyRow, 'defaultPrice' | 'defaultPriceCheat' | 'defaultPriceNotPass' | 'defaultPriceSuspect'>, result: number): number =>
-  Number(party[PRICE_FIELD_OF_RESULT[result as OrderResult]]);
+export const priceFor = (
+  party: Pick<PartyRow, 'defaultPrice' | 'defaultPriceCheat' | 'defaultPriceNotPass' | 'defaultPriceSuspect'>,
+  result: number,
+): number => Number(party[PRICE_FIELD_OF_RESULT[result as OrderResult]]);
 
-export const displayName = (nickname: string | null, username: string | null): string => (nickname !== null && nickname.trim() !== '' ? nickname : (username ?? ''));
+export const displayName = (nickname: string | null, username: string | null): string =>
+  nickname !== null && nickname.trim() !== '' ? nickname : (username ?? '');
 
 // ── the checks of spec §5 and PRODUCT.md ──
 
@@ -120,13 +123,15 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
   const clientChanged = existing === undefined || existing.userId !== input.userId;
   if (client === undefined) issues.push({ field: 'userId', key: 'order.clientMissing', params: { id: input.userId } });
   else if (client.isAdmin === 1) issues.push({ field: 'userId', key: 'order.clientAdmin', params: { username: client.username } });
-  else if (clientChanged && client.status !== 1) issues.push({ field: 'userId', key: 'order.clientDisabled', params: { username: client.username } });
+  else if (clientChanged && client.status !== 1)
+    issues.push({ field: 'userId', key: 'order.clientDisabled', params: { username: client.username } });
 
   const inspector = ctx.parties.get(input.inspectorId);
   const inspectorChanged = existing === undefined || existing.inspectorId !== input.inspectorId;
   if (inspectorChanged && !editsAny(op) && input.inspectorId !== op.id) issues.push({ field: 'inspectorId', key: 'order.inspectorSelf' });
   else if (inspector === undefined) issues.push({ field: 'inspectorId', key: 'order.inspectorMissing', params: { id: input.inspectorId } });
-  else if (inspectorChanged && inspector.status !== 1) issues.push({ field: 'inspectorId', key: 'order.inspectorDisabled', params: { username: inspector.username } });
+  else if (inspectorChanged && inspector.status !== 1)
+    issues.push({ field: 'inspectorId', key: 'order.inspectorDisabled', params: { username: inspector.username } });
 
   let amount = input.amount;
   if (client !== undefined && client.isAdmin !== 1 && resultKnown) {
@@ -141,8 +146,12 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
     issues.push({ field: 'amount', key: 'order.amount' });
   }
   const description = (input.description ?? '').trim();
-  if (description.length > ORDER_TEXT_MAX.description) issues.push({ field: 'description', key: 'order.tooLong', params: { max: ORDER_TEXT_MAX.description } });
-  const images = Object.fromEntries(ORDER_IMAGE_KINDS.map((kind) => [kind, cleanImages(input[kind], kind, issues)])) as Record<(typeof ORDER_IMAGE_KINDS)[number], string>;
+  if (description.length > ORDER_TEXT_MAX.description)
+    issues.push({ field: 'description', key: 'order.tooLong', params: { max: ORDER_TEXT_MAX.description } });
+  const images = Object.fromEntries(ORDER_IMAGE_KINDS.map((kind) => [kind, cleanImages(input[kind], kind, issues)])) as Record<
+    (typeof ORDER_IMAGE_KINDS)[number],
+    string
+  >;
 
   if (issues.length > 0 || mac === null || amount === undefined) return { issues, values: null };
   return {
@@ -165,4 +174,3 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
     },
   };
 }
-

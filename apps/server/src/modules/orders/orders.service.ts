@@ -113,7 +113,9 @@ export const toSort = (query: Pick<OrderExportQuery, 'sortField' | 'sortOrder'>)
 });
 
 const onlyCounterKeys = (f: repo.OrderFilter) =>
-  Object.entries(f).every(([key, value]) => value === undefined || key === 'result' || key === 'ifPublic' || key === 'start' || key === 'end');
+  Object.entries(f).every(
+    ([key, value]) => value === undefined || key === 'result' || key === 'ifPublic' || key === 'start' || key === 'end',
+  );
 
 /**
  * The list's total. With no filter but result, public flag and time range, whole days come
@@ -125,7 +127,10 @@ export async function countOrders(db: Db, f: repo.OrderFilter): Promise<number> 
   if (f.visibleTo !== undefined && f.ifPublic === undefined) {
     const { visibleTo, ...rest } = f;
     if (onlyCounterKeys(rest)) {
-      const [own, shared] = await Promise.all([repo.countExact(db, { ...rest, userId: visibleTo, ifPublic: 0 }), countByCounters(db, { ...rest, ifPublic: 1 })]);
+      const [own, shared] = await Promise.all([
+        repo.countExact(db, { ...rest, userId: visibleTo, ifPublic: 0 }),
+        countByCounters(db, { ...rest, ifPublic: 1 }),
+      ]);
       return own + shared;
     }
   }
@@ -140,8 +145,12 @@ async function countByCounters(db: Db, f: repo.OrderFilter): Promise<number> {
   // Whole days from the counters, the cut days at either end counted exactly: one round trip.
   const parts = await Promise.all([
     repo.sumDaily(db, { result: f.result, ifPublic: f.ifPublic, fromDay: firstWholeDay, toDay: endOfWholeDays }),
-    f.start !== undefined && firstWholeDay !== undefined && f.start < firstWholeDay ? repo.countExact(db, { ...f, end: firstWholeDay - 1 }) : 0,
-    f.end !== undefined && endOfWholeDays !== undefined && f.end >= endOfWholeDays ? repo.countExact(db, { ...f, start: endOfWholeDays }) : 0,
+    f.start !== undefined && firstWholeDay !== undefined && f.start < firstWholeDay
+      ? repo.countExact(db, { ...f, end: firstWholeDay - 1 })
+      : 0,
+    f.end !== undefined && endOfWholeDays !== undefined && f.end >= endOfWholeDays
+      ? repo.countExact(db, { ...f, start: endOfWholeDays })
+      : 0,
   ]);
   return parts.reduce((a, b) => a + b, 0);
 }
@@ -151,7 +160,10 @@ export async function listOrders(db: Db, query: OrderListQuery, op: Operator): P
   if (f === null) return { list: [], total: 0 };
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
-  const [rows, total] = await Promise.all([repo.listPage(db, f, toSort(query), (page - 1) * pageSize, pageSize).execute(), countOrders(db, f)]);
+  const [rows, total] = await Promise.all([
+    repo.listPage(db, f, toSort(query), (page - 1) * pageSize, pageSize).execute(),
+    countOrders(db, f),
+  ]);
   return { list: rows.map((r) => toOrderItem(r, op)), total };
 }
 
@@ -196,7 +208,12 @@ const fromBody = (body: OrderCreateBody): OrderInput => ({ ...body, installation
 function throwFirst(issues: Issue[]): never {
   const first = issues[0];
   if (first === undefined) throw new AppError(400, 'errors.badRequest');
-  throw new FieldAppError(first.key === 'order.clientMissing' || first.key === 'order.inspectorMissing' ? 404 : 400, first.field, first.key, first.params);
+  throw new FieldAppError(
+    first.key === 'order.clientMissing' || first.key === 'order.inspectorMissing' ? 404 : 400,
+    first.field,
+    first.key,
+    first.params,
+  );
 }
 
 // ── writes: order, counters and ledger in one transaction ──
@@ -209,7 +226,11 @@ export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): 
     const { issues, values } = checkOrder(input, await contextFor(trx, op, input));
     if (values === null) throwFirst(issues);
     const now = nowMs();
-    const { id: orderId, code } = await repo.insertOrder(trx, { ...values, createdBy: op.id, createdAt: now, updatedAt: now }, newVerificationCode);
+    const { id: orderId, code } = await repo.insertOrder(
+      trx,
+      { ...values, createdBy: op.id, createdAt: now, updatedAt: now },
+      newVerificationCode,
+    );
     await repo.bumpDaily(trx, [{ day: dayOf(now), result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount }]);
     if (values.amount !== 0) {
       await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
@@ -246,11 +267,40 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
     }
     if (existing.userId !== values.userId) {
       // Another client: the old shop gets its money back, the new one is charged.
-      if (oldAmount !== 0) await ledger.post(trx, { userId: existing.userId, kind: 'reversal', amount: oldAmount, orderId: existing.id, remark: ledger.orderRemark.clientChanged(existing.code) }, op, now);
-      if (values.amount !== 0) await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId: existing.id, remark: ledger.orderRemark.charge(existing.code) }, op, now);
+      if (oldAmount !== 0)
+        await ledger.post(
+          trx,
+          {
+            userId: existing.userId,
+            kind: 'reversal',
+            amount: oldAmount,
+            orderId: existing.id,
+            remark: ledger.orderRemark.clientChanged(existing.code),
+          },
+          op,
+          now,
+        );
+      if (values.amount !== 0)
+        await ledger.post(
+          trx,
+          { ...chargeOf(values), kind: 'charge', orderId: existing.id, remark: ledger.orderRemark.charge(existing.code) },
+          op,
+          now,
+        );
       changes.push(`client #${existing.userId} → #${values.userId}`);
     } else if (oldAmount !== values.amount) {
-      await ledger.post(trx, { userId: values.userId, kind: 'adjust', amount: oldAmount - values.amount, orderId: existing.id, remark: ledger.orderRemark.amount(existing.code, formatFen(oldAmount), formatFen(values.amount)) }, op, now);
+      await ledger.post(
+        trx,
+        {
+          userId: values.userId,
+          kind: 'adjust',
+          amount: oldAmount - values.amount,
+          orderId: existing.id,
+          remark: ledger.orderRemark.amount(existing.code, formatFen(oldAmount), formatFen(values.amount)),
+        },
+        op,
+        now,
+      );
     }
     if (existing.result !== values.result) changes.push(`result ${existing.result} → ${values.result}`);
     if (oldAmount !== values.amount) changes.push(`amount ${formatFen(oldAmount)} → ${formatFen(values.amount)}`);
@@ -274,7 +324,13 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
     );
     await ledger.postMany(
       trx,
-      rows.map((r) => ({ userId: r.userId, kind: 'reversal' as const, amount: Number(r.amount), orderId: Number(r.id), remark: ledger.orderRemark.deleted(r.code) })),
+      rows.map((r) => ({
+        userId: r.userId,
+        kind: 'reversal' as const,
+        amount: Number(r.amount),
+        orderId: Number(r.id),
+        remark: ledger.orderRemark.deleted(r.code),
+      })),
       op,
       now,
     );

@@ -70,9 +70,31 @@ export const columnOfHeader = (text: string): OrderSheetColumn | undefined => HE
 /** English names of the results (the dictionary's labels are Chinese). */
 export const RESULT_NAMES = ['normal', 'cheating', 'failed', 'suspicious'] as const;
 /** RESULT_NAMES and a few other spellings. */
-const RESULT_WORDS: Record<string, number> = { normal: 0, cheating: 1, cheat: 1, failed: 2, fail: 2, 'not passed': 2, 'not pass': 2, suspicious: 3, suspect: 3 };
+const RESULT_WORDS: Record<string, number> = {
+  normal: 0,
+  cheating: 1,
+  cheat: 1,
+  failed: 2,
+  fail: 2,
+  'not passed': 2,
+  'not pass': 2,
+  suspicious: 3,
+  suspect: 3,
+};
 const PUBLIC_WORDS: Record<string, number> = { public: 1, private: 0, yes: 1, no: 0, y: 1, n: 0, true: 1, false: 0, 是: 1, 否: 0 };
-const CHANGED_WORDS: Record<string, number> = { changed: 1, unchanged: 0, 'not changed': 0, yes: 1, no: 0, y: 1, n: 0, true: 1, false: 0, 是: 1, 否: 0 };
+const CHANGED_WORDS: Record<string, number> = {
+  changed: 1,
+  unchanged: 0,
+  'not changed': 0,
+  yes: 1,
+  no: 0,
+  y: 1,
+  n: 0,
+  true: 1,
+  false: 0,
+  是: 1,
+  否: 0,
+};
 
 export type CodedField = 'result' | 'ifPublic' | 'ifChangedMac';
 
@@ -91,7 +113,8 @@ export async function loadDictLabels(db: Db): Promise<DictLabels> {
 }
 
 /** The label of a stored value, or the value itself when the dictionary lacks it. */
-export const labelOf = (dict: DictLabels, field: CodedField, value: number): string => dict.labels[field].get(String(value)) ?? String(value);
+export const labelOf = (dict: DictLabels, field: CodedField, value: number): string =>
+  dict.labels[field].get(String(value)) ?? String(value);
 
 /** What an import accepts in the coded columns: enabled dictionary labels and values, plus English words. */
 export interface ImportVocabulary {

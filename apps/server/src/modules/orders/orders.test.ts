@@ -57,7 +57,14 @@ function world(): World {
 }
 
 /** One call; whatever it answers, it is never a 5xx. */
-async function api<T = unknown>(w: World, method: 'GET' | 'POST', url: string, as: LoggedIn | null, payload?: unknown, headers?: Record<string, string>) {
+async function api<T = unknown>(
+  w: World,
+  method: 'GET' | 'POST',
+  url: string,
+  as: LoggedIn | null,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) {
   const res = await call<T>(w.ctx, method, url, { as, payload, headers });
   expect(res.http, `${method} ${url} answered ${res.http} ${res.msg}`).toBeLessThan(500);
   expect(res.status, `${method} ${url}: envelope status and HTTP status agree`).toBe(res.http);
@@ -69,9 +76,8 @@ const qs = (q: Query) =>
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const orderBody = (w: World, o: Record<string, unknown> = {}) => baseOrderBody({ userId: w.shopA.id, inspectorId: w.inspector.id, amount: PRICES_A.defaultPriceCheat }, o);
-
-
+const orderBody = (w: World, o: Record<string, unknown> = {}) =>
+  baseOrderBody({ userId: w.shopA.id, inspectorId: w.inspector.id, amount: PRICES_A.defaultPriceCheat }, o);
 
 async function create(w: World, as: LoggedIn, o: Record<string, unknown> = {}): Promise<OrderItem> {
   const res = await api<OrderItem>(w, 'POST', '/api/admin/order/create', as, orderBody(w, o));
@@ -100,7 +106,13 @@ async function recomputeDaily(db: Db): Promise<void> {
     .expression(
       db
         .selectFrom('orders')
-        .select((eb) => [DAY_OF_CREATED.as('day'), 'result', 'ifPublic', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+        .select((eb) => [
+          DAY_OF_CREATED.as('day'),
+          'result',
+          'ifPublic',
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.sum<number>('amount').as('amount'),
+        ])
         .groupBy([DAY_OF_CREATED, 'result', 'ifPublic']),
     )
     .execute();
@@ -116,13 +128,21 @@ async function moveOrders(db: Db, moves: ReadonlyArray<readonly [number, number]
 async function expectDailyConsistent(db: Db): Promise<void> {
   const grouped = await db
     .selectFrom('orders')
-    .select((eb) => [DAY_OF_CREATED.as('day'), 'result', 'ifPublic', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+    .select((eb) => [
+      DAY_OF_CREATED.as('day'),
+      'result',
+      'ifPublic',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('amount').as('amount'),
+    ])
     .groupBy([DAY_OF_CREATED, 'result', 'ifPublic'])
     .execute();
   const daily = await db.selectFrom('orderDaily').selectAll().execute();
   const key = (r: { day: number | string; result: number; ifPublic: number }) => `${Number(r.day)}|${r.result}|${r.ifPublic}`;
   const want = Object.fromEntries(grouped.map((r) => [key(r), [Number(r.n), Number(r.amount)]]));
-  const got = Object.fromEntries(daily.filter((r) => Number(r.n) !== 0 || Number(r.amount) !== 0).map((r) => [key(r), [Number(r.n), Number(r.amount)]]));
+  const got = Object.fromEntries(
+    daily.filter((r) => Number(r.n) !== 0 || Number(r.amount) !== 0).map((r) => [key(r), [Number(r.n), Number(r.amount)]]),
+  );
   expect(got).toEqual(want);
 }
 
@@ -138,7 +158,14 @@ const entriesOf = async (db: Db, userId: number) =>
   }));
 
 const orderCount = async (db: Db) =>
-  Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 // ── orderings of the model ──
 
@@ -176,12 +203,16 @@ describe('order list: filters, sorting, paging and the time range', () => {
     d3Late: D(3) + 20 * HOUR,
     after: D(5),
   };
-  const inRange = (o: OrderItem, start?: number, end?: number) => (start === undefined || createdMs(o) >= start) && (end === undefined || createdMs(o) <= end);
+  const inRange = (o: OrderItem, start?: number, end?: number) =>
+    (start === undefined || createdMs(o) >= start) && (end === undefined || createdMs(o) <= end);
 
   /** The answer to the query equals the model filtered by pred in the expected order, and total is its size. */
   async function expectQuery(q: Query, pred: (o: OrderItem) => boolean, as: LoggedIn = w.admin, order = byCreatedDesc) {
     const page = await list(w, as, q);
-    const want = [...known.values()].filter(pred).sort(order).map((o) => o.id);
+    const want = [...known.values()]
+      .filter(pred)
+      .sort(order)
+      .map((o) => o.id);
     expect(idsOf(page), JSON.stringify(q)).toEqual(want);
     expect(page.total, `total of ${JSON.stringify(q)}`).toBe(want.length);
     return page;
@@ -194,13 +225,97 @@ describe('order list: filters, sorting, paging and the time range', () => {
     const i1 = w.inspector.id;
     const i2 = w.inspector2.id;
     const specs = [
-      { objWechat: 'FltAlpha_1', objWechatName: 'Zhang San', gameName: 'CS2', mac: 'aa:bb:cc:00:00:01', result: 0, userId: A, objClientName: 'Red Dragon', inspectorId: i1, ifPublic: 0, ifChangedMac: 0, amount: 1000 },
-      { objWechat: 'fltalpha_2', objWechatName: 'zhang si', gameName: '王者荣耀', mac: 'AA-BB-CC-00-00-02', result: 1, userId: B, objClientName: 'red tiger', inspectorId: i2, ifPublic: 1, ifChangedMac: 1, amount: 3300 },
-      { objWechat: 'FltBeta', objWechatName: 'Li Si', gameName: 'CS2', mac: 'aabbcc000103', result: 2, userId: A, objClientName: 'Blue Sky', inspectorId: i1, ifPublic: 1, ifChangedMac: 0, amount: 500 },
-      { objWechat: 'fltbeta_x', objWechatName: 'LI WU', gameName: '英雄联盟', mac: 'aabb.cc00.0104', result: 3, userId: C, objClientName: 'blue sea', inspectorId: i2, ifPublic: 0, ifChangedMac: 1, amount: 1800 },
-      { objWechat: 'Flt_100%', objWechatName: 'Wang_Wu', gameName: 'CS2', mac: 'DD-EE-FF-00-00-05', result: 1, userId: B, objClientName: 'Green%', inspectorId: i1, ifPublic: 0, ifChangedMac: 0, amount: 3300 },
-      { objWechat: 'other_wx', objWechatName: 'Zhao Liu', gameName: '无畏契约', mac: 'dd:ee:ff:00:00:06', result: 1, userId: C, objClientName: 'Red Dragon Two', inspectorId: i1, ifPublic: 1, ifChangedMac: 1, amount: 0 },
-      { objWechat: 'FLT%x', objWechatName: 'zhang%', gameName: 'CS2', mac: '0011.2233.4455', result: 0, userId: A, objClientName: 'red', inspectorId: i2, ifPublic: 0, ifChangedMac: 0, amount: 1000 },
+      {
+        objWechat: 'FltAlpha_1',
+        objWechatName: 'Zhang San',
+        gameName: 'CS2',
+        mac: 'aa:bb:cc:00:00:01',
+        result: 0,
+        userId: A,
+        objClientName: 'Red Dragon',
+        inspectorId: i1,
+        ifPublic: 0,
+        ifChangedMac: 0,
+        amount: 1000,
+      },
+      {
+        objWechat: 'fltalpha_2',
+        objWechatName: 'zhang si',
+        gameName: '王者荣耀',
+        mac: 'AA-BB-CC-00-00-02',
+        result: 1,
+        userId: B,
+        objClientName: 'red tiger',
+        inspectorId: i2,
+        ifPublic: 1,
+        ifChangedMac: 1,
+        amount: 3300,
+      },
+      {
+        objWechat: 'FltBeta',
+        objWechatName: 'Li Si',
+        gameName: 'CS2',
+        mac: 'aabbcc000103',
+        result: 2,
+        userId: A,
+        objClientName: 'Blue Sky',
+        inspectorId: i1,
+        ifPublic: 1,
+        ifChangedMac: 0,
+        amount: 500,
+      },
+      {
+        objWechat: 'fltbeta_x',
+        objWechatName: 'LI WU',
+        gameName: '英雄联盟',
+        mac: 'aabb.cc00.0104',
+        result: 3,
+        userId: C,
+        objClientName: 'blue sea',
+        inspectorId: i2,
+        ifPublic: 0,
+        ifChangedMac: 1,
+        amount: 1800,
+      },
+      {
+        objWechat: 'Flt_100%',
+        objWechatName: 'Wang_Wu',
+        gameName: 'CS2',
+        mac: 'DD-EE-FF-00-00-05',
+        result: 1,
+        userId: B,
+        objClientName: 'Green%',
+        inspectorId: i1,
+        ifPublic: 0,
+        ifChangedMac: 0,
+        amount: 3300,
+      },
+      {
+        objWechat: 'other_wx',
+        objWechatName: 'Zhao Liu',
+        gameName: '无畏契约',
+        mac: 'dd:ee:ff:00:00:06',
+        result: 1,
+        userId: C,
+        objClientName: 'Red Dragon Two',
+        inspectorId: i1,
+        ifPublic: 1,
+        ifChangedMac: 1,
+        amount: 0,
+      },
+      {
+        objWechat: 'FLT%x',
+        objWechatName: 'zhang%',
+        gameName: 'CS2',
+        mac: '0011.2233.4455',
+        result: 0,
+        userId: A,
+        objClientName: 'red',
+        inspectorId: i2,
+        ifPublic: 0,
+        ifChangedMac: 0,
+        amount: 1000,
+      },
     ];
     for (const spec of specs) F.push(await create(w, w.admin, spec));
     // Creation order differs from time order, so sorting by time is not sorting by id.
@@ -235,7 +350,15 @@ describe('order list: filters, sorting, paging and the time range', () => {
 
   it('stores the moved times and a normalised MAC', () => {
     expect(createdMs(T.start as OrderItem)).toBe(START);
-    expect(F.map((o) => o.mac)).toEqual(['AA-BB-CC-00-00-01', 'AA-BB-CC-00-00-02', 'AA-BB-CC-00-01-03', 'AA-BB-CC-00-01-04', 'DD-EE-FF-00-00-05', 'DD-EE-FF-00-00-06', '00-11-22-33-44-55']);
+    expect(F.map((o) => o.mac)).toEqual([
+      'AA-BB-CC-00-00-01',
+      'AA-BB-CC-00-00-02',
+      'AA-BB-CC-00-01-03',
+      'AA-BB-CC-00-01-04',
+      'DD-EE-FF-00-00-05',
+      'DD-EE-FF-00-00-06',
+      '00-11-22-33-44-55',
+    ]);
   });
 
   it('answers every order newest first without filters', async () => {
@@ -303,8 +426,14 @@ describe('order list: filters, sorting, paging and the time range', () => {
       await expectQuery({ ifChangedMac: flag }, (o) => o.ifChangedMac === flag);
     }
     await expectQuery({ result: 1, ifPublic: 0 }, (o) => o.result === 1 && o.ifPublic === 0);
-    await expectQuery({ objWechat: 'flt', result: 1, ifChangedMac: 0 }, (o) => startsWithCi(o.objWechat, 'flt') && o.result === 1 && o.ifChangedMac === 0);
-    await expectQuery({ userId: w.shopA.id, inspectorId: w.inspector2.id, gameName: 'CS2' }, (o) => o.userId === w.shopA.id && o.inspectorId === w.inspector2.id && o.gameName === 'CS2');
+    await expectQuery(
+      { objWechat: 'flt', result: 1, ifChangedMac: 0 },
+      (o) => startsWithCi(o.objWechat, 'flt') && o.result === 1 && o.ifChangedMac === 0,
+    );
+    await expectQuery(
+      { userId: w.shopA.id, inspectorId: w.inspector2.id, gameName: 'CS2' },
+      (o) => o.userId === w.shopA.id && o.inspectorId === w.inspector2.id && o.gameName === 'CS2',
+    );
   });
 
   it('filters the verification code exactly, in any case', async () => {
@@ -346,7 +475,12 @@ describe('order list: filters, sorting, paging and the time range', () => {
     await expectQuery({ sortField: 'amount', sortOrder: 'ascend' }, () => true, w.admin, byAmountAsc);
     await expectQuery({ sortField: 'amount', sortOrder: 'descend' }, () => true, w.admin, byAmountDesc);
     await expectQuery({ sortField: 'amount' }, () => true, w.admin, byAmountDesc);
-    await expectQuery({ objWechat: 'flt', sortField: 'amount', sortOrder: 'ascend' }, (o) => startsWithCi(o.objWechat, 'flt'), w.admin, byAmountAsc);
+    await expectQuery(
+      { objWechat: 'flt', sortField: 'amount', sortOrder: 'ascend' },
+      (o) => startsWithCi(o.objWechat, 'flt'),
+      w.admin,
+      byAmountAsc,
+    );
     // the fixture has equal amounts, so the tie-break is exercised
     const amounts = F.map((o) => o.amount);
     expect(new Set(amounts).size).toBeLessThan(amounts.length);
@@ -358,7 +492,10 @@ describe('order list: filters, sorting, paging and the time range', () => {
       [{ sortField: 'amount', sortOrder: 'ascend' }, byAmountAsc],
       [{ sortField: 'createdTime', sortOrder: 'ascend', result: 1 }, byCreatedAsc],
     ] as [Query, (a: OrderItem, b: OrderItem) => number][]) {
-      const want = [...known.values()].filter((o) => q.result === undefined || o.result === q.result).sort(order).map((o) => o.id);
+      const want = [...known.values()]
+        .filter((o) => q.result === undefined || o.result === q.result)
+        .sort(order)
+        .map((o) => o.id);
       const seen: number[] = [];
       for (let page = 1; ; page++) {
         const res = await list(w, w.admin, { ...q, page, pageSize: 3 });
@@ -417,7 +554,11 @@ describe('order list: filters, sorting, paging and the time range', () => {
       await expectQuery({ ...q, objWechat: 'time_d' }, (o) => inRange(o, start, end) && startsWithCi(o.objWechat, 'time_d'));
       // a shop: its own orders plus every public one
       await expectQuery(q, (o) => inRange(o, start, end) && (o.userId === w.shopA.id || o.ifPublic === 1), w.shopA);
-      await expectQuery({ ...q, result: 1 }, (o) => inRange(o, start, end) && o.result === 1 && (o.userId === w.shopA.id || o.ifPublic === 1), w.shopA);
+      await expectQuery(
+        { ...q, result: 1 },
+        (o) => inRange(o, start, end) && o.result === 1 && (o.userId === w.shopA.id || o.ifPublic === 1),
+        w.shopA,
+      );
     }
     // the real count, straight from the table
     const real = await w.ctx.db
@@ -430,7 +571,12 @@ describe('order list: filters, sorting, paging and the time range', () => {
   });
 
   it('refuses a range that ends before it starts', async () => {
-    const res = await api<{ errors: { field: string }[] }>(w, 'GET', `/api/admin/order/list?${qs({ orderStartTime: iso(END), orderEndTime: iso(START) })}`, w.admin);
+    const res = await api<{ errors: { field: string }[] }>(
+      w,
+      'GET',
+      `/api/admin/order/list?${qs({ orderStartTime: iso(END), orderEndTime: iso(START) })}`,
+      w.admin,
+    );
     expect(res.status).toBe(400);
     expect(res.data.errors[0]?.field).toBe('orderEndTime');
     expect(res.msg).toBe('The order time range ends before it starts');
@@ -441,7 +587,13 @@ describe('order list: filters, sorting, paging and the time range', () => {
     const mid = T.d1Mid as OrderItem;
     const last = T.d2Last as OrderItem;
     const newResult = (last.result + 1) % 4;
-    const edited = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.admin, editBody(last, { result: newResult, amount: 4321, ifPublic: 1 - last.ifPublic }));
+    const edited = await api<OrderItem>(
+      w,
+      'POST',
+      '/api/admin/order/update',
+      w.admin,
+      editBody(last, { result: newResult, amount: 4321, ifPublic: 1 - last.ifPublic }),
+    );
     expect(edited.status, edited.msg).toBe(200);
     expect(edited.data.createdTime).toBe(last.createdTime);
     known.set(last.id, edited.data);
@@ -452,7 +604,11 @@ describe('order list: filters, sorting, paging and the time range', () => {
     await expectQuery(q, (o) => inRange(o, START, END));
     for (const result of [0, 1, 2, 3]) await expectQuery({ ...q, result }, (o) => inRange(o, START, END) && o.result === result);
     for (const flag of [0, 1]) await expectQuery({ ...q, ifPublic: flag }, (o) => inRange(o, START, END) && o.ifPublic === flag);
-    await expectQuery({ orderStartTime: iso(D(1)), orderEndTime: iso(D(3) - 1) }, (o) => inRange(o, D(1), D(3) - 1) && (o.userId === w.shopC.id || o.ifPublic === 1), w.shopC);
+    await expectQuery(
+      { orderStartTime: iso(D(1)), orderEndTime: iso(D(3) - 1) },
+      (o) => inRange(o, D(1), D(3) - 1) && (o.userId === w.shopC.id || o.ifPublic === 1),
+      w.shopC,
+    );
   });
 });
 
@@ -476,9 +632,22 @@ describe('who sees which orders', () => {
       [w.shopC.id, PRICES_C],
     ]);
     for (const [name, shop, ifPublic, result] of plan) {
-      o[name] = await create(w, w.inspector, { objWechat: `vis_${name}`, userId: shop.id, ifPublic, result, amount: priceOf(prices.get(shop.id) as typeof PRICES_A, result) });
+      o[name] = await create(w, w.inspector, {
+        objWechat: `vis_${name}`,
+        userId: shop.id,
+        ifPublic,
+        result,
+        amount: priceOf(prices.get(shop.id) as typeof PRICES_A, result),
+      });
     }
-    const at: Record<string, number> = { a1: D0 + 3 * HOUR, a2: D0 + DAY + 5 * HOUR, b1: D0 + DAY + 6 * HOUR, b2: D0 + 2 * DAY + HOUR, c2: D0 + 2 * DAY + 4 * HOUR, c1: D0 + 3 * DAY + 23 * HOUR };
+    const at: Record<string, number> = {
+      a1: D0 + 3 * HOUR,
+      a2: D0 + DAY + 5 * HOUR,
+      b1: D0 + DAY + 6 * HOUR,
+      b2: D0 + 2 * DAY + HOUR,
+      c2: D0 + 2 * DAY + 4 * HOUR,
+      c1: D0 + 3 * DAY + 23 * HOUR,
+    };
     await moveOrders(
       w.ctx.db,
       Object.entries(at).map(([name, ms]) => [(o[name] as OrderItem).id, ms] as const),
@@ -547,7 +716,10 @@ describe('who sees which orders', () => {
     ];
     for (const [q, names] of cases) {
       const page = await list(w, w.shopA, q);
-      expect(idsOf(page).sort((x, y) => x - y), JSON.stringify(q)).toEqual(names.map(id).sort((x, y) => x - y));
+      expect(
+        idsOf(page).sort((x, y) => x - y),
+        JSON.stringify(q),
+      ).toEqual(names.map(id).sort((x, y) => x - y));
       expect(page.total, JSON.stringify(q)).toBe(names.length);
     }
     // paging a shop's view
@@ -569,7 +741,13 @@ describe('who sees which orders', () => {
         expect(item.userId).not.toBeNull();
       }
       const detail = await api<OrderItem>(w, 'GET', `/api/admin/order/detail?id=${id('b1')}`, who);
-      expect(detail.data).toMatchObject({ view: 'full', userId: w.shopB.id, amount: PRICES_B.defaultPriceCheat, userName: 'Test shop', inspectorName: 'Test inspector' });
+      expect(detail.data).toMatchObject({
+        view: 'full',
+        userId: w.shopB.id,
+        amount: PRICES_B.defaultPriceCheat,
+        userName: 'Test shop',
+        inspectorName: 'Test inspector',
+      });
       expect((await list(w, who, { userId: w.shopB.id })).total).toBe(2);
       expect((await list(w, who, { result: 3 })).total).toBe(2);
       expect((await list(w, who, { orderStartTime: iso(D0 + 2 * HOUR), orderEndTime: iso(D0 + 3 * DAY + 23 * HOUR - 1) })).total).toBe(5);
@@ -581,7 +759,11 @@ describe('who sees which orders', () => {
     expect((await api(w, 'GET', `/api/admin/order/detail?id=${id('a1')}`, null)).status).toBe(401);
     const nobody = await loginAs(w.ctx, 'shop');
     const { permissions } = await w.ctx.db.selectFrom('roles').select('permissions').where('name', '=', 'shop').executeTakeFirstOrThrow();
-    await w.ctx.db.updateTable('roles').set({ permissions: JSON.stringify(['order:export']) }).where('name', '=', 'shop').execute();
+    await w.ctx.db
+      .updateTable('roles')
+      .set({ permissions: JSON.stringify(['order:export']) })
+      .where('name', '=', 'shop')
+      .execute();
     try {
       const res = await api(w, 'GET', '/api/admin/order/list', nobody);
       expect(res.status).toBe(403);
@@ -613,7 +795,9 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
         const price = priceOf(PRICES_A, result);
         const before = await balanceOf(w.ctx.db, w.shopA.id);
         const res = await refused(w.inspector, { result, amount: price + 1 }, 'amount');
-        expect(res.msg).toBe(`Amount must be the client shop's price for this result (¥${(price / 100).toFixed(2)}); you may not change it`);
+        expect(res.msg).toBe(
+          `Amount must be the client shop's price for this result (¥${(price / 100).toFixed(2)}); you may not change it`,
+        );
         const item = await create(w, w.inspector, { result, amount: price });
         expect(item.amount).toBe(price);
         expect(item.result).toBe(result);
@@ -632,7 +816,9 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       const free = await create(w, w.admin, { userId: w.shopC.id, result: 0, amount: 0 });
       expect(free.amount).toBe(0);
       const after = await entriesOf(w.ctx.db, w.shopC.id);
-      expect(after.slice(before.length)).toEqual([{ kind: 'charge', amount: -12345, balanceAfter: (before.at(-1)?.balanceAfter ?? 0) - 12345, orderId: item.id }]);
+      expect(after.slice(before.length)).toEqual([
+        { kind: 'charge', amount: -12345, balanceAfter: (before.at(-1)?.balanceAfter ?? 0) - 12345, orderId: item.id },
+      ]);
       expect((await refused(w.admin, { amount: 100_000_001 }, 'amount')).msg).toContain('amount');
       await refused(w.admin, { amount: -1 }, 'amount');
       await refused(w.admin, { amount: 10.5 }, 'amount');
@@ -642,7 +828,12 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       const res = await api<OrderPrices>(w, 'GET', `/api/admin/order/price?userId=${w.shopB.id}`, w.inspector);
       expect(res.status).toBe(200);
       expect(res.data).toEqual({ userId: w.shopB.id, prices: { '0': 1100, '1': 3300, '2': 550, '3': 1650 }, ifPublic: 0 });
-      expect((await api<OrderPrices>(w, 'GET', `/api/admin/order/price?userId=${w.shopA.id}`, w.admin)).data.prices).toEqual({ '0': 1000, '1': 3000, '2': 500, '3': 1500 });
+      expect((await api<OrderPrices>(w, 'GET', `/api/admin/order/price?userId=${w.shopA.id}`, w.admin)).data.prices).toEqual({
+        '0': 1000,
+        '1': 3000,
+        '2': 500,
+        '3': 1500,
+      });
 
       const admin = await api<Err>(w, 'GET', `/api/admin/order/price?userId=${w.admin.id}`, w.admin);
       expect(admin.status).toBe(400);
@@ -658,7 +849,11 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
 
     it('a new order without ifPublic takes the client’s default', async () => {
       const pub = await loginAs(w.ctx, 'shop');
-      await w.ctx.db.updateTable('users').set({ ...PRICES_A, ifPublic: 1 }).where('id', '=', pub.id).execute();
+      await w.ctx.db
+        .updateTable('users')
+        .set({ ...PRICES_A, ifPublic: 1 })
+        .where('id', '=', pub.id)
+        .execute();
       expect((await api<OrderPrices>(w, 'GET', `/api/admin/order/price?userId=${pub.id}`, w.inspector)).data.ifPublic).toBe(1);
       expect((await create(w, w.inspector, { userId: pub.id })).ifPublic).toBe(1);
       expect((await create(w, w.inspector, { userId: pub.id, ifPublic: 0 })).ifPublic).toBe(0);
@@ -672,7 +867,13 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       const overridden = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.admin, editBody(item, { amount: 2222 }));
       expect(overridden.data.amount).toBe(2222);
       await w.ctx.db.updateTable('users').set({ defaultPriceCheat: 3500, defaultPrice: 1700 }).where('id', '=', shop.id).execute();
-      const kept = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(overridden.data, { description: 'rechecked' }));
+      const kept = await api<OrderItem>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.inspector,
+        editBody(overridden.data, { description: 'rechecked' }),
+      );
       expect(kept.status, kept.msg).toBe(200);
       expect(kept.data).toMatchObject({ amount: 2222, description: 'rechecked' });
       // changing it to the old price or anything else is refused; the new price is accepted
@@ -681,18 +882,34 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
         expect(res.status).toBe(400);
         expect(res.data.errors[0]?.field).toBe('amount');
       }
-      expect((await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(kept.data, { amount: 3500 }))).data.amount).toBe(3500);
+      expect(
+        (await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(kept.data, { amount: 3500 }))).data.amount,
+      ).toBe(3500);
       // a new result must take the new price
       const wrong = await api<Err>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(kept.data, { result: 0, amount: 3500 }));
       expect(wrong.status).toBe(400);
       expect(wrong.msg).toContain('¥17.00');
-      expect((await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(kept.data, { result: 0, amount: 1700 }))).data.amount).toBe(1700);
+      expect(
+        (await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(kept.data, { result: 0, amount: 1700 }))).data
+          .amount,
+      ).toBe(1700);
       expect(await balanceOf(w.ctx.db, shop.id)).toBe(-1700);
     });
   });
 
   describe('the checks of spec §5', () => {
-    const REQUIRED = ['objWechat', 'objWechatName', 'gameName', 'mac', 'installationTime', 'result', 'userId', 'objClientName', 'inspectorId', 'amount'] as const;
+    const REQUIRED = [
+      'objWechat',
+      'objWechatName',
+      'gameName',
+      'mac',
+      'installationTime',
+      'result',
+      'userId',
+      'objClientName',
+      'inspectorId',
+      'amount',
+    ] as const;
     const TEXT = ['objWechat', 'objWechatName', 'gameName', 'mac', 'objClientName', 'installationTime'] as const;
 
     it('names each missing required field', async () => {
@@ -729,7 +946,9 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       }
       expect((await create(w, w.inspector, { mac: ' aabb.ccdd.eeff ' })).mac).toBe('AA-BB-CC-DD-EE-FF');
 
-      expect((await refused(w.inspector, { gameName: 'Minecraft' }, 'gameName')).msg).toBe('Game "Minecraft" is not an enabled value of the game dictionary');
+      expect((await refused(w.inspector, { gameName: 'Minecraft' }, 'gameName')).msg).toBe(
+        'Game "Minecraft" is not an enabled value of the game dictionary',
+      );
       await w.ctx.db.updateTable('dictData').set({ status: 0 }).where('typeCode', '=', 'game').where('value', '=', '永劫无间').execute();
       try {
         await refused(w.inspector, { gameName: '永劫无间' }, 'gameName');
@@ -740,7 +959,13 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       await w.ctx.db.updateTable('dictData').set({ status: 0 }).where('typeCode', '=', 'game').where('value', '=', '永劫无间').execute();
       try {
         // an order keeps the game it was recorded with
-        const kept = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(old, { description: 'game since retired' }));
+        const kept = await api<OrderItem>(
+          w,
+          'POST',
+          '/api/admin/order/update',
+          w.inspector,
+          editBody(old, { description: 'game since retired' }),
+        );
         expect(kept.status, kept.msg).toBe(200);
       } finally {
         await w.ctx.db.updateTable('dictData').set({ status: 1 }).where('typeCode', '=', 'game').where('value', '=', '永劫无间').execute();
@@ -762,7 +987,9 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
     });
 
     it('an inspector records orders only under their own name; an admin names any enabled inspector', async () => {
-      expect((await refused(w.inspector, { inspectorId: w.inspector2.id }, 'inspectorId')).msg).toBe('You can record orders only under your own name as inspector');
+      expect((await refused(w.inspector, { inspectorId: w.inspector2.id }, 'inspectorId')).msg).toBe(
+        'You can record orders only under your own name as inspector',
+      );
       expect((await create(w, w.admin, { inspectorId: w.inspector2.id })).inspectorId).toBe(w.inspector2.id);
       expect((await refused(w.admin, { inspectorId: 999_999 }, 'inspectorId', 404)).msg).toBe('Inspector #999999 does not exist');
       const off = await loginAs(w.ctx, 'inspector');
@@ -778,13 +1005,19 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       await refused(w.inspector, { installationTime: '2025-06-01' }, 'installationTime');
       const soon = await create(w, w.inspector, { installationTime: iso(Date.now() + HOUR) });
       expect(Date.parse(soon.installationTime)).toBeGreaterThan(Date.now());
-      expect((await create(w, w.inspector, { installationTime: '2025-06-01T08:00:00+08:00' })).installationTime).toBe('2025-06-01T00:00:00.000Z');
+      expect((await create(w, w.inspector, { installationTime: '2025-06-01T08:00:00+08:00' })).installationTime).toBe(
+        '2025-06-01T00:00:00.000Z',
+      );
     });
 
     it('refuses too many images and bad image URLs, and tidies good lists', async () => {
       const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://cdn.example.com/o/${i}.png`).join(',');
       expect((await refused(w.inspector, { certImages: urls(21) }, 'certImages')).msg).toBe('At most 20 images per kind');
-      const ok = await create(w, w.inspector, { certImages: urls(20), proofImages: ' /uploads/a.png , https://cdn.example.com/b.jpg ,', personCertImages: '' });
+      const ok = await create(w, w.inspector, {
+        certImages: urls(20),
+        proofImages: ' /uploads/a.png , https://cdn.example.com/b.jpg ,',
+        personCertImages: '',
+      });
       expect(ok.certImages.split(',')).toHaveLength(20);
       expect(ok.proofImages).toBe('/uploads/a.png,https://cdn.example.com/b.jpg');
       for (const [field, bad] of [
@@ -823,10 +1056,20 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
     });
 
     it('refuses malformed bodies and ids with a clear message', async () => {
-      const notJson = await w.ctx.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: { ...w.admin.headers, 'content-type': 'application/json' }, payload: '{"objWechat":' });
+      const notJson = await w.ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/order/create',
+        headers: { ...w.admin.headers, 'content-type': 'application/json' },
+        payload: '{"objWechat":',
+      });
       expect(notJson.statusCode).toBe(400);
       expect(notJson.json<{ msg: string }>().msg).toBe('The request body is not valid JSON');
-      for (const url of ['/api/admin/order/detail', '/api/admin/order/detail?id=abc', '/api/admin/order/detail?id=0', '/api/admin/order/detail?id=-3']) {
+      for (const url of [
+        '/api/admin/order/detail',
+        '/api/admin/order/detail?id=abc',
+        '/api/admin/order/detail?id=0',
+        '/api/admin/order/detail?id=-3',
+      ]) {
         const res = await api<Err>(w, 'GET', url, w.admin);
         expect(res.status, url).toBe(400);
         expect(res.data.errors[0]?.field).toBe('id');
@@ -883,18 +1126,41 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       expect(res.msg).toBe(`Order ${theirs.code} was inspected by someone else; you can edit only the orders you inspected`);
       expect((await api<OrderItem>(w, 'GET', `/api/admin/order/detail?id=${theirs.id}`, w.admin)).data.description).toBe('');
       // taking it over is no way around the rule
-      expect((await api(w, 'POST', '/api/admin/order/update', w.inspector, editBody(theirs, { inspectorId: w.inspector.id }))).status).toBe(403);
+      expect((await api(w, 'POST', '/api/admin/order/update', w.inspector, editBody(theirs, { inspectorId: w.inspector.id }))).status).toBe(
+        403,
+      );
 
       const mine = await create(w, w.inspector);
-      const edited = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(mine, { description: 'mine', objWechat: 'wx_new', mac: 'a1b2c3d4e5f6' }));
+      const edited = await api<OrderItem>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.inspector,
+        editBody(mine, { description: 'mine', objWechat: 'wx_new', mac: 'a1b2c3d4e5f6' }),
+      );
       expect(edited.status, edited.msg).toBe(200);
-      expect(edited.data).toMatchObject({ description: 'mine', objWechat: 'wx_new', mac: 'A1-B2-C3-D4-E5-F6', code: mine.code, createdTime: mine.createdTime });
+      expect(edited.data).toMatchObject({
+        description: 'mine',
+        objWechat: 'wx_new',
+        mac: 'A1-B2-C3-D4-E5-F6',
+        code: mine.code,
+        createdTime: mine.createdTime,
+      });
       // handing their order to someone else is refused
-      const handOff = await api<Err>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(edited.data, { inspectorId: w.inspector2.id }));
+      const handOff = await api<Err>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.inspector,
+        editBody(edited.data, { inspectorId: w.inspector2.id }),
+      );
       expect(handOff.status).toBe(400);
       expect(handOff.data.errors[0]?.field).toBe('inspectorId');
       // an admin edits any order
-      expect((await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.admin, editBody(theirs, { inspectorId: w.inspector.id }))).data.inspectorId).toBe(w.inspector.id);
+      expect(
+        (await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.admin, editBody(theirs, { inspectorId: w.inspector.id }))).data
+          .inspectorId,
+      ).toBe(w.inspector.id);
       const missing = await api(w, 'POST', '/api/admin/order/update', w.admin, { ...editBody(theirs), id: 999_999 });
       expect(missing.status).toBe(404);
       expect(missing.msg).toBe('Order #999999 does not exist');
@@ -906,9 +1172,21 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       const item = await create(w, w.inspector, { userId: shop.id, result: 1, amount: 3000 });
       const toNormal = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(item, { result: 0, amount: 1000 }));
       expect(toNormal.status, toNormal.msg).toBe(200);
-      const toSuspect = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(toNormal.data, { result: 3, amount: 1500 }));
+      const toSuspect = await api<OrderItem>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.inspector,
+        editBody(toNormal.data, { result: 3, amount: 1500 }),
+      );
       expect(toSuspect.data).toMatchObject({ result: 3, amount: 1500 });
-      const same = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.inspector, editBody(toSuspect.data, { description: 'no money moves' }));
+      const same = await api<OrderItem>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.inspector,
+        editBody(toSuspect.data, { description: 'no money moves' }),
+      );
       expect(same.status).toBe(200);
       expect(await entriesOf(w.ctx.db, shop.id)).toEqual([
         { kind: 'charge', amount: -3000, balanceAfter: -3000, orderId: item.id },
@@ -944,7 +1222,13 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
       expect((await api(w, 'GET', `/api/admin/order/detail?id=${item.id}`, from)).status).toBe(404);
       expect((await api<OrderItem>(w, 'GET', `/api/admin/order/detail?id=${item.id}`, to)).data.view).toBe('full');
       // an admin moves it back with a changed result and amount at once
-      const back = await api<OrderItem>(w, 'POST', '/api/admin/order/update', w.admin, editBody(moved.data, { userId: from.id, result: 1, amount: 777 }));
+      const back = await api<OrderItem>(
+        w,
+        'POST',
+        '/api/admin/order/update',
+        w.admin,
+        editBody(moved.data, { userId: from.id, result: 1, amount: 777 }),
+      );
       expect(back.status, back.msg).toBe(200);
       expect(await balanceOf(w.ctx.db, from.id)).toBe(-777);
       expect(await balanceOf(w.ctx.db, to.id)).toBe(0);
@@ -991,7 +1275,9 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
         ['reversal', 3000, x.id],
         ['reversal', 1500, y.id],
       ]);
-      expect((await entriesOf(w.ctx.db, s2.id)).slice(before.s2.length)).toEqual([{ kind: 'reversal', amount: 1100, balanceAfter: -550, orderId: z.id }]);
+      expect((await entriesOf(w.ctx.db, s2.id)).slice(before.s2.length)).toEqual([
+        { kind: 'reversal', amount: 1100, balanceAfter: -550, orderId: z.id },
+      ]);
       expect((await api(w, 'POST', '/api/admin/order/delete', w.admin, { ids: [x.id] })).status).toBe(404);
       await expectDailyConsistent(w.ctx.db);
     });

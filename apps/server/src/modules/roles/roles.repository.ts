@@ -19,7 +19,13 @@ export const listRoles = (db: Db, f: RoleFilter, offset: number, limit: number) 
   filtered(db, f).selectAll().orderBy('id').limit(limit).offset(offset).execute();
 
 export const countRoles = async (db: Db, f: RoleFilter) =>
-  Number((await filtered(db, f).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await filtered(db, f)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const allRoles = (db: Db) => db.selectFrom('roles').selectAll().orderBy('id').execute();
 
@@ -29,11 +35,15 @@ export const findRoleByName = (db: Db, name: string) => db.selectFrom('roles').s
 /** Users per role id (users_role_id_idx). */
 export async function userCounts(db: Db, roleIds?: readonly number[]): Promise<Map<number, number>> {
   if (roleIds !== undefined && roleIds.length === 0) return new Map();
-  let q = db.selectFrom('users').select(['roleId', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('roleId');
+  let q = db
+    .selectFrom('users')
+    .select(['roleId', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('roleId');
   if (roleIds !== undefined) q = q.where('roleId', 'in', roleIds);
   return new Map((await q.execute()).map((r) => [r.roleId, Number(r.n)] as const));
 }
 
 export const insertRole = (db: Db, row: Insertable<Database['roles']>) => insertReturningId(db, 'roles', row);
-export const updateRole = (db: Db, id: number, set: Updateable<Database['roles']>) => db.updateTable('roles').set(set).where('id', '=', id).execute();
+export const updateRole = (db: Db, id: number, set: Updateable<Database['roles']>) =>
+  db.updateTable('roles').set(set).where('id', '=', id).execute();
 export const deleteRole = (db: Db, id: number) => db.deleteFrom('roles').where('id', '=', id).execute();

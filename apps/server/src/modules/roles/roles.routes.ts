@@ -8,7 +8,6 @@ import * as roles from './roles.service.ts';
 const security = [{ bearer: [] }];
 const tags = ['role'];
 
-
 /** Roles (spec §3 Role, §6): permissions from the contract's catalogue. */
 const roleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(

@@ -1,4 +1,12 @@
-import { ALL_PERMISSIONS, isPermission, RoleName, type RoleCreateBody, type RoleItem, type RoleListQuery, type RoleUpdateBody } from '@clearplay/contract';
+import {
+  ALL_PERMISSIONS,
+  isPermission,
+  RoleName,
+  type RoleCreateBody,
+  type RoleItem,
+  type RoleListQuery,
+  type RoleUpdateBody,
+} from '@clearplay/contract';
 import type { Operator } from '../../http/route-context.ts';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
@@ -10,7 +18,6 @@ import * as repo from './roles.repository.ts';
 
 /** The roles seeded on first start: never deleted or renamed. */
 export const BUILT_IN_ROLES: ReadonlySet<string> = new Set(Object.values(RoleName));
-
 
 export const toRoleItem = (row: RoleRow, userCount: number): RoleItem => ({
   id: row.id,
@@ -28,7 +35,10 @@ export async function listRolesPage(db: Db, query: RoleListQuery): Promise<{ lis
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
   const [rows, total] = await Promise.all([repo.listRoles(db, f, (page - 1) * pageSize, pageSize), repo.countRoles(db, f)]);
-  const counts = await repo.userCounts(db, rows.map((r) => r.id));
+  const counts = await repo.userCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return { list: rows.map((r) => toRoleItem(r, counts.get(r.id) ?? 0)), total };
 }
 

@@ -45,8 +45,17 @@ describe('POST /api/visit-stats/create', () => {
 
   it('answers 50014 for an expired token, so the client shows the logged-out dialog', async () => {
     const other = await loginAs(ctx, 'inspector');
-    await ctx.db.updateTable('sessions').set({ expiresAt: Date.now() - 1 }).where('userId', '=', other.id).execute();
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/visit-stats/create', headers: other.headers, payload: { path: '/order/inspect' } });
+    await ctx.db
+      .updateTable('sessions')
+      .set({ expiresAt: Date.now() - 1 })
+      .where('userId', '=', other.id)
+      .execute();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/visit-stats/create',
+      headers: other.headers,
+      payload: { path: '/order/inspect' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().status).toBe(50014);
   });

@@ -19,7 +19,8 @@ import { urlSafeBase64Decode } from './upload-token.ts';
 
 /** The provider's management API (stat, delete, list) over the embedded host's disk. */
 function providerEdge(disk: LocalBlobStore): Server {
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const entry = (encoded: string) => {
     const [bucket, ...key] = (urlSafeBase64Decode(encoded)?.toString('utf8') ?? '').split(':');
     return { bucket, key: key.join(':') };
@@ -33,7 +34,9 @@ function providerEdge(disk: LocalBlobStore): Server {
       if (bucket !== BUCKET) return json(res, 631, { error: 'no such bucket' });
       if (op === 'stat') {
         const info = await disk.stat(key);
-        return info === null ? json(res, 612, { error: 'no such file or directory' }) : json(res, 200, { fsize: info.size, putTime: info.storedAt.getTime() * 10_000, hash: '', mimeType: '', type: 0 });
+        return info === null
+          ? json(res, 612, { error: 'no such file or directory' })
+          : json(res, 200, { fsize: info.size, putTime: info.storedAt.getTime() * 10_000, hash: '', mimeType: '', type: 0 });
       }
       return (await disk.delete(key)) ? json(res, 200, {}) : json(res, 612, { error: 'no such file or directory' });
     }
@@ -45,7 +48,10 @@ function providerEdge(disk: LocalBlobStore): Server {
       const from = Number(url.searchParams.get('marker') || 0);
       const page = all.slice(from, from + 2);
       const marker = from + 2 < all.length ? String(from + 2) : '';
-      return json(res, 200, { items: page.map((i) => ({ key: i.key, fsize: i.size, putTime: i.storedAt.getTime() * 10_000, hash: '', mimeType: '', type: 0 })), marker });
+      return json(res, 200, {
+        items: page.map((i) => ({ key: i.key, fsize: i.size, putTime: i.storedAt.getTime() * 10_000, hash: '', mimeType: '', type: 0 })),
+        marker,
+      });
     }
     return json(res, 404, { error: 'no such route' });
   };

@@ -27,7 +27,10 @@ function expectedEtag(data: Buffer): string {
   const sha1 = (b: Buffer) => createHash('sha1').update(b).digest();
   const blocks: Buffer[] = [];
   for (let i = 0; i < Math.max(1, Math.ceil(data.length / (4 * MB))); i++) blocks.push(sha1(data.subarray(i * 4 * MB, (i + 1) * 4 * MB)));
-  const body = blocks.length === 1 ? Buffer.concat([Buffer.from([0x16]), blocks[0]!]) : Buffer.concat([Buffer.from([0x96]), sha1(Buffer.concat(blocks))]);
+  const body =
+    blocks.length === 1
+      ? Buffer.concat([Buffer.from([0x16]), blocks[0]!])
+      : Buffer.concat([Buffer.from([0x96]), sha1(Buffer.concat(blocks))]);
   return body.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
@@ -54,7 +57,13 @@ function putUnannounced(key: string, t: string, id: string, n: number, bytes: Bu
   });
 }
 
-async function completeAndCheck(key: string, t: string, id: string, parts: { etag: string; partNumber: number }[], file: Buffer): Promise<void> {
+async function completeAndCheck(
+  key: string,
+  t: string,
+  id: string,
+  parts: { etag: string; partNumber: number }[],
+  file: Buffer,
+): Promise<void> {
   const res = await complete(host.base, key, t, id, { parts });
   expect(res.status, await res.clone().text()).toBe(200);
   expect(await res.json()).toEqual({ hash: expectedEtag(file), key });
@@ -79,7 +88,10 @@ describe('chunked upload layouts', () => {
     const key = freshKey();
     const t = token({ key });
     const sizes = [2 * MB, MB, 3 * MB + 7, 5000];
-    const file = pngBytes(sizes.reduce((a, b) => a + b, 0), 12);
+    const file = pngBytes(
+      sizes.reduce((a, b) => a + b, 0),
+      12,
+    );
     const id = await initUpload(host.base, key, t);
     let offset = 0;
     const parts = [];

@@ -153,7 +153,10 @@ export class MultipartStaging {
    * Makes the chosen parts, in order, one file and returns its path (inside the upload's
    * folder, which goes once the file has its key), size and etag.
    */
-  async join(id: string, chosen: readonly { partNumber: number; part: StoredPart }[]): Promise<{ path: string; size: number; qetag: string }> {
+  async join(
+    id: string,
+    chosen: readonly { partNumber: number; part: StoredPart }[],
+  ): Promise<{ path: string; size: number; qetag: string }> {
     const folder = this.folder(id);
     const size = chosen.reduce((sum, c) => sum + c.part.size, 0);
     const aligned = chosen.every((c, i) => i === chosen.length - 1 || c.part.size % QETAG_BLOCK === 0);
@@ -178,7 +181,10 @@ export class MultipartStaging {
         if (part.file === first.part.file && n > keep) await unlink(join(folder, `${n}.json`)).catch(() => undefined);
       }
       await truncate(path, kept);
-      if (hash !== null) await pipeline(createReadStream(path), async (source: AsyncIterable<Buffer>) => { for await (const chunk of source) hash.update(chunk); });
+      if (hash !== null)
+        await pipeline(createReadStream(path), async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) hash.update(chunk);
+        });
     } else {
       path = join(folder, `joined-${randomBytes(6).toString('hex')}`);
     }
@@ -187,7 +193,11 @@ export class MultipartStaging {
     let copied = 0;
     const copies = async function* () {
       for (const { part } of rest) {
-        const from = createReadStream(join(folder, part.file), { start: part.offset, end: part.offset + part.size - 1, highWaterMark: 1024 * 1024 });
+        const from = createReadStream(join(folder, part.file), {
+          start: part.offset,
+          end: part.offset + part.size - 1,
+          highWaterMark: 1024 * 1024,
+        });
         for await (const chunk of from as AsyncIterable<Buffer>) {
           copied += chunk.length;
           hash?.update(chunk);

@@ -50,7 +50,23 @@ describe('keys', () => {
     expect(isSafeKey(key)).toBe(true);
     expect(isIssuedKey(key, 'proof')).toBe(true);
     expect(isIssuedKey(key, 'cert')).toBe(false);
-    for (const bad of ['', '..', '../a', 'a/..', 'a/../b', '/abs', 'a//b', 'a\\b', 'a/', '.x', 'a/.b', 'a b', 'a%2e', 'a\u0000b', 'x'.repeat(201)]) {
+    for (const bad of [
+      '',
+      '..',
+      '../a',
+      'a/..',
+      'a/../b',
+      '/abs',
+      'a//b',
+      'a\\b',
+      'a/',
+      '.x',
+      'a/.b',
+      'a b',
+      'a%2e',
+      'a\u0000b',
+      'x'.repeat(201),
+    ]) {
       expect(isSafeKey(bad), JSON.stringify(bad)).toBe(false);
       expect(pathForKey('/data/uploads/files', bad)).toBeNull();
     }

@@ -24,7 +24,8 @@ import {
   type TestHost,
 } from './test-support.ts';
 
-const RETURN_BODY = '{"url":"/upload/files/$(key)","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)","name":"$(fname)","note":"$(x:note)"}';
+const RETURN_BODY =
+  '{"url":"/upload/files/$(key)","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)","name":"$(fname)","note":"$(x:note)"}';
 let counter = 0;
 const freshKey = () => `evidence/proof/202603/test${++counter}`;
 
@@ -249,17 +250,37 @@ describe('chunked upload (multipart v2)', () => {
     const a = (await (await putPart(host.base, key, t, id, 1, pngBytes(MB, 1))).json()) as { etag: string };
     const b = (await (await putPart(host.base, key, t, id, 2, pngBytes(1000, 2))).json()) as { etag: string };
 
-    const wrong = await complete(host.base, key, t, id, { parts: [{ etag: a.etag, partNumber: 1 }, { etag: a.etag, partNumber: 2 }] });
+    const wrong = await complete(host.base, key, t, id, {
+      parts: [
+        { etag: a.etag, partNumber: 1 },
+        { etag: a.etag, partNumber: 2 },
+      ],
+    });
     expect(await errorOf(wrong)).toBe('400 invalid part 2: etag does not match');
-    const missing = await complete(host.base, key, t, id, { parts: [{ etag: a.etag, partNumber: 1 }, { etag: b.etag, partNumber: 3 }] });
+    const missing = await complete(host.base, key, t, id, {
+      parts: [
+        { etag: a.etag, partNumber: 1 },
+        { etag: b.etag, partNumber: 3 },
+      ],
+    });
     expect(missing.status).toBe(400);
-    const unordered = await complete(host.base, key, t, id, { parts: [{ etag: b.etag, partNumber: 2 }, { etag: a.etag, partNumber: 1 }] });
+    const unordered = await complete(host.base, key, t, id, {
+      parts: [
+        { etag: b.etag, partNumber: 2 },
+        { etag: a.etag, partNumber: 1 },
+      ],
+    });
     expect(await errorOf(unordered)).toBe('400 partNumber must be ascending, 1 to 10000');
     const badVars = await complete(host.base, key, t, id, { parts: [{ etag: a.etag, partNumber: 1 }], customVars: { note: 'x' } });
     expect(await errorOf(badVars)).toBe('400 customVars keys must start with x:');
     expect(existsSync(stored(key))).toBe(false);
 
-    const right = await complete(host.base, key, t, id, { parts: [{ etag: a.etag, partNumber: 1 }, { etag: b.etag, partNumber: 2 }] });
+    const right = await complete(host.base, key, t, id, {
+      parts: [
+        { etag: a.etag, partNumber: 1 },
+        { etag: b.etag, partNumber: 2 },
+      ],
+    });
     expect(right.status).toBe(200);
   });
 
@@ -269,7 +290,12 @@ describe('chunked upload (multipart v2)', () => {
     const id = await initUpload(host.base, key, t);
     const a = (await (await putPart(host.base, key, t, id, 1, pngBytes(1000))).json()) as { etag: string };
     const b = (await (await putPart(host.base, key, t, id, 2, pngBytes(1000))).json()) as { etag: string };
-    const res = await complete(host.base, key, t, id, { parts: [{ etag: a.etag, partNumber: 1 }, { etag: b.etag, partNumber: 2 }] });
+    const res = await complete(host.base, key, t, id, {
+      parts: [
+        { etag: a.etag, partNumber: 1 },
+        { etag: b.etag, partNumber: 2 },
+      ],
+    });
     expect(await errorOf(res)).toBe('400 part 1 is smaller than 1 MB');
   });
 

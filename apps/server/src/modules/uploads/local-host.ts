@@ -92,7 +92,10 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
   await store.prepare(true);
   await staging.prepare();
   await staging.removeExpired(nowSeconds());
-  const sweeper = setInterval(() => void staging.removeExpired(nowSeconds()).catch((error: unknown) => app.log.warn({ err: error }, 'upload sweep failed')), 3600_000);
+  const sweeper = setInterval(
+    () => void staging.removeExpired(nowSeconds()).catch((error: unknown) => app.log.warn({ err: error }, 'upload sweep failed')),
+    3600_000,
+  );
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
 
@@ -112,7 +115,13 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
   });
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   await app.register(fastifyMultipart, {
-    limits: { fieldSize: FORM_FIELD_BYTES, fields: FORM_MAX_FIELDS, files: 1, parts: FORM_MAX_FIELDS + 1, fileSize: options.maxImageBytes + 1 },
+    limits: {
+      fieldSize: FORM_FIELD_BYTES,
+      fields: FORM_MAX_FIELDS,
+      files: 1,
+      parts: FORM_MAX_FIELDS + 1,
+      fileSize: options.maxImageBytes + 1,
+    },
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
@@ -163,7 +172,9 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
   }
 
   const sizeLimit = (policy: PutPolicy): number =>
-    typeof policy.fsizeLimit === 'number' && policy.fsizeLimit > 0 ? Math.min(policy.fsizeLimit, options.maxImageBytes) : options.maxImageBytes;
+    typeof policy.fsizeLimit === 'number' && policy.fsizeLimit > 0
+      ? Math.min(policy.fsizeLimit, options.maxImageBytes)
+      : options.maxImageBytes;
 
   /** Checks the content is an accepted image, and allowed by the policy's mimeLimit. */
   function imageType(head: Buffer, policy: PutPolicy): string {
@@ -269,37 +280,41 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
     return answer(reply, 200, { uploadId, expireAt: upload.expireAt });
   });
 
-  app.put<{ Params: ObjectParams & { uploadId: string; partNumber: string } }>(`${objectRoute}/:uploadId/:partNumber`, route, async (request, reply) => {
-    const { policy, key } = authoriseObject(request, request.params);
-    const id = request.params.uploadId;
-    await openUpload(id, key);
-    const partText = request.params.partNumber;
-    const partNumber = /^[1-9]\d{0,4}$/.test(partText) ? Number(partText) : 0;
-    if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new HostError(400, 'partNumber must be 1 to 10000');
+  app.put<{ Params: ObjectParams & { uploadId: string; partNumber: string } }>(
+    `${objectRoute}/:uploadId/:partNumber`,
+    route,
+    async (request, reply) => {
+      const { policy, key } = authoriseObject(request, request.params);
+      const id = request.params.uploadId;
+      await openUpload(id, key);
+      const partText = request.params.partNumber;
+      const partNumber = /^[1-9]\d{0,4}$/.test(partText) ? Number(partText) : 0;
+      if (partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new HostError(400, 'partNumber must be 1 to 10000');
 
-    // What the other parts already hold counts against the object's size limit.
-    const others = [...(await staging.parts(id))].filter(([n]) => n !== partNumber).reduce((sum, [, p]) => sum + p.size, 0);
-    const room = Math.min(MAX_PART_BYTES, sizeLimit(policy) - others);
-    if (room <= 0 || Number(request.headers['content-length'] ?? 0) > room) throw tooLarge();
+      // What the other parts already hold counts against the object's size limit.
+      const others = [...(await staging.parts(id))].filter(([n]) => n !== partNumber).reduce((sum, [, p]) => sum + p.size, 0);
+      const room = Math.min(MAX_PART_BYTES, sizeLimit(policy) - others);
+      if (room <= 0 || Number(request.headers['content-length'] ?? 0) > room) throw tooLarge();
 
-    if (completing.has(id)) throw noSuchUpload();
-    const expectedMd5 = contentMd5(request.headers['content-md5']);
-    const announced = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
-    const length = announced !== undefined && Number.isSafeInteger(announced) ? announced : undefined;
-    const part = await staging
-      .writePart(id, partNumber, request.raw, { maxBytes: room, length }, async (digests) => {
-        if (digests.size === 0) throw new HostError(400, 'part is empty');
-        if (expectedMd5 !== undefined && expectedMd5 !== digests.md5) throw new HostError(400, 'Content-MD5 not match');
-        // The first part holds the file's header: refuse a non-image before the rest arrives.
-        if (partNumber === 1) imageType(digests.head, policy);
-        if ((await staging.read(id)) === null) throw noSuchUpload();
-      })
-      .catch((error: unknown) => {
-        if (error instanceof PartLengthError) throw new HostError(400, 'part is shorter than its Content-Length');
-        throw error instanceof TooLargeError ? tooLarge() : error;
-      });
-    return answer(reply, 200, { etag: part.etag, md5: part.md5 });
-  });
+      if (completing.has(id)) throw noSuchUpload();
+      const expectedMd5 = contentMd5(request.headers['content-md5']);
+      const announced = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+      const length = announced !== undefined && Number.isSafeInteger(announced) ? announced : undefined;
+      const part = await staging
+        .writePart(id, partNumber, request.raw, { maxBytes: room, length }, async (digests) => {
+          if (digests.size === 0) throw new HostError(400, 'part is empty');
+          if (expectedMd5 !== undefined && expectedMd5 !== digests.md5) throw new HostError(400, 'Content-MD5 not match');
+          // The first part holds the file's header: refuse a non-image before the rest arrives.
+          if (partNumber === 1) imageType(digests.head, policy);
+          if ((await staging.read(id)) === null) throw noSuchUpload();
+        })
+        .catch((error: unknown) => {
+          if (error instanceof PartLengthError) throw new HostError(400, 'part is shorter than its Content-Length');
+          throw error instanceof TooLargeError ? tooLarge() : error;
+        });
+      return answer(reply, 200, { etag: part.etag, md5: part.md5 });
+    },
+  );
 
   app.post<{ Params: ObjectParams & { uploadId: string } }>(`${objectRoute}/:uploadId`, route, async (request, reply) => {
     const { policy, key } = authoriseObject(request, request.params);

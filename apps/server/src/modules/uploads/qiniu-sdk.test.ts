@@ -32,7 +32,10 @@ function expectedEtag(data: Buffer): string {
   const sha1 = (b: Buffer) => createHash('sha1').update(b).digest();
   const blocks: Buffer[] = [];
   for (let i = 0; i < Math.max(1, Math.ceil(data.length / block)); i++) blocks.push(sha1(data.subarray(i * block, (i + 1) * block)));
-  const body = blocks.length === 1 ? Buffer.concat([Buffer.from([0x16]), blocks[0]!]) : Buffer.concat([Buffer.from([0x96]), sha1(Buffer.concat(blocks))]);
+  const body =
+    blocks.length === 1
+      ? Buffer.concat([Buffer.from([0x16]), blocks[0]!])
+      : Buffer.concat([Buffer.from([0x96]), sha1(Buffer.concat(blocks))]);
   return body.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
@@ -54,7 +57,14 @@ describe('qiniu Node SDK, form upload', () => {
     const extra = new qiniu.form_up.PutExtra('proof.png', { 'x:note': 'from node' });
     const { data, resp } = await new qiniu.form_up.FormUploader(sdkConfig()).put(token({ key, returnBody: RETURN_BODY }), key, file, extra);
     expect(resp.statusCode).toBe(200);
-    expect(data).toEqual({ key, hash: expectedEtag(file), fsize: file.length, mimeType: 'image/png', name: 'proof.png', note: 'from node' });
+    expect(data).toEqual({
+      key,
+      hash: expectedEtag(file),
+      fsize: file.length,
+      mimeType: 'image/png',
+      name: 'proof.png',
+      note: 'from node',
+    });
     expect((await stored(key)).equals(file)).toBe(true);
   });
 
@@ -85,7 +95,13 @@ describe('qiniu Node SDK, resumable upload v2', () => {
     const watch = (request: IncomingMessage) => seen.push(`${request.method} ${request.url}`);
     host.app.server.on('request', watch);
     const uploader = new qiniu.resume_up.ResumeUploader(sdkConfig());
-    const { data, resp } = await uploader.putStream(token({ key, returnBody: RETURN_BODY }), key, Readable.from([file]), file.length, resumeExtra(4 * MB, { 'x:note': 'resumed' }));
+    const { data, resp } = await uploader.putStream(
+      token({ key, returnBody: RETURN_BODY }),
+      key,
+      Readable.from([file]),
+      file.length,
+      resumeExtra(4 * MB, { 'x:note': 'resumed' }),
+    );
     expect(resp.statusCode).toBe(200);
     expect(data).toEqual({ key, hash: expectedEtag(file), fsize: file.length, mimeType: 'image/png', name: 'big.png', note: 'resumed' });
     expect((await stored(key)).equals(file)).toBe(true);
@@ -113,13 +129,31 @@ describe('qiniu Node SDK, resumable upload v2', () => {
   it('gets the provider answers for a token of another key and for an existing key', async () => {
     const key = freshKey();
     const file = pngBytes(2 * MB, 8);
-    const wrong = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(token({ key: 'evidence/proof/202603/other' }), key, Readable.from([file]), file.length, resumeExtra(MB));
+    const wrong = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(
+      token({ key: 'evidence/proof/202603/other' }),
+      key,
+      Readable.from([file]),
+      file.length,
+      resumeExtra(MB),
+    );
     expect(wrong.resp.statusCode).toBe(403);
     expect(wrong.data).toEqual({ error: "key doesn't match with scope" });
 
-    const first = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(token({ key }), key, Readable.from([file]), file.length, resumeExtra(MB));
+    const first = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(
+      token({ key }),
+      key,
+      Readable.from([file]),
+      file.length,
+      resumeExtra(MB),
+    );
     expect(first.resp.statusCode).toBe(200);
-    const again = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(token({ key }), key, Readable.from([file]), file.length, resumeExtra(MB));
+    const again = await new qiniu.resume_up.ResumeUploader(sdkConfig()).putStream(
+      token({ key }),
+      key,
+      Readable.from([file]),
+      file.length,
+      resumeExtra(MB),
+    );
     expect(again.resp.statusCode).toBe(614);
     expect(again.data).toEqual({ error: 'file exists' });
   });

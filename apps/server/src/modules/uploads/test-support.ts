@@ -91,7 +91,15 @@ export async function initUpload(base: string, key: string, uploadToken: string)
   return body.uploadId;
 }
 
-export function putPart(base: string, key: string, uploadToken: string, uploadId: string, n: number, bytes: Buffer, headers: Record<string, string> = {}) {
+export function putPart(
+  base: string,
+  key: string,
+  uploadToken: string,
+  uploadId: string,
+  n: number,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${objectUrl(base, key)}/${uploadId}/${n}`, {
     method: 'PUT',
     headers: { ...upTokenHeader(uploadToken), 'content-type': 'application/octet-stream', ...headers },

@@ -10,13 +10,29 @@ const PROVIDER = { QINIU_ACCESS_KEY: 'ak', QINIU_SECRET_KEY: 'sk', QINIU_BUCKET:
 describe('upload configuration', () => {
   it('defaults to the embedded host, 20 MB per image, 15-minute tokens', () => {
     expect(read({})).toEqual({ provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 });
-    expect(read({ UPLOAD_MAX_IMAGE_MB: '5', UPLOAD_TOKEN_TTL_SECONDS: '120' })).toEqual({ provider: 'local', maxImageBytes: 5 * 1024 * 1024, tokenTtlSeconds: 120 });
+    expect(read({ UPLOAD_MAX_IMAGE_MB: '5', UPLOAD_TOKEN_TTL_SECONDS: '120' })).toEqual({
+      provider: 'local',
+      maxImageBytes: 5 * 1024 * 1024,
+      tokenTtlSeconds: 120,
+    });
   });
 
   it('uses the provider when its four variables are set', () => {
-    expect(read(PROVIDER)).toMatchObject({ provider: 'qiniu', accessKey: 'ak', secretKey: 'sk', bucket: 'b', publicBaseUrl: 'https://img.example.com', region: null });
-    expect(read({ ...PROVIDER, QINIU_DOMAIN: 'cdn.example.com', QINIU_REGION: 'z0' })).toMatchObject({ publicBaseUrl: 'https://cdn.example.com', region: 'z0' });
-    expect(read({ ...PROVIDER, QINIU_DOMAIN: 'http://127.0.0.1:9000/bucket' })).toMatchObject({ publicBaseUrl: 'http://127.0.0.1:9000/bucket' });
+    expect(read(PROVIDER)).toMatchObject({
+      provider: 'qiniu',
+      accessKey: 'ak',
+      secretKey: 'sk',
+      bucket: 'b',
+      publicBaseUrl: 'https://img.example.com',
+      region: null,
+    });
+    expect(read({ ...PROVIDER, QINIU_DOMAIN: 'cdn.example.com', QINIU_REGION: 'z0' })).toMatchObject({
+      publicBaseUrl: 'https://cdn.example.com',
+      region: 'z0',
+    });
+    expect(read({ ...PROVIDER, QINIU_DOMAIN: 'http://127.0.0.1:9000/bucket' })).toMatchObject({
+      publicBaseUrl: 'http://127.0.0.1:9000/bucket',
+    });
   });
 
   it('names the variable that is wrong or missing', () => {

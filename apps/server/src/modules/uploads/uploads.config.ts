@@ -74,12 +74,16 @@ export function readUploadsConfig(get: (name: string) => string | undefined): Up
 
   const given = PROVIDER_VARIABLES.filter((name) => value(name) !== undefined);
   if (given.length === 0) {
-    if (value('QINIU_REGION') !== undefined) throw new UploadConfigError('QINIU_REGION', 'needs QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET and QINIU_DOMAIN');
+    if (value('QINIU_REGION') !== undefined)
+      throw new UploadConfigError('QINIU_REGION', 'needs QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET and QINIU_DOMAIN');
     return { provider: 'local', maxImageBytes, tokenTtlSeconds };
   }
   const missing = PROVIDER_VARIABLES.find((name) => value(name) === undefined);
   if (missing !== undefined) {
-    throw new UploadConfigError(missing, `is required when ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set (the cloud storage provider needs all four)`);
+    throw new UploadConfigError(
+      missing,
+      `is required when ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set (the cloud storage provider needs all four)`,
+    );
   }
 
   const domain = value('QINIU_DOMAIN')!;
@@ -119,7 +123,8 @@ export function resolveUploadKeys(dataDir: string): UploadKeys {
       return { accessKey: saved.accessKey, secretKey: saved.secretKey };
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} is unreadable or not JSON; delete it to create a new key pair`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`${file} is unreadable or not JSON; delete it to create a new key pair`, { cause: error });
   }
   const keys: UploadKeys = {
     accessKey: `local-${randomBytes(12).toString('hex')}`,

@@ -25,7 +25,10 @@ interface Envelope<T> {
  * embedded mode, the upload host under /upload, as app.ts will wire them.
  */
 async function buildTestApp(uploads: UploadsConfig, dataDir: string): Promise<{ app: FastifyInstance; base: string }> {
-  const app = Fastify({ logger: false, ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } } }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({
+    logger: false,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
   await app.register(errorsPlugin);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.auth === 'user' && request.headers.authorization !== 'Bearer test-user') {
@@ -35,7 +38,13 @@ async function buildTestApp(uploads: UploadsConfig, dataDir: string): Promise<{ 
   await app.register(uploadRoutes, { prefix: '/api', config: { dataDir, uploads } });
   if (uploads.provider === 'local') {
     const keys = resolveUploadKeys(dataDir);
-    await app.register(localUploadHost, { prefix: LOCAL_UPLOAD_PREFIX, dataDir, maxImageBytes: uploads.maxImageBytes, bucket: LOCAL_BUCKET, ...keys });
+    await app.register(localUploadHost, {
+      prefix: LOCAL_UPLOAD_PREFIX,
+      dataDir,
+      maxImageBytes: uploads.maxImageBytes,
+      bucket: LOCAL_BUCKET,
+      ...keys,
+    });
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -51,7 +60,10 @@ describe('GET /api/admin/upload/token (embedded upload host)', () => {
   let base: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'clearplay-upload-routes-'));
-    ({ app, base } = await buildTestApp(readUploadsConfig(() => undefined), dataDir));
+    ({ app, base } = await buildTestApp(
+      readUploadsConfig(() => undefined),
+      dataDir,
+    ));
   });
   afterAll(async () => {
     await app.close();
@@ -138,7 +150,10 @@ describe('GET /api/admin/upload/token (cloud provider)', () => {
       QINIU_DOMAIN: 'img.example.com',
       QINIU_REGION: 'z2',
     };
-    const { app, base } = await buildTestApp(readUploadsConfig((name) => env[name]), dataDir);
+    const { app, base } = await buildTestApp(
+      readUploadsConfig((name) => env[name]),
+      dataDir,
+    );
     try {
       const res = await fetch(`${base}/api/admin/upload/token?purpose=proof`, { headers: LOGGED_IN });
       const { data } = (await res.json()) as Envelope<UploadTokenData>;

@@ -94,5 +94,10 @@ export function issueUploadToken(
 export async function createBlobStore(config: { dataDir: string; uploads: UploadsConfig }): Promise<BlobStore> {
   const { uploads } = config;
   if (uploads.provider === 'local') return new LocalBlobStore(config.dataDir);
-  return QiniuBlobStore.create({ accessKey: uploads.accessKey, secretKey: uploads.secretKey, bucket: uploads.bucket, publicBaseUrl: uploads.publicBaseUrl });
+  return QiniuBlobStore.create({
+    accessKey: uploads.accessKey,
+    secretKey: uploads.secretKey,
+    bucket: uploads.bucket,
+    publicBaseUrl: uploads.publicBaseUrl,
+  });
 }

@@ -94,7 +94,8 @@ export interface CountQuery {
   executeTakeFirstOrThrow(): Promise<{ n: number | string | null }>;
 }
 
-const onlyRoleAndStatus = (f: UserFilter) => Object.entries(f).every(([key, value]) => value === undefined || key === 'roleId' || key === 'status');
+const onlyRoleAndStatus = (f: UserFilter) =>
+  Object.entries(f).every(([key, value]) => value === undefined || key === 'roleId' || key === 'status');
 
 /**
  * The count behind the list's total. With no filter but role and status, the trigger-kept
@@ -118,9 +119,13 @@ export const findUserById = (db: Db, id: number) => withRole(db).where('users.id
 
 /** Picker look-up: username or nickname prefix, optionally one role, enabled unless asked. */
 export function search(db: Db, opts: { keyword?: string; roleName?: string; includeDisabled: boolean; limit: number }) {
-  let q = db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.roleId').select(['users.id', 'users.username', 'users.nickname', 'roles.name as roleName', 'users.status']);
+  let q = db
+    .selectFrom('users')
+    .innerJoin('roles', 'roles.id', 'users.roleId')
+    .select(['users.id', 'users.username', 'users.nickname', 'roles.name as roleName', 'users.status']);
   const { keyword } = opts;
-  if (keyword !== undefined) q = q.where((eb) => eb.or([lowerPrefix(db, 'users.username', keyword), lowerPrefix(db, 'users.nickname', keyword)]));
+  if (keyword !== undefined)
+    q = q.where((eb) => eb.or([lowerPrefix(db, 'users.username', keyword), lowerPrefix(db, 'users.nickname', keyword)]));
   if (opts.roleName !== undefined) q = q.where('roles.name', '=', opts.roleName);
   if (!opts.includeDisabled) q = q.where('users.status', '=', 1);
   return q.orderBy('users.username').limit(opts.limit).execute();
@@ -130,7 +135,8 @@ export const usernameExists = async (db: Db, username: string) =>
   (await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()) !== undefined;
 
 export const insertUser = (db: Db, row: Insertable<Database['users']>) => insertReturningId(db, 'users', row);
-export const updateUser = (db: Db, id: number, set: Updateable<Database['users']>) => db.updateTable('users').set(set).where('id', '=', id).execute();
+export const updateUser = (db: Db, id: number, set: Updateable<Database['users']>) =>
+  db.updateTable('users').set(set).where('id', '=', id).execute();
 export const deleteUser = (db: Db, id: number) => db.deleteFrom('users').where('id', '=', id).execute();
 
 export const findRole = (db: Db, id: number) => db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
@@ -155,7 +161,15 @@ export const subscriptionsOf = (db: Db, userId: number) =>
   db.selectFrom('subscriptions').selectAll().where('userId', '=', userId).orderBy('id', 'desc').execute();
 
 export const countSubscriptions = async (db: Db, userId: number) =>
-  Number((await db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number | string>().as('n')).where('userId', '=', userId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('subscriptions')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('userId', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** The newest subscription record of each user (subscriptions_user_id_idx). */
 export async function latestSubscriptions(db: Db, userIds: readonly number[]): Promise<Map<number, SubscriptionRow>> {
@@ -164,7 +178,13 @@ export async function latestSubscriptions(db: Db, userIds: readonly number[]): P
   const rows = await db
     .selectFrom('subscriptions')
     .selectAll()
-    .where('id', 'in', (eb) => eb.selectFrom('subscriptions').select((e) => e.fn.max('id').as('id')).where('userId', 'in', userIds).groupBy('userId'))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('subscriptions')
+        .select((e) => e.fn.max('id').as('id'))
+        .where('userId', 'in', userIds)
+        .groupBy('userId'),
+    )
     .execute();
   for (const row of rows) latest.set(row.userId, row);
   return latest;

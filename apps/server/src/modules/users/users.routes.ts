@@ -25,14 +25,19 @@ import * as users from './users.service.ts';
 const security = [{ bearer: [] }];
 const tags = ['user'];
 
-
 /** User management (spec §3 User, §4 subscription, §7). */
 const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/admin/user/list',
     {
       config: { auth: 'user', permission: 'user:view' },
-      schema: { tags, summary: 'Users, newest first, with filters', security, querystring: UserListQuery, response: responses(Page(UserItem)) },
+      schema: {
+        tags,
+        summary: 'Users, newest first, with filters',
+        security,
+        querystring: UserListQuery,
+        response: responses(Page(UserItem)),
+      },
     },
     async (request) => ok(await users.listUsers(db, request.query)),
   );
@@ -41,7 +46,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/user/search',
     {
       config: { auth: 'user', permission: USER_SEARCH_PERMISSIONS },
-      schema: { tags, summary: 'Light look-up by username or nickname prefix (pickers)', security, querystring: UserSearchQuery, response: responses(Type.Array(UserOption)) },
+      schema: {
+        tags,
+        summary: 'Light look-up by username or nickname prefix (pickers)',
+        security,
+        querystring: UserSearchQuery,
+        response: responses(Type.Array(UserOption)),
+      },
     },
     async (request) => ok(await users.searchUsers(db, request.query)),
   );
@@ -63,7 +74,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/user/update',
     {
       config: { auth: 'user', permission: 'user:update', log: { module: 'user', action: 'update' } },
-      schema: { tags, summary: "Update a user (not the username or password); a role change ends the user's sessions", security, body: UserUpdateBody, response: responses(UserItem) },
+      schema: {
+        tags,
+        summary: "Update a user (not the username or password); a role change ends the user's sessions",
+        security,
+        body: UserUpdateBody,
+        response: responses(UserItem),
+      },
     },
     async (request) => {
       const { item, sessionsEnded } = await users.updateUser(db, request.body, operatorOf(request));
@@ -77,7 +94,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/user/resetPassword',
     {
       config: { auth: 'user', permission: 'user:password:reset', log: { module: 'user', action: 'resetPassword' } },
-      schema: { tags, summary: "Set a new password; ends the user's sessions", security, body: ResetPasswordBody, response: responses(Empty) },
+      schema: {
+        tags,
+        summary: "Set a new password; ends the user's sessions",
+        security,
+        body: ResetPasswordBody,
+        response: responses(Empty),
+      },
     },
     async (request) => {
       const username = await users.resetPassword(db, request.body, operatorOf(request));
@@ -90,7 +113,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/user/setUserStatus',
     {
       config: { auth: 'user', permission: 'user:status', log: { module: 'user', action: 'setStatus' } },
-      schema: { tags, summary: "Enable or disable; disabling ends the user's sessions", security, body: SetUserStatusBody, response: responses(Empty) },
+      schema: {
+        tags,
+        summary: "Enable or disable; disabling ends the user's sessions",
+        security,
+        body: SetUserStatusBody,
+        response: responses(Empty),
+      },
     },
     async (request) => {
       const username = await users.setUserStatus(db, request.body, operatorOf(request));
@@ -116,7 +145,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/setSubscription',
     {
       config: { auth: 'user', permission: 'user:subscription', log: { module: 'user', action: 'setSubscription' } },
-      schema: { tags, summary: 'Subscribe or renew (monthly 30, yearly 365, custom days)', security, body: SetSubscriptionBody, response: responses(UserItem) },
+      schema: {
+        tags,
+        summary: 'Subscribe or renew (monthly 30, yearly 365, custom days)',
+        security,
+        body: SetSubscriptionBody,
+        response: responses(UserItem),
+      },
     },
     async (request) => {
       const { item, record, username } = await users.setSubscription(db, request.body, operatorOf(request));
@@ -129,7 +164,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/cancelSubscription',
     {
       config: { auth: 'user', permission: 'user:subscription', log: { module: 'user', action: 'cancelSubscription' } },
-      schema: { tags, summary: 'End the running subscription now', security, querystring: CancelSubscriptionQuery, response: responses(Empty) },
+      schema: {
+        tags,
+        summary: 'End the running subscription now',
+        security,
+        querystring: CancelSubscriptionQuery,
+        response: responses(Empty),
+      },
     },
     async (request) => {
       const username = await users.cancelSubscription(db, request.query.userId, operatorOf(request));
@@ -142,7 +183,13 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     '/admin/user/subscriptions',
     {
       config: { auth: 'user', permission: 'user:view' },
-      schema: { tags, summary: "A user's subscription records, newest first", security, querystring: SubscriptionListQuery, response: responses(SubscriptionRecordList) },
+      schema: {
+        tags,
+        summary: "A user's subscription records, newest first",
+        security,
+        querystring: SubscriptionListQuery,
+        response: responses(SubscriptionRecordList),
+      },
     },
     async (request) => ok(await users.listSubscriptions(db, request.query.userId)),
   );

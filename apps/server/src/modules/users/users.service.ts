@@ -29,7 +29,6 @@ import * as repo from './users.repository.ts';
 /** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
 export const EXPIRING_WITHIN_MS = 7 * DAY_MS;
 
-
 export function subscriptionState(serviceEndAt: number | null, now: number): SubscriptionState {
   if (serviceEndAt === null) return 'none';
   if (serviceEndAt <= now) return 'expired';
@@ -107,7 +106,10 @@ export async function listUsers(db: Db, query: UserListQuery): Promise<{ list: U
   const total = Number((await repo.countQuery(db, f).executeTakeFirstOrThrow()).n);
   const driveFromFilter = repo.hasTextFilter(f) && total <= repo.DRIVE_FROM_FILTER_MAX;
   const rows = await repo.listPage(db, f, (page - 1) * pageSize, pageSize, driveFromFilter).execute();
-  const latest = await repo.latestSubscriptions(db, rows.map((r) => r.id));
+  const latest = await repo.latestSubscriptions(
+    db,
+    rows.map((r) => r.id),
+  );
   return { list: rows.map((r) => toUserItem(r, latest.get(r.id), now)), total };
 }
 
@@ -146,7 +148,8 @@ function assertCanManage(operator: Operator, target: repo.UserWithRoleRow): void
 async function assignableRole(db: Db, operator: Operator, roleId: number) {
   const role = await repo.findRole(db, roleId);
   if (role === undefined) throw new FieldAppError(400, 'roleId', 'user.roleNotFound', { id: roleId });
-  if (!holdsAll(operator, parsePermissions(role.permissions))) throw new FieldAppError(403, 'roleId', 'user.roleTooHigh', { role: role.name });
+  if (!holdsAll(operator, parsePermissions(role.permissions)))
+    throw new FieldAppError(403, 'roleId', 'user.roleTooHigh', { role: role.name });
   return role;
 }
 
@@ -315,7 +318,11 @@ export const toSubscriptionRecord = (row: SubscriptionRow): SubscriptionRecord =
  * current period runs, the new one starts at its end ("renew"); otherwise it starts now
  * ("subscribe"). Users of an administrator role are refused.
  */
-export async function setSubscription(db: Db, body: SetSubscriptionBody, operator: Operator): Promise<{ item: UserItem; record: SubscriptionRecord; username: string }> {
+export async function setSubscription(
+  db: Db,
+  body: SetSubscriptionBody,
+  operator: Operator,
+): Promise<{ item: UserItem; record: SubscriptionRecord; username: string }> {
   const days = body.type === 'custom' ? body.durationDays : SUBSCRIPTION_DAYS[body.type];
   if (days === undefined) throw new FieldAppError(400, 'durationDays', 'subscription.customDays');
   const { record, username } = await writeTransaction(db, async (trx) => {

@@ -132,7 +132,10 @@ let roleSerial = 0;
 /** A signed-in user of a new role holding exactly these permissions. */
 async function roleWith(permissions: string[], isAdmin = false): Promise<LoggedIn> {
   const name = `r${process.pid % 1000}x${++roleSerial}`;
-  await ctx.db.insertInto('roles').values({ name, description: name, permissions: JSON.stringify(permissions), isAdmin: isAdmin ? 1 : 0, createdAt: Date.now() }).execute();
+  await ctx.db
+    .insertInto('roles')
+    .values({ name, description: name, permissions: JSON.stringify(permissions), isAdmin: isAdmin ? 1 : 0, createdAt: Date.now() })
+    .execute();
   return loginAs(ctx, name);
 }
 
@@ -154,8 +157,12 @@ describe('GET /api/admin/user/list and /search', () => {
     expect((await q(`username=${tag}&pageSize=1&page=2`)).data).toMatchObject({ total: 3, list: [{ username: b.data.username }] });
 
     const after = new Date(Date.parse(a.data.createdTime) + 1).toISOString();
-    expect((await q(`username=${tag}&createdEnd=${encodeURIComponent(a.data.createdTime)}`)).data.list.map((u) => u.username)).toContain(a.data.username);
-    expect((await q(`username=${tag}&createdStart=${encodeURIComponent(after)}`)).data.list.map((u) => u.username)).not.toContain(a.data.username);
+    expect((await q(`username=${tag}&createdEnd=${encodeURIComponent(a.data.createdTime)}`)).data.list.map((u) => u.username)).toContain(
+      a.data.username,
+    );
+    expect((await q(`username=${tag}&createdStart=${encodeURIComponent(after)}`)).data.list.map((u) => u.username)).not.toContain(
+      a.data.username,
+    );
     expect((await q('username=%25')).data.total).toBe(0); // LIKE wildcards are matched literally
   });
 
@@ -192,7 +199,10 @@ describe('updates, status, password reset and delete', () => {
     expect(res.data).toMatchObject({ id: u.id, username: u.username, nickname: 'Renamed', defaultPrice: 1234 });
     expect((await call(ctx, 'GET', '/api/admin/user/info', { as: s })).status).toBe(200);
 
-    await call(ctx, 'POST', '/api/admin/user/update', { as: boss, payload: { ...shopBody(), username: undefined, password: undefined, id: u.id, roleId: roleIds.inspector } });
+    await call(ctx, 'POST', '/api/admin/user/update', {
+      as: boss,
+      payload: { ...shopBody(), username: undefined, password: undefined, id: u.id, roleId: roleIds.inspector },
+    });
     const after = await call(ctx, 'GET', '/api/admin/user/info', { as: s });
     expect(after.status).toBe(50012);
     expect(after.msg).toBe('Your role was changed, please log in again');
@@ -203,11 +213,16 @@ describe('updates, status, password reset and delete', () => {
     expect((await call(ctx, 'POST', '/api/admin/user/update', { as: boss, payload })).status).toBe(404);
     const hr = await roleWith(['user:view', 'user:update', 'user:status', 'user:delete', 'user:password:reset']);
     const other = await createUser(ctx, 'super_admin');
-    const res = await call(ctx, 'POST', '/api/admin/user/update', { as: hr, payload: { ...payload, id: other.id, roleId: roleIds.super_admin } });
+    const res = await call(ctx, 'POST', '/api/admin/user/update', {
+      as: hr,
+      payload: { ...payload, id: other.id, roleId: roleIds.super_admin },
+    });
     expect(res.status).toBe(403);
     expect(res.msg).toContain('their role has permissions you do not have');
     expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: hr, payload: { id: other.id, status: 0 } })).status).toBe(403);
-    expect((await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: hr, payload: { id: other.id, newPassword: 'whatever1' } })).status).toBe(403);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: hr, payload: { id: other.id, newPassword: 'whatever1' } })).status,
+    ).toBe(403);
     expect((await call(ctx, 'GET', `/api/admin/user/delete?id=${other.id}`, { as: hr })).status).toBe(403);
   });
 
@@ -216,12 +231,23 @@ describe('updates, status, password reset and delete', () => {
     const base = { ...shopBody(), username: undefined, password: undefined, id: me.id };
     const role = await call(ctx, 'POST', '/api/admin/user/update', { as: me, payload: { ...base, roleId: roleIds.shop } });
     expect(role).toMatchObject({ status: 403, msg: 'You cannot change your own role' });
-    const selfOff = await call(ctx, 'POST', '/api/admin/user/update', { as: me, payload: { ...base, roleId: roleIds.super_admin, status: 0 } });
+    const selfOff = await call(ctx, 'POST', '/api/admin/user/update', {
+      as: me,
+      payload: { ...base, roleId: roleIds.super_admin, status: 0 },
+    });
     expect(selfOff).toMatchObject({ status: 403, msg: 'You cannot disable your own account' });
-    expect(await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: me, payload: { id: me.id, status: 0 } })).toMatchObject({ status: 403 });
-    expect(await call(ctx, 'GET', `/api/admin/user/delete?id=${me.id}`, { as: me })).toMatchObject({ status: 403, msg: 'You cannot delete your own account' });
+    expect(await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: me, payload: { id: me.id, status: 0 } })).toMatchObject({
+      status: 403,
+    });
+    expect(await call(ctx, 'GET', `/api/admin/user/delete?id=${me.id}`, { as: me })).toMatchObject({
+      status: 403,
+      msg: 'You cannot delete your own account',
+    });
     // editing one's own details (same role, enabled) is fine
-    expect((await call(ctx, 'POST', '/api/admin/user/update', { as: me, payload: { ...base, roleId: roleIds.super_admin, nickname: 'Me' } })).status).toBe(200);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/user/update', { as: me, payload: { ...base, roleId: roleIds.super_admin, nickname: 'Me' } }))
+        .status,
+    ).toBe(200);
     expect((await call(ctx, 'GET', '/api/admin/user/info', { as: me })).status).toBe(200);
   });
 
@@ -230,7 +256,9 @@ describe('updates, status, password reset and delete', () => {
     const s = await loginWith(ctx, u.username, TEST_PASSWORD);
     expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: boss, payload: { id: u.id, status: 0 } })).status).toBe(200);
     expect((await call(ctx, 'GET', '/api/admin/user/info', { as: s })).status).toBe(50012);
-    expect((await call(ctx, 'POST', '/api/admin/user/login', { payload: { username: u.username, password: TEST_PASSWORD } })).status).toBe(403);
+    expect((await call(ctx, 'POST', '/api/admin/user/login', { payload: { username: u.username, password: TEST_PASSWORD } })).status).toBe(
+      403,
+    );
     expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: boss, payload: { id: u.id, status: 1 } })).status).toBe(200);
     await loginWith(ctx, u.username, TEST_PASSWORD);
     expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: boss, payload: { id: u.id, status: 5 } })).status).toBe(400);
@@ -239,12 +267,20 @@ describe('updates, status, password reset and delete', () => {
   it('resetting the password ends the sessions; only the new password works', async () => {
     const u = await createUser(ctx, 'inspector');
     const s = await loginWith(ctx, u.username, TEST_PASSWORD);
-    expect((await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: '12345' } })).status).toBe(400);
-    expect((await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: 'p'.repeat(21) } })).status).toBe(400);
-    expect((await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: 'NewPass#1' } })).status).toBe(200);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: '12345' } })).status,
+    ).toBe(400);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: 'p'.repeat(21) } })).status,
+    ).toBe(400);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/user/resetPassword', { as: boss, payload: { id: u.id, newPassword: 'NewPass#1' } })).status,
+    ).toBe(200);
     const info = await call(ctx, 'GET', '/api/admin/user/info', { as: s });
     expect(info).toMatchObject({ status: 50012, msg: 'Your password was reset, please log in again' });
-    expect((await call(ctx, 'POST', '/api/admin/user/login', { payload: { username: u.username, password: TEST_PASSWORD } })).status).toBe(400);
+    expect((await call(ctx, 'POST', '/api/admin/user/login', { payload: { username: u.username, password: TEST_PASSWORD } })).status).toBe(
+      400,
+    );
     await loginWith(ctx, u.username, 'NewPass#1');
   });
 
@@ -260,15 +296,23 @@ describe('updates, status, password reset and delete', () => {
     await call(ctx, 'POST', '/api/admin/setSubscription', { as: boss, payload: { userId: paid.id, type: 'monthly' } });
     const refused = await call(ctx, 'GET', `/api/admin/user/delete?id=${paid.id}`, { as: boss });
     expect(refused.status).toBe(409);
-    expect(refused.msg).toBe(`${paid.username} has 1 records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead`);
+    expect(refused.msg).toBe(
+      `${paid.username} has 1 records (subscriptions, orders or ledger entries) and cannot be deleted; disable the account instead`,
+    );
   });
 
   it('never disables, demotes or deletes the last enabled super_admin', async () => {
     // Only someone holding every permission may touch a super_admin, and nobody may touch themselves,
     // so the rule is met by an operator of another all-permission role.
-    const all = (await ctx.db.selectFrom('roles').select('permissions').where('name', '=', 'super_admin').executeTakeFirstOrThrow()).permissions;
+    const all = (await ctx.db.selectFrom('roles').select('permissions').where('name', '=', 'super_admin').executeTakeFirstOrThrow())
+      .permissions;
     const owner = await roleWith(JSON.parse(all) as string[], true);
-    const supers = await ctx.db.selectFrom('users').select(['id', 'username']).where('roleId', '=', roleIds.super_admin ?? 0).where('status', '=', 1).execute();
+    const supers = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('roleId', '=', roleIds.super_admin ?? 0)
+      .where('status', '=', 1)
+      .execute();
     const [last, ...others] = supers;
     if (last === undefined) throw new Error('no super_admin');
     for (const o of others) await ctx.db.updateTable('users').set({ status: 0 }).where('id', '=', o.id).execute();
@@ -276,15 +320,24 @@ describe('updates, status, password reset and delete', () => {
       const off = await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: owner, payload: { id: last.id, status: 0 } });
       expect(off).toMatchObject({ status: 400, msg: `${last.username} is the last enabled super administrator; keep at least one` });
       const base = { ...shopBody(), username: undefined, password: undefined, id: last.id };
-      expect((await call(ctx, 'POST', '/api/admin/user/update', { as: owner, payload: { ...base, roleId: roleIds.admin } })).status).toBe(400);
-      expect((await call(ctx, 'POST', '/api/admin/user/update', { as: owner, payload: { ...base, roleId: roleIds.super_admin, status: 0 } })).status).toBe(400);
+      expect((await call(ctx, 'POST', '/api/admin/user/update', { as: owner, payload: { ...base, roleId: roleIds.admin } })).status).toBe(
+        400,
+      );
+      expect(
+        (await call(ctx, 'POST', '/api/admin/user/update', { as: owner, payload: { ...base, roleId: roleIds.super_admin, status: 0 } }))
+          .status,
+      ).toBe(400);
       expect((await call(ctx, 'GET', `/api/admin/user/delete?id=${last.id}`, { as: owner })).status).toBe(400);
       // with a second one enabled, the first may be disabled
       const second = others[0];
       if (second !== undefined) {
         await ctx.db.updateTable('users').set({ status: 1 }).where('id', '=', second.id).execute();
-        expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: owner, payload: { id: last.id, status: 0 } })).status).toBe(200);
-        expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: owner, payload: { id: last.id, status: 1 } })).status).toBe(200);
+        expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: owner, payload: { id: last.id, status: 0 } })).status).toBe(
+          200,
+        );
+        expect((await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: owner, payload: { id: last.id, status: 1 } })).status).toBe(
+          200,
+        );
       }
     } finally {
       for (const o of others) await ctx.db.updateTable('users').set({ status: 1 }).where('id', '=', o.id).execute();
@@ -294,7 +347,8 @@ describe('updates, status, password reset and delete', () => {
 
 describe('subscriptions', () => {
   const subscribe = (payload: Record<string, unknown>) => call<UserItem>(ctx, 'POST', '/api/admin/setSubscription', { as: boss, payload });
-  const records = async (userId: number) => (await call<SubscriptionRecord[]>(ctx, 'GET', `/api/admin/user/subscriptions?userId=${userId}`, { as: boss })).data;
+  const records = async (userId: number) =>
+    (await call<SubscriptionRecord[]>(ctx, 'GET', `/api/admin/user/subscriptions?userId=${userId}`, { as: boss })).data;
 
   it('monthly starts now; a renewal extends from the future end; after expiry it starts now again', async () => {
     const u = await createUser(ctx, 'shop');
@@ -320,10 +374,19 @@ describe('subscriptions', () => {
       ['renew', 'yearly', 365],
       ['subscribe', 'monthly', 30],
     ]);
-    expect(list[1]).toMatchObject({ startDate: new Date(end1).toISOString(), endDate: new Date(end1 + 365 * DAY_MS).toISOString(), operator: boss.username, remark: 'paid cash' });
+    expect(list[1]).toMatchObject({
+      startDate: new Date(end1).toISOString(),
+      endDate: new Date(end1 + 365 * DAY_MS).toISOString(),
+      operator: boss.username,
+      remark: 'paid cash',
+    });
 
     // time passes: the period ended yesterday
-    await ctx.db.updateTable('users').set({ serviceEndAt: Date.now() - DAY_MS }).where('id', '=', u.id).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ serviceEndAt: Date.now() - DAY_MS })
+      .where('id', '=', u.id)
+      .execute();
     const expired = await call<{ list: UserItem[] }>(ctx, 'GET', `/api/admin/user/list?username=${u.username}`, { as: boss });
     expect(expired.data.list[0]?.subscriptionState).toBe('expired');
     const t2 = Date.now();
@@ -335,9 +398,14 @@ describe('subscriptions', () => {
   it('a period ending within 7 days is "expiring" and can be filtered', async () => {
     const u = await createUser(ctx, 'shop');
     await subscribe({ userId: u.id, type: 'custom', durationDays: 3 });
-    const res = await call<{ list: UserItem[] }>(ctx, 'GET', `/api/admin/user/list?username=${u.username}&subscriptionState=expiring`, { as: boss });
+    const res = await call<{ list: UserItem[] }>(ctx, 'GET', `/api/admin/user/list?username=${u.username}&subscriptionState=expiring`, {
+      as: boss,
+    });
     expect(res.data.list.map((x) => x.id)).toEqual([u.id]);
-    expect((await call<{ total: number }>(ctx, 'GET', `/api/admin/user/list?username=${u.username}&subscriptionState=active`, { as: boss })).data.total).toBe(0);
+    expect(
+      (await call<{ total: number }>(ctx, 'GET', `/api/admin/user/list?username=${u.username}&subscriptionState=active`, { as: boss })).data
+        .total,
+    ).toBe(0);
   });
 
   it('cancel ends it now and is recorded; nothing to cancel is refused', async () => {
@@ -384,7 +452,9 @@ describe('the list total for role and status filters', () => {
     const check = async () => {
       for (const roleId of [undefined, roleIds.shop, roleIds.inspector]) {
         for (const status of [undefined, 0, 1]) {
-          const qs = [roleId === undefined ? '' : `roleId=${roleId}`, status === undefined ? '' : `status=${status}`].filter(Boolean).join('&');
+          const qs = [roleId === undefined ? '' : `roleId=${roleId}`, status === undefined ? '' : `status=${status}`]
+            .filter(Boolean)
+            .join('&');
           const res = await call<{ total: number }>(ctx, 'GET', `/api/admin/user/list?${qs}`, { as: boss });
           expect(res.data.total, qs).toBe(await exact(roleId, status));
         }
@@ -394,7 +464,10 @@ describe('the list total for role and status filters', () => {
     const a = await create(shopBody());
     const b = await createUser(ctx, 'shop', { status: 0 });
     await call(ctx, 'POST', '/api/admin/user/setUserStatus', { as: boss, payload: { id: a.data.id, status: 0 } });
-    await call(ctx, 'POST', '/api/admin/user/update', { as: boss, payload: { ...shopBody(), username: undefined, password: undefined, id: b.id, roleId: roleIds.inspector, status: 1 } });
+    await call(ctx, 'POST', '/api/admin/user/update', {
+      as: boss,
+      payload: { ...shopBody(), username: undefined, password: undefined, id: b.id, roleId: roleIds.inspector, status: 1 },
+    });
     await check();
     await call(ctx, 'GET', `/api/admin/user/delete?id=${a.data.id}`, { as: boss });
     await call(ctx, 'GET', `/api/admin/user/delete?id=${b.id}`, { as: boss });

@@ -31,40 +31,40 @@ export default function DefaultLayout() {
 
   return (
     <QueryClientProvider client={queryClient}>
-    {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
-    <AntApp component={false}>
-    <Layout className="app-layout" data-testid="app-layout">
-      {navbar ? (
-        <Layout.Header className="app-navbar">
-          <Navbar />
-        </Layout.Header>
-      ) : null}
-      <Layout hasSider={menu}>
-        {menu ? (
-          <Layout.Sider
-            className="app-sider"
-            width={menuWidth}
-            collapsible
-            collapsed={collapsed}
-            onCollapse={(value) => updateSettings({ menuCollapse: value })}
-            // 'light' follows the antd algorithm (dark grey in dark mode); 'dark' would be navy.
-            theme="light"
-            breakpoint="lg"
-          >
-            <SideMenu />
-          </Layout.Sider>
-        ) : null}
-        <Layout className="app-main">
-          {tabBar ? <TabBar /> : null}
-          <Layout.Content className="app-content">
-            <Breadcrumbs />
-            <Outlet />
-          </Layout.Content>
-          {footer ? <Footer /> : null}
+      {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
+      <AntApp component={false}>
+        <Layout className="app-layout" data-testid="app-layout">
+          {navbar ? (
+            <Layout.Header className="app-navbar">
+              <Navbar />
+            </Layout.Header>
+          ) : null}
+          <Layout hasSider={menu}>
+            {menu ? (
+              <Layout.Sider
+                className="app-sider"
+                width={menuWidth}
+                collapsible
+                collapsed={collapsed}
+                onCollapse={(value) => updateSettings({ menuCollapse: value })}
+                // 'light' follows the antd algorithm (dark grey in dark mode); 'dark' would be navy.
+                theme="light"
+                breakpoint="lg"
+              >
+                <SideMenu />
+              </Layout.Sider>
+            ) : null}
+            <Layout className="app-main">
+              {tabBar ? <TabBar /> : null}
+              <Layout.Content className="app-content">
+                <Breadcrumbs />
+                <Outlet />
+              </Layout.Content>
+              {footer ? <Footer /> : null}
+            </Layout>
+          </Layout>
         </Layout>
-      </Layout>
-    </Layout>
-    </AntApp>
+      </AntApp>
     </QueryClientProvider>
   );
 }

@@ -26,9 +26,7 @@ function useFullscreen() {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
   const toggle = () => {
-    const action = document.fullscreenElement
-      ? document.exitFullscreen()
-      : document.documentElement.requestFullscreen();
+    const action = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
     action.catch(() => undefined); // refused by the browser (no user gesture, iframe): nothing to do
   };
   return { isFullscreen, toggle, supported: document.fullscreenEnabled };

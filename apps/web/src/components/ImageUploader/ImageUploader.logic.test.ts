@@ -31,7 +31,10 @@ describe('SDK settings', () => {
   });
 
   it('use the provider region, or host discovery without one', () => {
-    expect(sdkConfigFor({ provider: 'qiniu', region: 'z2', upprotocol: 'https' }, { host: 'x', protocol: 'http:' })).toEqual({ ...SPEC_UPLOAD_CONFIG, region: 'z2' });
+    expect(sdkConfigFor({ provider: 'qiniu', region: 'z2', upprotocol: 'https' }, { host: 'x', protocol: 'http:' })).toEqual({
+      ...SPEC_UPLOAD_CONFIG,
+      region: 'z2',
+    });
     const discovery = sdkConfigFor({ provider: 'qiniu', region: null, upprotocol: 'https' }, { host: 'x', protocol: 'http:' });
     expect(discovery).not.toHaveProperty('region');
     expect(discovery).not.toHaveProperty('uphost');
@@ -57,7 +60,14 @@ describe('tokens and errors', () => {
   });
 
   it('describes request errors with code and server message, SDK errors with their name', () => {
-    expect(describeUploadError({ name: 'RequestError', message: 'xhr request failed, code: 403', code: 403, data: { error: 'limited mimeType' } })).toBe('403 limited mimeType');
+    expect(
+      describeUploadError({
+        name: 'RequestError',
+        message: 'xhr request failed, code: 403',
+        code: 403,
+        data: { error: 'limited mimeType' },
+      }),
+    ).toBe('403 limited mimeType');
     expect(describeUploadError({ name: 'RequestError', message: 'network error.', code: 0 })).toBe('0 network error');
     expect(describeUploadError({ name: 'InvalidToken', message: 'invalid token.' })).toBe('InvalidToken: invalid token.');
     expect(describeUploadError('boom')).toBe('boom');
@@ -66,7 +76,10 @@ describe('tokens and errors', () => {
 
 describe('messages', () => {
   it('live in the app locale files with the spec texts, in both languages', () => {
-    const keys = (messages: object) => Object.keys(messages).filter((key) => key.startsWith('upload.image.')).sort();
+    const keys = (messages: object) =>
+      Object.keys(messages)
+        .filter((key) => key.startsWith('upload.image.'))
+        .sort();
     expect(keys(screensEnUS)).toEqual(keys(screensZhCN));
     expect(keys(screensZhCN)).toHaveLength(9);
     expect(screensZhCN['upload.image.select']).toBe('选择图片上传');

@@ -204,16 +204,14 @@ export function ImageUploader({
       url,
       thumbUrl: url,
     })),
-    ...pending.map(
-      (item): UploadFile => ({
-        uid: item.uid,
-        name: item.file.name,
-        status: item.state === 'uploading' ? 'uploading' : 'error',
-        percent: Math.round(item.progress * 100),
-        thumbUrl: item.previewUrl,
-        response: item.error,
-      }),
-    ),
+    ...pending.map((item): UploadFile => ({
+      uid: item.uid,
+      name: item.file.name,
+      status: item.state === 'uploading' ? 'uploading' : 'error',
+      percent: Math.round(item.progress * 100),
+      thumbUrl: item.previewUrl,
+      response: item.error,
+    })),
   ];
 
   const onRemove: UploadProps['onRemove'] = (file) => {

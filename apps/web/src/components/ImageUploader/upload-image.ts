@@ -17,7 +17,20 @@ export interface UploadTicket {
 export type GetUploadToken = (request: { key?: string }) => Promise<UploadTicket>;
 
 /** File-name extensions of the accepted images, for the file picker's `accept`. */
-export const IMAGE_ACCEPT = [...IMAGE_MIME_TYPES, '.jpg', '.jpeg', '.png', '.gif', '.webp', '.bmp', '.avif', '.heic', '.heif', '.tif', '.tiff'].join(',');
+export const IMAGE_ACCEPT = [
+  ...IMAGE_MIME_TYPES,
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.gif',
+  '.webp',
+  '.bmp',
+  '.avif',
+  '.heic',
+  '.heif',
+  '.tif',
+  '.tiff',
+].join(',');
 
 /**
  * The widget's first filter: the type the browser reports (from the name). The server checks
@@ -43,11 +56,12 @@ export function describeUploadError(error: unknown): string {
   if (typeof error === 'object' && error !== null) {
     const e = error as { name?: unknown; message?: unknown; code?: unknown; data?: unknown };
     if (typeof e.code === 'number') {
-      const detail = typeof e.data === 'object' && e.data !== null && typeof (e.data as { error?: unknown }).error === 'string'
-        ? (e.data as { error: string }).error
-        : e.code === 0
-          ? 'network error'
-          : String(e.message ?? '');
+      const detail =
+        typeof e.data === 'object' && e.data !== null && typeof (e.data as { error?: unknown }).error === 'string'
+          ? (e.data as { error: string }).error
+          : e.code === 0
+            ? 'network error'
+            : String(e.message ?? '');
       return `${e.code} ${detail}`.trim();
     }
     if (typeof e.name === 'string' && typeof e.message === 'string') return `${e.name}: ${e.message}`;

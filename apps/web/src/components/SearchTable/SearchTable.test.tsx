@@ -52,7 +52,13 @@ const columns: SearchTableColumn<Member>[] = [
   {
     key: 'status',
     title: '状态',
-    search: { type: 'select', options: [{ label: '正常', value: 1 }, { label: '停用', value: 0 }] },
+    search: {
+      type: 'select',
+      options: [
+        { label: '正常', value: 1 },
+        { label: '停用', value: 0 },
+      ],
+    },
     render: (status: Member['status']) => (status === 1 ? '正常' : '停用'),
   },
   { key: 'createdAt', title: '创建时间', sortParam: 'createdAt', render: (at: string) => at.slice(0, 10) },
@@ -74,7 +80,11 @@ function MemberTable(props: Partial<SearchTableProps<Member>>) {
 }
 
 const listCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === '/api/admin/members').map((c) => Object.fromEntries(c.query));
-const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent?.trim()).filter(Boolean);
+const headers = () =>
+  screen
+    .getAllByRole('columnheader')
+    .map((th) => th.textContent?.trim())
+    .filter(Boolean);
 const usernames = () =>
   screen
     .getAllByRole('row')
@@ -84,7 +94,8 @@ const usernames = () =>
 const density = () => {
   const table = screen.getByRole('table').closest('.ant-table') as HTMLElement;
   const classes = table.className.split(' ');
-  if (table.closest('.ant-table-wrapper')?.classList.contains('search-table-mini')) return classes.includes('ant-table-small') ? 'mini' : 'mini, not small';
+  if (table.closest('.ant-table-wrapper')?.classList.contains('search-table-mini'))
+    return classes.includes('ant-table-small') ? 'mini' : 'mini, not small';
   if (classes.includes('ant-table-small')) return 'small';
   if (classes.includes('ant-table-medium')) return 'medium';
   return 'large';
@@ -121,7 +132,11 @@ describe('SearchTable', () => {
 
     await user.click(screen.getByRole('button', { name: '密度' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['迷你', '偏小', '中等', '偏大']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['迷你', '偏小', '中等', '偏大']);
     await user.click(within(menu).getByRole('menuitem', { name: '偏大' }));
     await waitFor(() => expect(density()).toBe('large'));
 
@@ -233,7 +248,20 @@ describe('SearchTable', () => {
     await user.type(screen.getByRole('textbox', { name: '用户名' }), '  member1 ');
     await user.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(listCalls(server.calls).at(-1)).toEqual({ username: 'member1', page: '1', pageSize: '20' }));
-    await waitFor(() => expect(usernames()).toEqual(['member10', 'member11', 'member12', 'member13', 'member14', 'member15', 'member16', 'member17', 'member18', 'member19']));
+    await waitFor(() =>
+      expect(usernames()).toEqual([
+        'member10',
+        'member11',
+        'member12',
+        'member13',
+        'member14',
+        'member15',
+        'member16',
+        'member17',
+        'member18',
+        'member19',
+      ]),
+    );
     expect(listCalls(server.calls).at(-1)).toEqual({ username: 'member1', page: '1', pageSize: '20' });
     expect(screen.getByText('共 10 条')).toBeTruthy();
 
@@ -264,7 +292,9 @@ describe('SearchTable', () => {
     const header = () => screen.getByRole('columnheader', { name: /创建时间/ });
 
     await user.click(header());
-    await waitFor(() => expect(listCalls(server.calls).at(-1)).toEqual({ sortField: 'createdAt', sortOrder: 'ascend', page: '1', pageSize: '20' }));
+    await waitFor(() =>
+      expect(listCalls(server.calls).at(-1)).toEqual({ sortField: 'createdAt', sortOrder: 'ascend', page: '1', pageSize: '20' }),
+    );
     await waitFor(() => expect(header().getAttribute('aria-sort')).toBe('ascending'));
     const oldest = [...MEMBERS].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]!.username;
     await waitFor(() => expect(usernames()[0]).toBe(oldest));

@@ -92,7 +92,14 @@ export function SearchTable<Row extends object>({
   };
 
   const searchFields = useMemo<SearchFieldDef[]>(
-    () => columns.filter((c) => c.search).map((c) => ({ name: c.search && 'name' in c.search && c.search.name ? c.search.name : c.key, label: c.searchLabel ?? c.title, field: c.search! })),
+    () =>
+      columns
+        .filter((c) => c.search)
+        .map((c) => ({
+          name: c.search && 'name' in c.search && c.search.name ? c.search.name : c.key,
+          label: c.searchLabel ?? c.title,
+          field: c.search!,
+        })),
     [columns],
   );
 
@@ -166,7 +173,13 @@ export function SearchTable<Row extends object>({
 
   const densityItems = (['mini', 'small', 'medium', 'large'] as const).map((d) => ({ key: d, label: t(`table.density.${d}`) }));
 
-  const context: ToolbarContext<Row> = { params: listParams, selectedRowKeys: selected.keys, selectedRows: selected.rows, clearSelection, reload };
+  const context: ToolbarContext<Row> = {
+    params: listParams,
+    selectedRowKeys: selected.keys,
+    selectedRows: selected.rows,
+    clearSelection,
+    reload,
+  };
   const selectDisabled = typeof selectable === 'object' ? selectable.disabled : undefined;
 
   return (

@@ -16,7 +16,11 @@ describe('column prefs', () => {
   it('falls back on garbage', () => {
     const fallback = defaultPrefs(columns);
     expect(reconcile(columns, null, fallback)).toBe(fallback);
-    expect(reconcile(columns, { order: 'x', density: 'huge' }, fallback)).toEqual({ order: ['a', 'b', 'c', 'd'], hidden: ['c'], density: 'medium' });
+    expect(reconcile(columns, { order: 'x', density: 'huge' }, fallback)).toEqual({
+      order: ['a', 'b', 'c', 'd'],
+      hidden: ['c'],
+      density: 'medium',
+    });
   });
 
   it('moves a column up and down within bounds', () => {

@@ -19,7 +19,11 @@ export function defaultPrefs(columns: ReadonlyArray<{ key: string; defaultHidden
  * Saved prefs reconciled with today's columns: unknown keys dropped, columns added since
  * appear at their default place (after the column that precedes them by default).
  */
-export function reconcile(columns: ReadonlyArray<{ key: string; defaultHidden?: boolean }>, saved: unknown, fallback: TablePrefs): TablePrefs {
+export function reconcile(
+  columns: ReadonlyArray<{ key: string; defaultHidden?: boolean }>,
+  saved: unknown,
+  fallback: TablePrefs,
+): TablePrefs {
   if (typeof saved !== 'object' || saved === null) return fallback;
   const raw = saved as Partial<Record<keyof TablePrefs, unknown>>;
   const keys = columns.map((c) => c.key);
@@ -28,7 +32,10 @@ export function reconcile(columns: ReadonlyArray<{ key: string; defaultHidden?: 
   const seen = new Set(order);
   keys.forEach((key, index) => {
     if (seen.has(key)) return;
-    const before = keys.slice(0, index).reverse().find((k) => seen.has(k));
+    const before = keys
+      .slice(0, index)
+      .reverse()
+      .find((k) => seen.has(k));
     order.splice(before === undefined ? 0 : order.indexOf(before) + 1, 0, key);
     seen.add(key);
   });

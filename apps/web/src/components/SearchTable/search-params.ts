@@ -9,7 +9,10 @@ export interface SearchFieldDef {
 }
 
 const isDayjs = (value: unknown): value is Dayjs =>
-  typeof value === 'object' && value !== null && typeof (value as Dayjs).toISOString === 'function' && typeof (value as Dayjs).startOf === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Dayjs).toISOString === 'function' &&
+  typeof (value as Dayjs).startOf === 'function';
 
 /**
  * The search form's values → query params: text trimmed (empty dropped), date ranges as two

@@ -55,7 +55,13 @@ export default function LogsPage() {
       search: { type: 'dateRange', names: ['startTime', 'endTime'], showTime: true },
       render: (_, l) => formatDate(l.createTime),
     },
-    { key: 'durationMs', title: t('log.field.durationMs'), width: 100, align: 'right', render: (_, l) => t('log.durationValue', { ms: l.durationMs }) },
+    {
+      key: 'durationMs',
+      title: t('log.field.durationMs'),
+      width: 100,
+      align: 'right',
+      render: (_, l) => t('log.durationValue', { ms: l.durationMs }),
+    },
     {
       key: 'request',
       title: t('log.field.request'),

@@ -79,7 +79,12 @@ export default function RolesPage() {
         return (
           <span className="table-actions">
             <EditButton onClick={() => setForm({ open: true, role: r })} testId={`role-edit-${r.name}`} permission="role:update" />
-            <DeleteButton onDelete={() => remove.mutateAsync(r.id)} disabledReason={reason} testId={`role-delete-${r.name}`} permission="role:delete" />
+            <DeleteButton
+              onDelete={() => remove.mutateAsync(r.id)}
+              disabledReason={reason}
+              testId={`role-delete-${r.name}`}
+              permission="role:delete"
+            />
           </span>
         );
       },

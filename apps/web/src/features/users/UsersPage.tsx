@@ -13,14 +13,7 @@ import { SearchTable, type SearchTableColumn } from '../../components/SearchTabl
 import { StatusSwitch } from '../../components/StatusSwitch.tsx';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { can, useActor } from '../../lib/permissions.ts';
-import {
-  getUsers,
-  useCancelSubscription,
-  useDeleteUser,
-  useRoleOptions,
-  useSetUserStatus,
-  userListQueryKey,
-} from './api/users.ts';
+import { getUsers, useCancelSubscription, useDeleteUser, useRoleOptions, useSetUserStatus, userListQueryKey } from './api/users.ts';
 import { ResetPasswordModal } from './components/ResetPasswordModal.tsx';
 import { SubscriptionDrawer } from './components/SubscriptionDrawer.tsx';
 import { SubscriptionModal } from './components/SubscriptionModal.tsx';
@@ -67,129 +60,167 @@ export default function UsersPage() {
     });
 
   const columns: SearchTableColumn<UserItem>[] = [
-      {
-        key: 'username',
-        title: t('user.field.username'),
-        fixed: 'left',
-        width: 140,
-        search: { type: 'input' },
-        render: (_, u) => (
-          <span>
-            {u.username}
-            {u.id === me?.id ? (
-              <Tag color="blue" style={{ marginInlineStart: 6 }}>
-                {t('user.me')}
-              </Tag>
-            ) : null}
+    {
+      key: 'username',
+      title: t('user.field.username'),
+      fixed: 'left',
+      width: 140,
+      search: { type: 'input' },
+      render: (_, u) => (
+        <span>
+          {u.username}
+          {u.id === me?.id ? (
+            <Tag color="blue" style={{ marginInlineStart: 6 }}>
+              {t('user.me')}
+            </Tag>
+          ) : null}
+        </span>
+      ),
+    },
+    { key: 'nickname', title: t('user.field.nickname'), width: 130, ellipsis: true, search: { type: 'input' } },
+    {
+      key: 'roleName',
+      title: t('user.field.role'),
+      width: 120,
+      search: {
+        type: 'select',
+        name: 'roleId',
+        options: (roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
+      },
+      render: (_, u) => <Tag color={u.roleIsAdmin ? 'geekblue' : 'default'}>{u.roleName}</Tag>,
+    },
+    { key: 'wechat', title: t('user.field.wechat'), width: 130, ellipsis: true, search: { type: 'input' } },
+    { key: 'phone', title: t('user.field.phone'), width: 130, search: { type: 'input' } },
+    {
+      key: 'status',
+      title: t('user.field.status'),
+      width: 100,
+      search: { type: 'dict', dictType: 'common_status', numeric: true },
+      render: (_, u) => (
+        <StatusSwitch
+          status={u.status}
+          disabled={u.id === me?.id || !can(actor, 'user:status')}
+          disabledReason={u.id === me?.id ? t('user.self.status') : undefined}
+          onChange={(status) => setStatus.mutateAsync({ id: u.id, status })}
+          data-testid={`user-status-${u.username}`}
+        />
+      ),
+    },
+    {
+      key: 'defaultPrice',
+      title: t('user.field.defaultPrice'),
+      width: 110,
+      align: 'right',
+      render: (_, u) => <Money fen={u.defaultPrice} />,
+    },
+    {
+      key: 'defaultPriceCheat',
+      title: t('user.field.defaultPriceCheat'),
+      width: 110,
+      align: 'right',
+      render: (_, u) => <Money fen={u.defaultPriceCheat} />,
+    },
+    {
+      key: 'defaultPriceSuspect',
+      title: t('user.field.defaultPriceSuspect'),
+      width: 110,
+      align: 'right',
+      render: (_, u) => <Money fen={u.defaultPriceSuspect} />,
+    },
+    {
+      key: 'defaultPriceNotPass',
+      title: t('user.field.defaultPriceNotPass'),
+      width: 120,
+      align: 'right',
+      render: (_, u) => <Money fen={u.defaultPriceNotPass} />,
+    },
+    {
+      key: 'serviceEndDate',
+      title: t('user.field.serviceEndDate'),
+      width: 230,
+      searchLabel: t('user.field.subscriptionState'),
+      search: {
+        type: 'select',
+        name: 'subscriptionState',
+        options: STATES.map((s) => ({ value: s, label: t(`user.subscriptionState.${s}`) })),
+      },
+      render: (_, u) =>
+        u.roleIsAdmin ? (
+          <span style={{ opacity: 0.45 }}>{t('user.subscription.notApplicable')}</span>
+        ) : (
+          <span data-testid={`user-end-${u.username}`} data-end={u.serviceEndDate ?? ''}>
+            <Tag color={SUBSCRIPTION_STATE_COLOR[u.subscriptionState]}>{t(`user.subscriptionState.${u.subscriptionState}`)}</Tag>
+            {u.serviceEndDate ? formatDate(u.serviceEndDate, 'minute') : null}
           </span>
         ),
-      },
-      { key: 'nickname', title: t('user.field.nickname'), width: 130, ellipsis: true, search: { type: 'input' } },
-      {
-        key: 'roleName',
-        title: t('user.field.role'),
-        width: 120,
-        search: {
-          type: 'select',
-          name: 'roleId',
-          options: (roles.data ?? []).map((r) => ({ value: r.id, label: r.name })),
-        },
-        render: (_, u) => <Tag color={u.roleIsAdmin ? 'geekblue' : 'default'}>{u.roleName}</Tag>,
-      },
-      { key: 'wechat', title: t('user.field.wechat'), width: 130, ellipsis: true, search: { type: 'input' } },
-      { key: 'phone', title: t('user.field.phone'), width: 130, search: { type: 'input' } },
-      {
-        key: 'status',
-        title: t('user.field.status'),
-        width: 100,
-        search: { type: 'dict', dictType: 'common_status', numeric: true },
-        render: (_, u) => (
-          <StatusSwitch
-            status={u.status}
-            disabled={u.id === me?.id || !can(actor, 'user:status')}
-            disabledReason={u.id === me?.id ? t('user.self.status') : undefined}
-            onChange={(status) => setStatus.mutateAsync({ id: u.id, status })}
-            data-testid={`user-status-${u.username}`}
-          />
-        ),
-      },
-      { key: 'defaultPrice', title: t('user.field.defaultPrice'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPrice} /> },
-      { key: 'defaultPriceCheat', title: t('user.field.defaultPriceCheat'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPriceCheat} /> },
-      { key: 'defaultPriceSuspect', title: t('user.field.defaultPriceSuspect'), width: 110, align: 'right', render: (_, u) => <Money fen={u.defaultPriceSuspect} /> },
-      { key: 'defaultPriceNotPass', title: t('user.field.defaultPriceNotPass'), width: 120, align: 'right', render: (_, u) => <Money fen={u.defaultPriceNotPass} /> },
-      {
-        key: 'serviceEndDate',
-        title: t('user.field.serviceEndDate'),
-        width: 230,
-        searchLabel: t('user.field.subscriptionState'),
-        search: {
-          type: 'select',
-          name: 'subscriptionState',
-          options: STATES.map((s) => ({ value: s, label: t(`user.subscriptionState.${s}`) })),
-        },
-        render: (_, u) =>
-          u.roleIsAdmin ? (
-            <span style={{ opacity: 0.45 }}>{t('user.subscription.notApplicable')}</span>
-          ) : (
-            <span data-testid={`user-end-${u.username}`} data-end={u.serviceEndDate ?? ''}>
-              <Tag color={SUBSCRIPTION_STATE_COLOR[u.subscriptionState]}>{t(`user.subscriptionState.${u.subscriptionState}`)}</Tag>
-              {u.serviceEndDate ? formatDate(u.serviceEndDate, 'minute') : null}
-            </span>
-          ),
-      },
-      {
-        key: 'ifPublic',
-        title: t('user.field.ifPublic'),
-        width: 100,
-        defaultHidden: true,
-        render: (_, u) => <DictTag type="public_private" value={u.ifPublic} />,
-      },
-      {
-        key: 'createdTime',
-        title: t('common.createdTime'),
-        width: 170,
-        search: { type: 'dateRange', names: ['createdStart', 'createdEnd'] },
-        render: (_, u) => format(u.createdTime),
-      },
-      { key: 'loginTime', title: t('user.field.loginTime'), width: 170, render: (_, u) => format(u.loginTime) },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        width: 300,
-        render: (_, u) => {
-          const self = u.id === me?.id;
-          const maySubscribe = !u.roleIsAdmin && can(actor, 'user:subscription');
-          const more = [
-            ...(!maySubscribe
-              ? []
-              : [
-                  { key: 'unsubscribe', label: t('user.unsubscribe'), disabled: u.serviceEndDate === null || u.subscriptionState === 'expired' },
-                  { key: 'history', label: t('user.subscription.historyShort') },
-                  ...(can(actor, 'user:delete') ? [{ type: 'divider' as const }] : []),
-                ]),
-            ...(can(actor, 'user:delete') ? [{ key: 'delete', label: t('common.delete'), danger: true, disabled: self, icon: <DeleteOutlined /> }] : []),
-          ];
-          return (
-            <span className="table-actions">
-              <EditButton onClick={() => setForm({ open: true, user: u })} testId={`user-edit-${u.username}`} permission="user:update" />
-              {can(actor, 'user:password:reset') ? (
-                <Button type="link" size="small" icon={<KeyOutlined />} onClick={() => setResetting(u)} data-testid={`user-reset-${u.username}`}>
-                  {t('user.resetPassword')}
-                </Button>
-              ) : null}
-              {!maySubscribe ? null : (
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<ShoppingCartOutlined />}
-                  onClick={() => setSubscribing(u)}
-                  data-testid={`user-subscribe-${u.username}`}
-                >
-                  {u.subscriptionState === 'active' || u.subscriptionState === 'expiring' ? t('user.subscription.renew') : t('user.subscription.subscribe')}
-                </Button>
-              )}
-              {more.length === 0 ? null : (
+    },
+    {
+      key: 'ifPublic',
+      title: t('user.field.ifPublic'),
+      width: 100,
+      defaultHidden: true,
+      render: (_, u) => <DictTag type="public_private" value={u.ifPublic} />,
+    },
+    {
+      key: 'createdTime',
+      title: t('common.createdTime'),
+      width: 170,
+      search: { type: 'dateRange', names: ['createdStart', 'createdEnd'] },
+      render: (_, u) => format(u.createdTime),
+    },
+    { key: 'loginTime', title: t('user.field.loginTime'), width: 170, render: (_, u) => format(u.loginTime) },
+    {
+      key: 'actions',
+      title: t('common.actions'),
+      fixed: 'right',
+      width: 300,
+      render: (_, u) => {
+        const self = u.id === me?.id;
+        const maySubscribe = !u.roleIsAdmin && can(actor, 'user:subscription');
+        const more = [
+          ...(!maySubscribe
+            ? []
+            : [
+                {
+                  key: 'unsubscribe',
+                  label: t('user.unsubscribe'),
+                  disabled: u.serviceEndDate === null || u.subscriptionState === 'expired',
+                },
+                { key: 'history', label: t('user.subscription.historyShort') },
+                ...(can(actor, 'user:delete') ? [{ type: 'divider' as const }] : []),
+              ]),
+          ...(can(actor, 'user:delete')
+            ? [{ key: 'delete', label: t('common.delete'), danger: true, disabled: self, icon: <DeleteOutlined /> }]
+            : []),
+        ];
+        return (
+          <span className="table-actions">
+            <EditButton onClick={() => setForm({ open: true, user: u })} testId={`user-edit-${u.username}`} permission="user:update" />
+            {can(actor, 'user:password:reset') ? (
+              <Button
+                type="link"
+                size="small"
+                icon={<KeyOutlined />}
+                onClick={() => setResetting(u)}
+                data-testid={`user-reset-${u.username}`}
+              >
+                {t('user.resetPassword')}
+              </Button>
+            ) : null}
+            {!maySubscribe ? null : (
+              <Button
+                type="link"
+                size="small"
+                icon={<ShoppingCartOutlined />}
+                onClick={() => setSubscribing(u)}
+                data-testid={`user-subscribe-${u.username}`}
+              >
+                {u.subscriptionState === 'active' || u.subscriptionState === 'expiring'
+                  ? t('user.subscription.renew')
+                  : t('user.subscription.subscribe')}
+              </Button>
+            )}
+            {more.length === 0 ? null : (
               <Dropdown
                 trigger={['click']}
                 menu={{
@@ -209,11 +240,11 @@ export default function UsersPage() {
                   {t('common.more')} <DownOutlined />
                 </Button>
               </Dropdown>
-              )}
-            </span>
-          );
-        },
+            )}
+          </span>
+        );
       },
+    },
   ];
 
   return (

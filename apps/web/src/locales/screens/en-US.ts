@@ -3,7 +3,6 @@ import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
 
-
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
   'common.confirm': 'OK',

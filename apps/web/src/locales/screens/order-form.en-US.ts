@@ -16,6 +16,7 @@ export const orderFormEnUS: Record<keyof typeof orderFormZhCN, string> = {
   'orderForm.amount.usePrice': 'Use this price',
   'orderForm.inspector.locked': 'The inspector can only be you',
   'orderForm.ifPublic.help': 'Defaults to the client shop\'s "detection public" setting',
-  'orderForm.images.help': 'Up to {{max}} images; images over 4 MB go in chunks, and a retry after an interruption resumes where it stopped',
+  'orderForm.images.help':
+    'Up to {{max}} images; images over 4 MB go in chunks, and a retry after an interruption resumes where it stopped',
   'orderForm.images.busy': 'Images are still uploading; save when the upload has finished',
 };

@@ -21,7 +21,8 @@ export const ordersIoEnUS: Record<keyof typeof ordersIoZhCN, string> = {
   'orderIo.import.result.rejected': 'Rejected',
   'orderIo.import.result.success': 'All {{count}} records were imported.',
   'orderIo.import.result.partial': '{{imported}} records were imported; {{rejected}} rows did not pass and were left out.',
-  'orderIo.import.result.none': '{{rejected}} rows did not pass, so nothing in the file was imported. Fix them and import again, or check "Keep the valid rows".',
+  'orderIo.import.result.none':
+    '{{rejected}} rows did not pass, so nothing in the file was imported. Fix them and import again, or check "Keep the valid rows".',
   'orderIo.import.result.empty': 'The file has no data rows.',
   'orderIo.import.rejected.title': 'Rejected rows',
   'orderIo.import.rejected.row': 'Row',

@@ -13,7 +13,15 @@ import { AppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
 import * as repo from '../orders.repository.ts';
 import { checkOrder, type CheckContext, type OrderInput, type OrderValues } from '../orders.rules.ts';
-import { REQUIRED_COLUMNS, SHEET_ZONE_OFFSET_MS, columnOfHeader, headerOf, type CodedField, type ImportVocabulary, type SheetColumn } from '../orders.sheet.ts';
+import {
+  REQUIRED_COLUMNS,
+  SHEET_ZONE_OFFSET_MS,
+  columnOfHeader,
+  headerOf,
+  type CodedField,
+  type ImportVocabulary,
+  type SheetColumn,
+} from '../orders.sheet.ts';
 import { cellText, isBlank, type Cell, type SheetRow } from './read.ts';
 import type { ImportReport, Problem } from './report.ts';
 
@@ -45,7 +53,14 @@ export function parseSheetTime(cell: Cell): number | null {
     .replace(/:$/, '');
   const wall = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?$/.exec(normal);
   if (!wall) return null;
-  const [year, month, day, hour, minute, second] = wall.slice(1, 7).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = wall.slice(1, 7).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const millis = wall[7] === undefined ? 0 : Number(wall[7].slice(0, 3).padEnd(3, '0'));
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, millis);
@@ -74,7 +89,8 @@ export function parseAmount(cell: Cell): number | undefined | null {
 }
 
 /** A MAC as text; one typed as a number (digits only) lost its leading zeros to the spreadsheet. */
-const macText = (cell: Cell): string => (typeof cell === 'number' && Number.isInteger(cell) && cell >= 0 && cell < 1e12 ? String(cell).padStart(12, '0') : cellText(cell).trim());
+const macText = (cell: Cell): string =>
+  typeof cell === 'number' && Number.isInteger(cell) && cell >= 0 && cell < 1e12 ? String(cell).padStart(12, '0') : cellText(cell).trim();
 
 /** A coded cell (label, value or English word) as its value; undefined when empty, null when unknown. */
 const parseCoded = (cell: Cell, words: ReadonlyMap<string, number>): number | undefined | null => {
@@ -124,7 +140,10 @@ async function findPeople(db: Db, names: ReadonlySet<string>): Promise<Map<strin
       continue;
     }
     const byNickname = [...(byNicknameText.get(name)?.values() ?? [])];
-    found.set(name, byNickname.length === 1 ? { id: Number(byNickname[0]!.id) } : byNickname.length > 1 ? { ambiguous: byNickname.length } : null);
+    found.set(
+      name,
+      byNickname.length === 1 ? { id: Number(byNickname[0]!.id) } : byNickname.length > 1 ? { ambiguous: byNickname.length } : null,
+    );
   }
   return found;
 }
@@ -152,13 +171,22 @@ export function mapHeaders(headers: readonly string[], locale: Locale): Map<Orde
   });
   const missing = REQUIRED_COLUMNS.filter((c) => !at.has(c));
   if (missing.length > 0) {
-    throw new AppError(400, 'orderImport.missingColumns', { columns: missing.map((c) => headerOf(locale, c)).join(locale === 'zh-CN' ? '、' : ', ') });
+    throw new AppError(400, 'orderImport.missingColumns', {
+      columns: missing.map((c) => headerOf(locale, c)).join(locale === 'zh-CN' ? '、' : ', '),
+    });
   }
   return at;
 }
 
 /** A sheet row's cells as what a person enters, with the problems found reading them. */
-function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMap<OrderSheetColumn, number>, vocabulary: ImportVocabulary, people: ReadonlyMap<string, Person>, op: Operator): ParsedRow {
+function parseRow(
+  sheetRow: SheetRow,
+  headers: readonly string[],
+  at: ReadonlyMap<OrderSheetColumn, number>,
+  vocabulary: ImportVocabulary,
+  people: ReadonlyMap<string, Person>,
+  op: Operator,
+): ParsedRow {
   const problems: Problem[] = [];
   const cell = (column: OrderSheetColumn): Cell => {
     const index = at.get(column);
@@ -171,7 +199,12 @@ function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMa
   };
   const coded = (column: CodedField): number | undefined => {
     const value = parseCoded(cell(column), vocabulary.words[column]);
-    if (value === null) problems.push({ column, key: column === 'result' ? 'orderImport.result' : 'orderImport.flag', params: { value: cellText(cell(column)).trim().slice(0, 40), allowed: vocabulary.allowed[column] } });
+    if (value === null)
+      problems.push({
+        column,
+        key: column === 'result' ? 'orderImport.result' : 'orderImport.flag',
+        params: { value: cellText(cell(column)).trim().slice(0, 40), allowed: vocabulary.allowed[column] },
+      });
     return value ?? undefined;
   };
   const person = (column: 'userName' | 'inspectorName', fallback?: number): number => {
@@ -183,7 +216,8 @@ function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMa
     }
     const found = people.get(name) ?? null;
     if (found === null) problems.push({ column, key: 'orderImport.userNotFound', params: { name: name.slice(0, 64) } });
-    else if ('ambiguous' in found) problems.push({ column, key: 'orderImport.userAmbiguous', params: { name: name.slice(0, 64), count: found.ambiguous } });
+    else if ('ambiguous' in found)
+      problems.push({ column, key: 'orderImport.userAmbiguous', params: { name: name.slice(0, 64), count: found.ambiguous } });
     return found !== null && 'id' in found ? found.id : -1;
   };
 
@@ -192,13 +226,19 @@ function parseRow(sheetRow: SheetRow, headers: readonly string[], at: ReadonlyMa
   if (isBlank(installationCell)) problems.push({ column: 'installationTime', key: 'order.required' });
   else {
     const parsed = parseSheetTime(installationCell);
-    if (parsed === null) problems.push({ column: 'installationTime', key: 'orderImport.time', params: { value: cellText(installationCell).trim().slice(0, 40) } });
+    if (parsed === null)
+      problems.push({
+        column: 'installationTime',
+        key: 'orderImport.time',
+        params: { value: cellText(installationCell).trim().slice(0, 40) },
+      });
     else installationAt = parsed;
   }
   const result = coded('result');
   if (result === undefined && isBlank(cell('result'))) problems.push({ column: 'result', key: 'order.required' });
   const amount = parseAmount(cell('amount'));
-  if (amount === null) problems.push({ column: 'amount', key: 'orderImport.amount', params: { value: cellText(cell('amount')).trim().slice(0, 40) } });
+  if (amount === null)
+    problems.push({ column: 'amount', key: 'orderImport.amount', params: { value: cellText(cell('amount')).trim().slice(0, 40) } });
   const gameText = text('gameName', ORDER_TEXT_MAX.gameName);
 
   const input: OrderInput = {
@@ -240,7 +280,15 @@ export interface BatchCheck {
  * report. Batches are checked in order; people and prices are looked up once per name, as
  * batches name them.
  */
-export function batchChecker({ lookups, headers, at, vocabulary, op, now, report }: BatchCheck): (batch: readonly SheetRow[]) => Promise<OrderValues[]> {
+export function batchChecker({
+  lookups,
+  headers,
+  at,
+  vocabulary,
+  op,
+  now,
+  report,
+}: BatchCheck): (batch: readonly SheetRow[]) => Promise<OrderValues[]> {
   const parties = new Map<number, repo.PartyRow>();
   const ctx: CheckContext = { op, now, ...vocabulary.dicts, parties };
   const people = new Map<string, Person>();

@@ -15,7 +15,12 @@ export const IMPORT_MAX_ROWS = 50_000;
 /** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */
 const XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
 /** What exceljs's streaming reader needs before it can parse a worksheet as it arrives. */
-const SHEET_DEPENDENCIES: ReadonlySet<string> = new Set(['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml']);
+const SHEET_DEPENDENCIES: ReadonlySet<string> = new Set([
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/sharedStrings.xml',
+  'xl/styles.xml',
+]);
 
 /**
  * exceljs, loaded at the first import or template rather than at start-up: it takes about half
@@ -172,7 +177,8 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
   const directory = zipDirectory(data);
   const unpacked = directory === null ? null : await zipUnpackedSize(data, XLSX_MAX_UNPACKED_BYTES);
   if (directory === null || unpacked === null) throw new AppError(400, 'orderImport.badWorkbook');
-  if (unpacked > XLSX_MAX_UNPACKED_BYTES) throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
+  if (unpacked > XLSX_MAX_UNPACKED_BYTES)
+    throw new AppError(413, 'orderImport.tooLargeUnpacked', { max: XLSX_MAX_UNPACKED_BYTES / 1024 / 1024 });
   // exceljs's streaming reader meets the parts in stored order. exceljs (our template) and
   // Excel store the worksheets before the shared strings (exceljs also before workbook.xml);
   // the reader then spools each sheet to a temporary file to parse later, and at times fails
@@ -180,7 +186,13 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
   // sheets depend on moved to the front, it parses the sheets straight from memory.
   const ordered = withPartsFirst(data, directory, (name) => SHEET_DEPENDENCIES.has(name));
   const Excel = await loadExcel();
-  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
   const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
   const sheets = reader[Symbol.asyncIterator]();

@@ -5,7 +5,19 @@ import { t, type Locale } from '../../../lib/messages.ts';
 import { REQUIRED_COLUMNS, headerOf, loadImportVocabulary } from '../orders.sheet.ts';
 import { loadExcel } from './read.ts';
 
-const TEXT_COLUMNS: ReadonlySet<OrderSheetColumn> = new Set(['objWechat', 'objWechatName', 'gameName', 'mac', 'result', 'userName', 'objClientName', 'inspectorName', 'ifPublic', 'ifChangedMac', 'description']);
+const TEXT_COLUMNS: ReadonlySet<OrderSheetColumn> = new Set([
+  'objWechat',
+  'objWechatName',
+  'gameName',
+  'mac',
+  'result',
+  'userName',
+  'objClientName',
+  'inspectorName',
+  'ifPublic',
+  'ifChangedMac',
+  'description',
+]);
 const COLUMN_WIDTH: Partial<Record<OrderSheetColumn, number>> = { installationTime: 20, mac: 20, description: 40, objClientName: 18 };
 
 /** The import template: the headers in the caller's language, and a sheet that explains each column. */
@@ -38,7 +50,11 @@ export async function importTemplate(db: Db, locale: Locale): Promise<Buffer> {
   help.mergeCells('A1:C1');
   help.getRow(1).getCell(1).alignment = { wrapText: true, vertical: 'top' };
   help.getRow(1).height = 36;
-  const helpHeader = help.addRow([t(locale, 'orderSheet.help.column'), t(locale, 'orderSheet.help.required'), t(locale, 'orderSheet.help.format')]);
+  const helpHeader = help.addRow([
+    t(locale, 'orderSheet.help.column'),
+    t(locale, 'orderSheet.help.required'),
+    t(locale, 'orderSheet.help.format'),
+  ]);
   helpHeader.font = { bold: true };
   const explain: Record<OrderSheetColumn, string> = {
     objWechat: t(locale, 'orderSheet.help.objWechat'),
@@ -57,7 +73,9 @@ export async function importTemplate(db: Db, locale: Locale): Promise<Buffer> {
   };
   for (const column of ORDER_SHEET_COLUMNS) {
     const required = REQUIRED_COLUMNS.includes(column);
-    help.addRow([headerOf(locale, column), t(locale, required ? 'orderSheet.help.yes' : 'orderSheet.help.no'), explain[column]]).getCell(3).alignment = { wrapText: true };
+    help
+      .addRow([headerOf(locale, column), t(locale, required ? 'orderSheet.help.yes' : 'orderSheet.help.no'), explain[column]])
+      .getCell(3).alignment = { wrapText: true };
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

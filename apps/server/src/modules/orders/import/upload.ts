@@ -24,7 +24,10 @@ export async function readUploadedFile(request: FastifyRequest): Promise<Uploade
   }
   let busboy: ReturnType<typeof Busboy>;
   try {
-    busboy = Busboy({ headers: { ...request.headers, 'content-type': contentType }, limits: { files: 1, fields: 20, parts: 21, fileSize: IMPORT_MAX_BYTES, fieldSize: 1024 } });
+    busboy = Busboy({
+      headers: { ...request.headers, 'content-type': contentType },
+      limits: { files: 1, fields: 20, parts: 21, fileSize: IMPORT_MAX_BYTES, fieldSize: 1024 },
+    });
   } catch {
     throw new AppError(400, 'orderImport.badMultipart');
   }

@@ -95,7 +95,9 @@ export function DictDataFormModal({
               label: entry.label,
               value: entry.value,
               sort: entry.sort,
-              listClass: (LIST_CLASSES as readonly string[]).includes(entry.listClass) ? (entry.listClass as Values['listClass']) : 'default',
+              listClass: (LIST_CLASSES as readonly string[]).includes(entry.listClass)
+                ? (entry.listClass as Values['listClass'])
+                : 'default',
               cssClass: entry.cssClass,
               isDefault: entry.isDefault,
               parentId: entry.parentId,
@@ -108,7 +110,11 @@ export function DictDataFormModal({
       labelSpan={5}
       data-testid="dict-data-form"
     >
-      <Form.Item name="typeCode" label={t('dict.data.field.type')} rules={[{ required: true, message: t('form.required', { label: t('dict.data.field.type') }) }]}>
+      <Form.Item
+        name="typeCode"
+        label={t('dict.data.field.type')}
+        rules={[{ required: true, message: t('form.required', { label: t('dict.data.field.type') }) }]}
+      >
         <Select
           disabled={editing}
           showSearch={{ optionFilterProp: 'label' }}

@@ -110,7 +110,12 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       render: (_, d) => (
         <span className="table-actions">
           <EditButton onClick={() => setForm({ open: true, entry: d })} permission="dict:update" testId={`dict-data-edit-${d.value}`} />
-          <DeleteButton permission="dict:delete" onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictData.delete.success')} testId={`dict-data-delete-${d.value}`} />
+          <DeleteButton
+            permission="dict:delete"
+            onDelete={() => remove.mutateAsync(d.id)}
+            successMessage={t('feedback.dictData.delete.success')}
+            testId={`dict-data-delete-${d.value}`}
+          />
         </span>
       ),
     },
@@ -153,7 +158,12 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
           scrollX={1300}
           toolbar={() => (
             <Permission permissions={['dict:create']}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, entry: null })} data-testid="dict-data-create">
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setForm({ open: true, entry: null })}
+                data-testid="dict-data-create"
+              >
                 {t('dict.data.create')}
               </Button>
             </Permission>

@@ -59,11 +59,22 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
       fixed: 'right',
       render: (_, d) => (
         <span className="table-actions">
-          <Button type="link" size="small" icon={<UnorderedListOutlined />} onClick={() => onViewData(d.code)} data-testid={`dict-type-view-${d.code}`}>
+          <Button
+            type="link"
+            size="small"
+            icon={<UnorderedListOutlined />}
+            onClick={() => onViewData(d.code)}
+            data-testid={`dict-type-view-${d.code}`}
+          >
             {t('dict.type.viewData')}
           </Button>
           <EditButton onClick={() => setForm({ open: true, type: d })} permission="dict:update" testId={`dict-type-edit-${d.code}`} />
-          <DeleteButton permission="dict:delete" onDelete={() => remove.mutateAsync(d.id)} successMessage={t('feedback.dictType.delete.success')} testId={`dict-type-delete-${d.code}`} />
+          <DeleteButton
+            permission="dict:delete"
+            onDelete={() => remove.mutateAsync(d.id)}
+            successMessage={t('feedback.dictType.delete.success')}
+            testId={`dict-type-delete-${d.code}`}
+          />
         </span>
       ),
     },
@@ -82,7 +93,12 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
         scrollX={1100}
         toolbar={() => (
           <Permission permissions={['dict:create']}>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, type: null })} data-testid="dict-type-create">
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setForm({ open: true, type: null })}
+              data-testid="dict-type-create"
+            >
               {t('dict.type.create')}
             </Button>
           </Permission>

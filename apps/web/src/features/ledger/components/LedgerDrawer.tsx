@@ -24,7 +24,15 @@ export interface LedgerShop {
  * Shop balances: pick a shop, see its balance and its ledger (recharges, a charge per order,
  * reversals), and record a recharge (user:recharge). Balance = the sum of the ledger.
  */
-export function LedgerDrawer({ open, onClose, shop: initialShop = null }: { open: boolean; onClose: () => void; shop?: LedgerShop | null }) {
+export function LedgerDrawer({
+  open,
+  onClose,
+  shop: initialShop = null,
+}: {
+  open: boolean;
+  onClose: () => void;
+  shop?: LedgerShop | null;
+}) {
   const { t, i18n } = useTranslation();
   const actor = useActor();
   const [shop, setShop] = useState<LedgerShop | null>(initialShop);

@@ -7,8 +7,7 @@ export const logsQueryKey = ['logs'] as const;
 export const logListQueryKey = [...logsQueryKey, 'list'] as const;
 export const logDetailQueryKey = (id: number) => [...logsQueryKey, 'detail', id] as const;
 
-export const getLogs = (params: LogListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<LogItem>>('/admin/log/list', { params, signal });
+export const getLogs = (params: LogListQuery, signal?: AbortSignal) => api.get<TablePage<LogItem>>('/admin/log/list', { params, signal });
 
 export const getLogDetail = (id: number, signal?: AbortSignal) => api.get<LogDetail>('/admin/log/detail', { params: { id }, signal });
 

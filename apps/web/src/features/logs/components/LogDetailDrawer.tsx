@@ -19,7 +19,14 @@ export function LogDetailDrawer({ id, onClose }: { id: number | null; onClose: (
   const detail = useLogDetail(id);
   const log = detail.data;
   return (
-    <Drawer open={id !== null} onClose={onClose} size={640} title={t('log.detail.title', { id: id ?? '' })} destroyOnHidden data-testid="log-detail">
+    <Drawer
+      open={id !== null}
+      onClose={onClose}
+      size={640}
+      title={t('log.detail.title', { id: id ?? '' })}
+      destroyOnHidden
+      data-testid="log-detail"
+    >
       {!log ? (
         <Skeleton active />
       ) : (
@@ -41,7 +48,11 @@ export function LogDetailDrawer({ id, onClose }: { id: number | null; onClose: (
                 label: t('log.field.status'),
                 children: <Tag color={log.status === 'success' ? 'success' : 'error'}>{t(`log.status.${log.status}`)}</Tag>,
               },
-              { key: 'operator', label: t('log.field.operator'), children: log.operatorId ? `${log.operator} (#${log.operatorId})` : log.operator || '-' },
+              {
+                key: 'operator',
+                label: t('log.field.operator'),
+                children: log.operatorId ? `${log.operator} (#${log.operatorId})` : log.operator || '-',
+              },
               { key: 'ip', label: t('log.field.ip'), children: log.ip || '-' },
               { key: 'createTime', label: t('log.field.createTime'), children: formatDate(log.createTime) },
               { key: 'durationMs', label: t('log.field.durationMs'), children: t('log.durationValue', { ms: log.durationMs }) },
@@ -54,7 +65,11 @@ export function LogDetailDrawer({ id, onClose }: { id: number | null; onClose: (
                   </Typography.Text>
                 ),
               },
-              { key: 'userAgent', label: t('log.field.userAgent'), children: <span style={{ wordBreak: 'break-all' }}>{log.userAgent || '-'}</span> },
+              {
+                key: 'userAgent',
+                label: t('log.field.userAgent'),
+                children: <span style={{ wordBreak: 'break-all' }}>{log.userAgent || '-'}</span>,
+              },
               { key: 'errorMsg', label: t('log.field.errorMsg'), children: log.errorMsg || '-' },
               {
                 key: 'payload',

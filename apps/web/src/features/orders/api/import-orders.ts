@@ -10,8 +10,7 @@ export const IMPORT_ACCEPT = '.xlsx,.csv';
 export const isImportFile = (name: string): boolean => /\.(xlsx|csv)$/i.test(name);
 
 /** GET /admin/order/import/template: the xlsx template, headers in the current language. */
-export const downloadImportTemplate = (fallbackName: string) =>
-  api.download('/admin/order/import/template', { fallbackName });
+export const downloadImportTemplate = (fallbackName: string) => api.download('/admin/order/import/template', { fallbackName });
 
 /** POST /admin/order/import?keepValid=: all-or-nothing unless `keepValid`. */
 export function importOrders(file: File, keepValid: boolean, signal?: AbortSignal): Promise<OrderImportResult> {

@@ -1,11 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  OrderCreateBody,
-  OrderDeleteResult,
-  OrderItem,
-  OrderListQuery,
-  OrderUpdateBody,
-} from '@clearplay/contract';
+import type { OrderCreateBody, OrderDeleteResult, OrderItem, OrderListQuery, OrderUpdateBody } from '@clearplay/contract';
 import type { TablePage } from '../../../components/SearchTable/index.ts';
 import { api } from '../../../lib/api-client.ts';
 
@@ -46,5 +40,4 @@ export const useDeleteOrders = () =>
   useOrderMutation((ids: readonly number[]) => api.post<OrderDeleteResult>('/admin/order/delete', { ids }));
 
 /** Saves the order's ZIP (images by kind plus a summary) under the server's file name. */
-export const downloadOrder = (id: number) =>
-  api.download('/admin/order/download', { params: { id }, fallbackName: `order-${id}.zip` });
+export const downloadOrder = (id: number) => api.download('/admin/order/download', { params: { id }, fallbackName: `order-${id}.zip` });

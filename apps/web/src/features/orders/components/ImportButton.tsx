@@ -4,13 +4,7 @@ import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } fr
 import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../../lib/api-client.ts';
-import {
-  IMPORT_ACCEPT,
-  downloadImportTemplate,
-  isImportFile,
-  rejectedRowsCsvBlob,
-  useImportOrders,
-} from '../api/import-orders.ts';
+import { IMPORT_ACCEPT, downloadImportTemplate, isImportFile, rejectedRowsCsvBlob, useImportOrders } from '../api/import-orders.ts';
 import { can, useActor } from '../../../lib/permissions.ts';
 import { fileStamp } from '../../../lib/date.ts';
 

@@ -53,7 +53,11 @@ function OrderDescriptions({ order }: { order: OrderItem }) {
       : []),
     { key: 'inspectorName', label: t('order.field.inspectorName'), children: order.inspectorName },
     { key: 'ifPublic', label: t('order.field.ifPublic'), children: <DictTag type={ORDER_DICTS.ifPublic} value={order.ifPublic} /> },
-    { key: 'ifChangedMac', label: t('order.field.ifChangedMac'), children: <DictTag type={ORDER_DICTS.ifChangedMac} value={order.ifChangedMac} /> },
+    {
+      key: 'ifChangedMac',
+      label: t('order.field.ifChangedMac'),
+      children: <DictTag type={ORDER_DICTS.ifChangedMac} value={order.ifChangedMac} />,
+    },
     { key: 'createdTime', label: t('order.field.createdTime'), children: formatOrderTime(order.createdTime) },
     { key: 'updatedTime', label: t('order.field.updatedTime'), children: formatOrderTime(order.updatedTime) },
     {

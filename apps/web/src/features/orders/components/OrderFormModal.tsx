@@ -2,7 +2,15 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Divider, Form, Input, Radio, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { OrderItem, OrderResult } from '@clearplay/contract';
-import { normalizeMac, ORDER_DICTS, ORDER_IMAGES_MAX, ORDER_TEXT_MAX, fenToYuan, formatMoney, yuanToFen } from '@clearplay/contract/constants';
+import {
+  normalizeMac,
+  ORDER_DICTS,
+  ORDER_IMAGES_MAX,
+  ORDER_TEXT_MAX,
+  fenToYuan,
+  formatMoney,
+  yuanToFen,
+} from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../../../components/DictSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
@@ -107,7 +115,10 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
   const result = Form.useWatch('result', form);
   const amount = Form.useWatch('amount', form);
   const prices = useOrderPrices(userId);
-  const price = prices.data && prices.data.userId === userId && result !== undefined && result !== null ? prices.data.prices[String(result) as '0'] : undefined;
+  const price =
+    prices.data && prices.data.userId === userId && result !== undefined && result !== null
+      ? prices.data.prices[String(result) as '0']
+      : undefined;
 
   // Fill the amount from the shop's price when the shop or the result changes. Without the
   // override permission the amount always is the price (the server checks it); with it, an
@@ -160,7 +171,16 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
         proofImages: order.proofImages,
         personCertImages: order.personCertImages,
       }
-    : { installationTime: dayjs(), inspectorId: me?.id, ifPublic: 0, ifChangedMac: 0, description: '', certImages: '', proofImages: '', personCertImages: '' };
+    : {
+        installationTime: dayjs(),
+        inspectorId: me?.id,
+        ifPublic: 0,
+        ifChangedMac: 0,
+        description: '',
+        certImages: '',
+        proofImages: '',
+        personCertImages: '',
+      };
 
   const submit = (values: OrderFormValues) => {
     const body = {
@@ -227,22 +247,38 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
       <Row gutter={16}>
         <Col xs={24} md={8}>
           <Form.Item name="objWechat" label={t('order.field.objWechat')} rules={[requiredText(t('order.field.objWechat'))]}>
-            <Input maxLength={ORDER_TEXT_MAX.objWechat} placeholder={inputPlaceholder(t('order.field.objWechat'))} data-testid="order-form-objWechat" />
+            <Input
+              maxLength={ORDER_TEXT_MAX.objWechat}
+              placeholder={inputPlaceholder(t('order.field.objWechat'))}
+              data-testid="order-form-objWechat"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="objWechatName" label={t('order.field.objWechatName')} rules={[requiredText(t('order.field.objWechatName'))]}>
-            <Input maxLength={ORDER_TEXT_MAX.objWechatName} placeholder={inputPlaceholder(t('order.field.objWechatName'))} data-testid="order-form-objWechatName" />
+            <Input
+              maxLength={ORDER_TEXT_MAX.objWechatName}
+              placeholder={inputPlaceholder(t('order.field.objWechatName'))}
+              data-testid="order-form-objWechatName"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="objClientName" label={t('order.field.objClientName')} rules={[requiredText(t('order.field.objClientName'))]}>
-            <Input maxLength={ORDER_TEXT_MAX.objClientName} placeholder={inputPlaceholder(t('order.field.objClientName'))} data-testid="order-form-objClientName" />
+            <Input
+              maxLength={ORDER_TEXT_MAX.objClientName}
+              placeholder={inputPlaceholder(t('order.field.objClientName'))}
+              data-testid="order-form-objClientName"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="gameName" label={t('order.field.gameName')} rules={[required(t('order.field.gameName'))]}>
-            <DictSelect type={ORDER_DICTS.game} placeholder={selectPlaceholder(t('order.field.gameName'))} data-testid="order-form-gameName" />
+            <DictSelect
+              type={ORDER_DICTS.game}
+              placeholder={selectPlaceholder(t('order.field.gameName'))}
+              data-testid="order-form-gameName"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
@@ -274,13 +310,28 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
       </Divider>
       <Row gutter={16}>
         <Col xs={24} md={8}>
-          <Form.Item name="installationTime" label={t('order.field.installationTime')} rules={[required(t('order.field.installationTime'))]}>
-            <DatePicker showTime style={{ width: '100%' }} placeholder={selectPlaceholder(t('order.field.installationTime'))} data-testid="order-form-installationTime" />
+          <Form.Item
+            name="installationTime"
+            label={t('order.field.installationTime')}
+            rules={[required(t('order.field.installationTime'))]}
+          >
+            <DatePicker
+              showTime
+              style={{ width: '100%' }}
+              placeholder={selectPlaceholder(t('order.field.installationTime'))}
+              data-testid="order-form-installationTime"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="result" label={t('order.field.result')} rules={[required(t('order.field.result'))]}>
-            <DictSelect type={ORDER_DICTS.result} numeric tags placeholder={selectPlaceholder(t('order.field.result'))} data-testid="order-form-result" />
+            <DictSelect
+              type={ORDER_DICTS.result}
+              numeric
+              tags
+              placeholder={selectPlaceholder(t('order.field.result'))}
+              data-testid="order-form-result"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
@@ -302,7 +353,12 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
         </Col>
         <Col xs={24} md={8}>
           <Form.Item name="userId" label={t('order.field.userId')} rules={[required(t('order.field.userId'))]}>
-            <UserSelect roleName="shop" labelRender={labelRender} placeholder={selectPlaceholder(t('order.field.userId'))} data-testid="order-form-userId" />
+            <UserSelect
+              roleName="shop"
+              labelRender={labelRender}
+              placeholder={selectPlaceholder(t('order.field.userId'))}
+              data-testid="order-form-userId"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
@@ -333,7 +389,12 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
           key={name}
           name={name}
           label={t(label)}
-          rules={[{ validator: () => (uploadingFields.current.has(name) ? Promise.reject(new Error(t('orderForm.images.busy'))) : Promise.resolve()) }]}
+          rules={[
+            {
+              validator: () =>
+                uploadingFields.current.has(name) ? Promise.reject(new Error(t('orderForm.images.busy'))) : Promise.resolve(),
+            },
+          ]}
         >
           <ImageUploader getToken={getToken} multiple maxCount={ORDER_IMAGES_MAX} onUploadingChange={uploadingChange[name]} />
         </Form.Item>

@@ -39,12 +39,18 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
       onClose={onClose}
       onSubmit={submit}
       successMessage={editing ? t('feedback.update.success') : t('feedback.create.success')}
-      initialValues={role ? { name: role.name, description: role.description, isAdmin: role.isAdmin, permissions: role.permissions } : { isAdmin: false, permissions: [] }}
+      initialValues={
+        role
+          ? { name: role.name, description: role.description, isAdmin: role.isAdmin, permissions: role.permissions }
+          : { isAdmin: false, permissions: [] }
+      }
       width={640}
       labelSpan={5}
       data-testid="role-form"
     >
-      {role?.builtIn ? <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t(superAdmin ? 'role.builtIn.superAdmin' : 'role.builtIn.hint')} /> : null}
+      {role?.builtIn ? (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t(superAdmin ? 'role.builtIn.superAdmin' : 'role.builtIn.hint')} />
+      ) : null}
       <Form.Item
         name="name"
         label={t('role.field.name')}
@@ -60,14 +66,16 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
       <Form.Item
         name="description"
         label={t('role.field.description')}
-        rules={[
-          { required: true, whitespace: true, message: t('form.required', { label: t('role.field.description') }) },
-          { max: 100 },
-        ]}
+        rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('role.field.description') }) }, { max: 100 }]}
       >
         <Input maxLength={100} showCount data-testid="role-form-description" />
       </Form.Item>
-      <Form.Item name="isAdmin" label={t('role.field.isAdmin')} tooltip={t('role.field.isAdmin.help')} rules={[{ required: true, message: t('role.field.isAdmin.required') }]}>
+      <Form.Item
+        name="isAdmin"
+        label={t('role.field.isAdmin')}
+        tooltip={t('role.field.isAdmin.help')}
+        rules={[{ required: true, message: t('role.field.isAdmin.required') }]}
+      >
         <Radio.Group
           disabled={role?.builtIn}
           options={[

@@ -52,7 +52,6 @@ export const useUpdateUser = () => useUserMutation((body: UserUpdateBody) => api
 export const useResetPassword = () => useUserMutation((body: ResetPasswordBody) => api.post<null>('/admin/user/resetPassword', body));
 export const useSetUserStatus = () => useUserMutation((body: SetUserStatusBody) => api.post<null>('/admin/user/setUserStatus', body));
 export const useDeleteUser = () => useUserMutation((id: number) => api.get<null>('/admin/user/delete', { params: { id } }));
-export const useSetSubscription = () =>
-  useUserMutation((body: SetSubscriptionBody) => api.post<UserItem>('/admin/setSubscription', body));
+export const useSetSubscription = () => useUserMutation((body: SetSubscriptionBody) => api.post<UserItem>('/admin/setSubscription', body));
 export const useCancelSubscription = () =>
   useUserMutation((userId: number) => api.get<null>('/admin/cancelSubscription', { params: { userId } }));

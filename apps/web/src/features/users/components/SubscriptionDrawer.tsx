@@ -31,7 +31,9 @@ export function SubscriptionDrawer({ user, onClose }: { user: UserItem | null; o
             key: 'action',
             title: t('user.subscription.action'),
             dataIndex: 'action',
-            render: (action: SubscriptionRecord['action']) => <Tag color={ACTION_COLOR[action]}>{t(`user.subscription.action.${action}`)}</Tag>,
+            render: (action: SubscriptionRecord['action']) => (
+              <Tag color={ACTION_COLOR[action]}>{t(`user.subscription.action.${action}`)}</Tag>
+            ),
           },
           {
             key: 'type',

@@ -14,7 +14,6 @@ interface Values {
   remark?: string;
 }
 
-
 /**
  * Subscribe or renew (spec §4): monthly, yearly or custom days. Shows the current end and
  * the end it will have before confirming; a running subscription is extended from its end.
@@ -34,7 +33,11 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
     <FormModal<Values>
       open={user !== null}
       form={form}
-      title={running ? t('user.subscription.renewTitle', { name: user?.username ?? '' }) : t('user.subscription.title', { name: user?.username ?? '' })}
+      title={
+        running
+          ? t('user.subscription.renewTitle', { name: user?.username ?? '' })
+          : t('user.subscription.title', { name: user?.username ?? '' })
+      }
       onClose={onClose}
       onSubmit={(values) =>
         subscribe.mutateAsync({
@@ -62,16 +65,18 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
             children: (
               <span data-testid="subscription-current-end">
                 {currentEnd ? formatDate(currentEnd) : t('user.subscription.none')}{' '}
-                {user ? <Tag color={SUBSCRIPTION_STATE_COLOR[user.subscriptionState]}>{t(`user.subscriptionState.${user.subscriptionState}`)}</Tag> : null}
+                {user ? (
+                  <Tag color={SUBSCRIPTION_STATE_COLOR[user.subscriptionState]}>
+                    {t(`user.subscriptionState.${user.subscriptionState}`)}
+                  </Tag>
+                ) : null}
               </span>
             ),
           },
           {
             key: 'next',
             label: t('user.subscription.newEnd'),
-            children: (
-              <strong data-testid="subscription-new-end">{formatDate(next)}</strong>
-            ),
+            children: <strong data-testid="subscription-new-end">{formatDate(next)}</strong>,
           },
         ]}
       />
@@ -92,7 +97,14 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
           label={t('user.subscription.days')}
           rules={[{ required: true, message: t('form.required', { label: t('user.subscription.days') }) }]}
         >
-          <InputNumber<number> min={1} max={CUSTOM_DAYS_MAX} precision={0} suffix={t('user.subscription.daysUnit')} style={{ width: 180 }} data-testid="subscription-days" />
+          <InputNumber<number>
+            min={1}
+            max={CUSTOM_DAYS_MAX}
+            precision={0}
+            suffix={t('user.subscription.daysUnit')}
+            style={{ width: 180 }}
+            data-testid="subscription-days"
+          />
         </Form.Item>
       ) : null}
       <Form.Item name="remark" label={t('common.remark')}>

@@ -95,7 +95,11 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
                 label={t('user.field.username')}
                 rules={[
                   required(t('user.field.username')),
-                  { min: USERNAME_MIN, max: USERNAME_MAX, message: t('form.length', { label: t('user.field.username'), min: USERNAME_MIN, max: USERNAME_MAX }) },
+                  {
+                    min: USERNAME_MIN,
+                    max: USERNAME_MAX,
+                    message: t('form.length', { label: t('user.field.username'), min: USERNAME_MIN, max: USERNAME_MAX }),
+                  },
                   { pattern: /^\S+$/, message: t('form.noSpaces', { label: t('user.field.username') }) },
                 ]}
               >
@@ -108,7 +112,11 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
                 label={t('user.field.password')}
                 rules={[
                   { required: true, message: t('form.required', { label: t('user.field.password') }) },
-                  { min: PASSWORD_MIN, max: PASSWORD_MAX, message: t('form.length', { label: t('user.field.password'), min: PASSWORD_MIN, max: PASSWORD_MAX }) },
+                  {
+                    min: PASSWORD_MIN,
+                    max: PASSWORD_MAX,
+                    message: t('form.length', { label: t('user.field.password'), min: PASSWORD_MIN, max: PASSWORD_MAX }),
+                  },
                 ]}
               >
                 <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} data-testid="user-form-password" />
@@ -122,7 +130,11 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="roleId" label={t('user.field.role')} rules={[{ required: true, message: t('form.required', { label: t('user.field.role') }) }]}>
+          <Form.Item
+            name="roleId"
+            label={t('user.field.role')}
+            rules={[{ required: true, message: t('form.required', { label: t('user.field.role') }) }]}
+          >
             <Select
               loading={roles.isLoading}
               options={(roles.data ?? []).map((role) => ({ value: role.id, label: `${role.name} · ${role.description}` }))}
