@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, login, newContext, screenshot, startServer, type RunningServer } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  launchBrowser,
+  login,
+  newContext,
+  screenshot,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -42,7 +52,7 @@ describe('sign-in', () => {
     expect(after.searchParams.get('q')).toBe('abc');
     expect(after.searchParams.has('redirect')).toBe(false);
     expect(await token(page)).toMatch(/^cp_/);
-    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     await page.context().close();
   });
 
@@ -55,11 +65,11 @@ describe('sign-in', () => {
     });
     await page.reload();
     await page.getByTestId('login-submit').click();
-    await expect.poll(() => page.getByText('Username cannot be empty').isVisible()).toBe(true);
-    await expect.poll(() => page.getByText('Password cannot be empty').isVisible()).toBe(true);
+    await until(() => page.getByText('Username cannot be empty').isVisible()).toBe(true);
+    await until(() => page.getByText('Password cannot be empty').isVisible()).toBe(true);
 
     await login(page, 'superadmin', 'wrong-password');
-    await expect.poll(() => page.getByText('Login error, refresh and try again').first().isVisible()).toBe(true);
+    await until(() => page.getByText('Login error, refresh and try again').first().isVisible()).toBe(true);
     expect(await token(page)).toBeNull();
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.context().close();
@@ -76,7 +86,7 @@ describe('guards', () => {
     await page.waitForURL(/\/order\/inspect/);
     expect(new URL(page.url()).pathname).toBe('/order/inspect');
     // the side menu shows the shop only what it may open
-    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     expect(await page.locator('.ant-menu').getByText('用户管理').count()).toBe(0);
     await page.context().close();
   });
@@ -84,7 +94,7 @@ describe('guards', () => {
   test('an unknown path shows the not-found screen, for strangers and signed-in users', async () => {
     const page = await freshPage();
     await page.goto('/no/such/place');
-    await expect.poll(() => page.getByTestId('not-found').isVisible()).toBe(true);
+    await until(() => page.getByTestId('not-found').isVisible()).toBe(true);
     await page.context().close();
   });
 });
@@ -95,22 +105,22 @@ describe('layout', () => {
     await page.goto('/login');
     await login(page, 'superadmin', ADMIN_PASSWORD);
     await page.waitForURL(/\/dashboard\/workplace/);
-    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
-    await expect.poll(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
     await screenshot(page, 'layout-zh-CN-light');
 
     await page.getByTestId('lang-switch').click();
     await page.getByText('English', { exact: true }).last().click();
-    await expect.poll(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
+    await until(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
     await page.reload();
-    await expect.poll(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
+    await until(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.lang)).toMatch(/^en/);
     await screenshot(page, 'layout-en-US-light');
 
     await page.getByTestId('theme-switch').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await until(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.reload();
-    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).not.toBe('rgb(255, 255, 255)');
@@ -118,7 +128,7 @@ describe('layout', () => {
 
     await page.getByTestId('lang-switch').click();
     await page.getByText('简体中文', { exact: true }).last().click();
-    await expect.poll(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
+    await until(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
     await screenshot(page, 'layout-zh-CN-dark');
     await page.context().close();
   });
@@ -128,7 +138,7 @@ describe('layout', () => {
     await page.goto('/login');
     await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
     await page.reload();
-    await expect.poll(() => page.getByTestId('login-submit').textContent()).toMatch(/Log in/);
+    await until(() => page.getByTestId('login-submit').textContent()).toMatch(/Log in/);
     await screenshot(page, 'login-en-US');
     await page.context().close();
   });
@@ -157,7 +167,7 @@ describe('sessions', () => {
     await page.reload();
     await login(page, 'superadmin', ADMIN_PASSWORD);
     await page.waitForURL(/\/dashboard\/workplace/);
-    await expect.poll(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     // Let time pass: the session's expiry moves into the past.
     const changed = server
       .db()
@@ -167,7 +177,7 @@ describe('sessions', () => {
     // Navigating inside the app records a page view; the server answers it with 50014.
     await page.locator('.ant-menu').getByText('Users', { exact: true }).click();
     const dialog = page.locator('.ant-modal-confirm-title', { hasText: 'You have been logged out' });
-    await expect.poll(() => dialog.isVisible(), { timeout: 15_000 }).toBe(true);
+    await until(() => dialog.isVisible()).toBe(true);
     await screenshot(page, 'session-ended-en-US');
     await page.getByRole('button', { name: 'Re-Login' }).click();
     await page.waitForURL(/\/login/);
