@@ -48,7 +48,7 @@ const APP_LAYER = [`${SERVER}/server.ts`, `${SERVER}/app.ts`, `${SERVER}/routes.
 /** Pure helpers of the uploads module that orders/orders.download.ts reads evidence with (not services yet). */
 const UPLOADS_HELPERS = `${SERVER}/modules/uploads/{image-type,keys,uploads.config}.ts`;
 
-function serverZones({ pluginsAllowed = [] } = {}) {
+function serverZones() {
   return [
     {
       target: `${SERVER}/lib`,
@@ -73,7 +73,6 @@ function serverZones({ pluginsAllowed = [] } = {}) {
     {
       target: `${SERVER}/modules`,
       from: [`${SERVER}/plugins`],
-      except: pluginsAllowed,
       message: 'Plugins sit above the modules; what a route needs of them lives in http/route-context.ts.',
     },
     { target: `${SERVER}/plugins`, from: APP_LAYER, message: 'Plugins are registered by app.ts; they do not import it.' },
@@ -186,11 +185,5 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
     },
-  },
-  {
-    // Until modules/uploads/uploads.routes.ts takes localeOf from http/route-context.ts
-    // (the uploads module is being split by its owner), it may still import plugins/errors.ts.
-    files: ['apps/server/src/modules/uploads/uploads.routes.ts'],
-    rules: serverLayers(serverZones({ pluginsAllowed: ['./errors.ts'] })),
   },
 );

@@ -16,6 +16,7 @@ import * as logRepo from '../apps/server/src/modules/logs/logs.repository.ts';
 import { countQueries, toFilter as toLogFilter } from '../apps/server/src/modules/logs/logs.service.ts';
 import * as userRepo from '../apps/server/src/modules/users/users.repository.ts';
 import { toUserFilter } from '../apps/server/src/modules/users/users.service.ts';
+import { indexDefs } from './orders-seed.ts';
 import type { UserListQuery } from '@clearplay/contract';
 import { fmt, type Section } from './lib.ts';
 import { onEachTarget, type Target } from './targets.ts';
@@ -139,22 +140,7 @@ async function seedLogs(db: Db): Promise<void> {
  * the migrations created (read back from the catalogue, so nothing here can drift from them).
  */
 async function withoutIndexes(db: Db, dialect: Target['name'], table: string, load: () => Promise<void>): Promise<void> {
-  const defs =
-    dialect === 'SQLite'
-      ? (
-          await sql<{
-            name: string;
-            def: string;
-          }>`select name, sql as def from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)
-        ).rows
-      : (
-          await sql<{
-            name: string;
-            def: string;
-          }>`select indexname as name, indexdef as def from pg_indexes where tablename = ${table} and indexname not like '%_pkey'`.execute(
-            db,
-          )
-        ).rows;
+  const defs = await indexDefs(db, dialect, table);
   const uniques = new Set(['users_username_unique']);
   const droppable = defs.filter((d) => !uniques.has(d.name) && !/unique/i.test(d.def));
   for (const d of droppable) await sql`drop index ${sql.id(d.name)}`.execute(db);

@@ -3,33 +3,16 @@
  * database, after checking it is a ClearPlay database; refused while ClearPlay runs on it
  * (db/backup.ts, db/run-lock.ts). With PostgreSQL or MySQL it says which native tool to use.
  */
-import { resolve } from 'node:path';
-import { ConfigError, invocationDir, loadConfig } from '../config.ts';
-import { DataCareError, restoreSqlite } from '../db/backup.ts';
-import { nativeToolAdvice } from './native-tools.ts';
-
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
+import { restoreSqlite } from '../db/backup.ts';
+import { failWith, sqliteCommand } from './command.ts';
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  let config;
+  const { databaseFile, file: backup } = sqliteCommand('restore', 'Usage: npm run restore -- <file>   (a file made by npm run backup)');
   try {
-    config = loadConfig(process.env, []);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
-  if (config.database.dialect !== 'sqlite') fail(nativeToolAdvice(config.database, 'restore'));
-  if (args.length !== 1 || args[0]!.startsWith('-')) fail('Usage: npm run restore -- <file>   (a file made by npm run backup)', 2);
-  const backup = resolve(invocationDir(), args[0]!);
-  try {
-    const done = await restoreSqlite(backup, config.database.file);
+    const done = await restoreSqlite(backup, databaseFile);
     console.log(
       [
-        `Restored ${backup} into ${config.database.file} (${done.summary.users} user(s), ${done.summary.migrations.length} migration(s)).`,
+        `Restored ${backup} into ${databaseFile} (${done.summary.users} user(s), ${done.summary.migrations.length} migration(s)).`,
         done.previous === null ? '' : `The database it replaced is kept as ${done.previous}.`,
         'Start ClearPlay again with npm start.',
       ]
@@ -37,8 +20,7 @@ async function main(): Promise<void> {
         .join('\n'),
     );
   } catch (error) {
-    if (error instanceof DataCareError) fail(error.message);
-    fail(`The restore failed: ${error instanceof Error ? error.message : String(error)}`);
+    failWith('restore', error);
   }
 }
 

@@ -11,6 +11,9 @@ export type Db = Kysely<Database>;
 
 const requireDriver = createRequire(import.meta.url);
 
+/** better-sqlite3, loaded on first use: a PostgreSQL or MySQL install never loads it. */
+export const sqliteDriver = (): typeof BetterSqlite3 => requireDriver('better-sqlite3') as typeof BetterSqlite3;
+
 /**
  * A Kysely instance for the target. Only the configured driver is loaded: better-sqlite3 here,
  * pg or mysql2 by a dynamic import when the first connection is opened. A SQLite install never
@@ -23,7 +26,7 @@ export function createDb(target: DbTarget): Db {
     case 'sqlite': {
       // Loaded here, synchronously, and only for SQLite: the session check's prepared reader
       // (dialect.ts preparedRead) needs the opened database object, not a factory.
-      const SQLite = requireDriver('better-sqlite3') as typeof BetterSqlite3;
+      const SQLite = sqliteDriver();
       mkdirSync(dirname(target.file), { recursive: true });
       const database = new SQLite(target.file);
       database.pragma('journal_mode = WAL');

@@ -9,7 +9,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLiteDatabase from 'better-sqlite3';
+import { sqliteDriver } from './index.ts';
 
 export const lockFileOf = (databaseFile: string): string => `${databaseFile}.lock`;
 
@@ -36,20 +37,26 @@ const isBusy = (error: unknown) => {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 };
 
-/** Held by every running server (and a backup): many at once, never together with a restore. */
-export function holdSharedRunLock(databaseFile: string, timeoutMs = 2000): RunLock {
+/**
+ * Opens the lock database and runs `acquire` in it; a busy lock is a RunLockBusyError. The lock
+ * holds until release() (or the process's end).
+ */
+function openLock(
+  databaseFile: string,
+  timeoutMs: number,
+  wanted: 'shared' | 'exclusive',
+  acquire: (lock: SQLiteDatabase.Database) => void,
+): RunLock {
   const file = lockFileOf(databaseFile);
+  // A restore onto a new machine: the data folder may not exist yet.
   mkdirSync(dirname(file), { recursive: true });
+  const SQLite = sqliteDriver();
   const lock = new SQLite(file, { timeout: timeoutMs });
   try {
-    const exists = lock.prepare(`select 1 from sqlite_master where type = 'table' and name = 'run_lock'`).get();
-    if (exists === undefined) lock.exec('create table if not exists run_lock (note text)');
-    lock.exec('begin');
-    // The read takes the SHARED lock, held until release.
-    lock.prepare('select count(*) from run_lock').get();
+    acquire(lock);
   } catch (error) {
     lock.close();
-    if (isBusy(error)) throw new RunLockBusyError(file, 'shared');
+    if (isBusy(error)) throw new RunLockBusyError(file, wanted);
     throw error;
   }
   return {
@@ -61,24 +68,18 @@ export function holdSharedRunLock(databaseFile: string, timeoutMs = 2000): RunLo
   };
 }
 
+/** Held by every running server (and a backup): many at once, never together with a restore. */
+export function holdSharedRunLock(databaseFile: string, timeoutMs = 2000): RunLock {
+  return openLock(databaseFile, timeoutMs, 'shared', (lock) => {
+    const exists = lock.prepare(`select 1 from sqlite_master where type = 'table' and name = 'run_lock'`).get();
+    if (exists === undefined) lock.exec('create table if not exists run_lock (note text)');
+    lock.exec('begin');
+    // The read takes the SHARED lock, held until release.
+    lock.prepare('select count(*) from run_lock').get();
+  });
+}
+
 /** Held by a restore: refused at once while any server (or backup) holds the shared lock. */
 export function takeExclusiveRunLock(databaseFile: string): RunLock {
-  const file = lockFileOf(databaseFile);
-  // A restore onto a new machine: the data folder may not exist yet.
-  mkdirSync(dirname(file), { recursive: true });
-  const lock = new SQLite(file, { timeout: 0 });
-  try {
-    lock.exec('begin exclusive');
-  } catch (error) {
-    lock.close();
-    if (isBusy(error)) throw new RunLockBusyError(file, 'exclusive');
-    throw error;
-  }
-  return {
-    release() {
-      if (!lock.open) return;
-      lock.exec('rollback');
-      lock.close();
-    },
-  };
+  return openLock(databaseFile, 0, 'exclusive', (lock) => lock.exec('begin exclusive'));
 }

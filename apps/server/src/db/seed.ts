@@ -7,7 +7,9 @@ import { RoleName, SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
 import { generatePassword, hashPassword } from '../lib/passwords.ts';
 import { nowMs } from '../lib/time.ts';
 import { insertReturningId, isRetryableConflict, isUniqueViolation, writeTransaction } from './dialect.ts';
+import type { Insertable } from 'kysely';
 import type { Db } from './index.ts';
+import type { Database } from './schema.ts';
 
 export const SUPERADMIN_USERNAME = 'superadmin';
 export const DEMO_PASSWORD = 'demo123456';
@@ -114,6 +116,36 @@ const count = async (db: Db, table: 'roles' | 'users' | 'dictTypes'): Promise<nu
   return Number(row.n);
 };
 
+/** A user row as a first start writes it: enabled, no contact details, prices 0 unless `extra` says. */
+export const newUserRow = (
+  username: string,
+  nickname: string,
+  roleId: number,
+  passwordHash: string,
+  createdAt: number,
+  extra: Partial<Insertable<Database['users']>> = {},
+): Insertable<Database['users']> => ({
+  username,
+  passwordHash,
+  nickname,
+  roleId,
+  wechat: '',
+  phone: '',
+  avatar: '',
+  ifPublic: 0,
+  status: 1,
+  defaultPrice: 0,
+  defaultPriceCheat: 0,
+  defaultPriceSuspect: 0,
+  defaultPriceNotPass: 0,
+  serviceEndAt: null,
+  loginAt: null,
+  passwordChangedAt: createdAt,
+  createdAt,
+  updatedAt: createdAt,
+  ...extra,
+});
+
 async function newUser(
   db: Db,
   username: string,
@@ -123,27 +155,7 @@ async function newUser(
   now: number,
   prices?: typeof DEMO_SHOP_PRICES,
 ) {
-  await insertReturningId(db, 'users', {
-    username,
-    passwordHash,
-    nickname,
-    roleId,
-    wechat: '',
-    phone: '',
-    avatar: '',
-    ifPublic: 0,
-    status: 1,
-    defaultPrice: 0,
-    defaultPriceCheat: 0,
-    defaultPriceSuspect: 0,
-    defaultPriceNotPass: 0,
-    ...prices,
-    serviceEndAt: null,
-    loginAt: null,
-    passwordChangedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await insertReturningId(db, 'users', newUserRow(username, nickname, roleId, passwordHash, now, prices));
 }
 
 /**

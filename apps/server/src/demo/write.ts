@@ -14,6 +14,7 @@ import { DAY_MS } from '../lib/time.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import { newUserRow } from '../db/seed.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';
@@ -35,37 +36,6 @@ export interface DemoSummary {
   operationLogs: number;
   days: number;
 }
-
-type NewUser = Insertable<Database['users']>;
-
-const userRow = (
-  username: string,
-  nickname: string,
-  roleId: number,
-  passwordHash: string,
-  createdAt: number,
-  extra: Partial<NewUser>,
-): NewUser => ({
-  username,
-  passwordHash,
-  nickname,
-  roleId,
-  wechat: '',
-  phone: '',
-  avatar: '',
-  ifPublic: 0,
-  status: 1,
-  defaultPrice: 0,
-  defaultPriceCheat: 0,
-  defaultPriceSuspect: 0,
-  defaultPriceNotPass: 0,
-  serviceEndAt: null,
-  loginAt: null,
-  passwordChangedAt: createdAt,
-  createdAt,
-  updatedAt: createdAt,
-  ...extra,
-});
 
 const chunks = <T>(list: readonly T[], n: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
@@ -132,7 +102,7 @@ export async function writeDemo(
     ...shops
       .filter((s) => !s.existing)
       .map((s) =>
-        userRow(s.username, s.nickname, roleId('shop'), passwordHash, s.createdAt, {
+        newUserRow(s.username, s.nickname, roleId('shop'), passwordHash, s.createdAt, {
           ...s.prices,
           wechat: s.wechat,
           phone: s.phone,
@@ -143,7 +113,7 @@ export async function writeDemo(
       ),
     ...inspectors
       .filter((p) => !p.existing)
-      .map((p) => userRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}` })),
+      .map((p) => newUserRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}` })),
   ];
   await trx.insertInto('users').values(newUsers).execute();
   for (const s of shops.filter((x) => x.existing)) {

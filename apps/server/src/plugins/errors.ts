@@ -5,9 +5,6 @@ import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
 import { localeOf } from '../http/route-context.ts';
 import { t, type Locale, type MessageKey } from '../lib/messages.ts';
 
-/** Kept for modules/uploads/uploads.routes.ts until it imports localeOf from http/route-context.ts. */
-export { localeOf };
-
 export const isApiPath = (url: string): boolean => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Ajv's error object, as much of it as we read. */

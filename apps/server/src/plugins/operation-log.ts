@@ -5,7 +5,6 @@ import { nowMs } from '../lib/time.ts';
 import { recordOperation } from '../modules/logs/logs.service.ts';
 import { DOCS_PREFIX } from './auth.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../lib/cut-bytes.ts';
-export { cutBytes, PAYLOAD_MAX_BYTES };
 
 /**
  * How a route appears in the operation log: its module and action, or `false` for a route

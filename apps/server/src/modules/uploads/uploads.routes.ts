@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { t } from '../../lib/messages.ts';
-import { localeOf } from '../../plugins/errors.ts';
+import { localeOf } from '../../http/route-context.ts';
 import { UploadTokenData, UploadTokenQuery } from '@clearplay/contract';
 import type { UploadsConfig } from './uploads.config.ts';
 import { createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
