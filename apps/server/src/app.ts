@@ -6,13 +6,14 @@ import type { Db } from './db/index.ts';
 import authPlugin from './plugins/auth.ts';
 import errorsPlugin from './plugins/errors.ts';
 import operationLogPlugin from './plugins/operation-log.ts';
-import securityPlugin from './plugins/security.ts';
+import securityPlugin, { securityHeaders } from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
-import { REQUEST_ID_HEADER, requestIdOf, runInRequest } from './lib/request-context.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-context.ts';
+import { lazyRequestLogger } from './lib/request-log.ts';
 
 export interface AppDeps {
   config: AppConfig;
@@ -80,6 +81,8 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     bodyLimit: API_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // Each request's logger (bound to its id) is made at its first line at an enabled level.
+    childLoggerFactory: lazyRequestLogger,
     ajv: {
       customOptions: {
         // Unknown fields are stripped where the schema says additionalProperties: false
@@ -93,10 +96,12 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Every answer carries the request id; the request runs in a context that knows it.
+  // Every answer carries the security headers (computed once, plugins/security.ts) and the
+  // request id, set together in the first hook (decision 0062).
+  const headers = securityHeaders(config);
   app.addHook('onRequest', (request, reply, done) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
-    runInRequest(request.id, done);
+    void reply.headers(headers).header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined || !route.url.startsWith('/api/')) return;

@@ -81,6 +81,10 @@ describe('request ids', () => {
     const res = await fetch(`http://127.0.0.1:${port}/api/health`, { headers: { 'x-request-id': 'edge-7f3a.42' } });
     expect(res.headers.get('x-request-id')).toBe('edge-7f3a.42');
     await expect.poll(() => output, { timeout: 5000 }).toContain('"reqId":"edge-7f3a.42"');
+    // Every line the request writes carries it (its logger is made lazily, lib/request-log.ts).
+    await expect.poll(() => output.split('\n').filter((line) => line.includes('"reqId":"edge-7f3a.42"')).length, { timeout: 5000 }).toBe(2);
+    expect(output).toMatch(/"reqId":"edge-7f3a\.42"[^\n]*"msg":"incoming request"/);
+    expect(output).toMatch(/"reqId":"edge-7f3a\.42"[^\n]*"msg":"request completed"/);
   });
 
   it('gives every other request a fresh UUID, also on errors', async () => {

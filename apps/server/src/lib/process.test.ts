@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
 
 /** Starts the fixture, calls /throw/<kind> with a request id, resolves with its exit code and output. */
-async function crash(kind: 'exception' | 'rejection'): Promise<{ code: number | null; lines: Record<string, unknown>[] }> {
+async function crash(kind: string): Promise<{ code: number | null; lines: Record<string, unknown>[] }> {
   const child = spawn(resolve(REPO_ROOT, 'node_modules/.bin/tsx'), [resolve(import.meta.dirname, '../test/crash-fixture.ts')], {
     env: { PATH: process.env.PATH },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,6 +35,21 @@ describe('an unexpected error', () => {
       expect(code).toBe(1);
       const fatal = lines.find((line) => line.level === 60);
       expect(fatal).toMatchObject({ reqId: `crash-${kind}`, msg: `${label}: the process stops`, err: { message } });
+    },
+    30_000,
+  );
+
+  it.each([
+    ['untagged-exception', 'uncaughtException'],
+    ['untagged-rejection', 'unhandledRejection'],
+  ] as const)(
+    '(%s, from work the request did not tag) is still logged, without a request id, and the process exits 1',
+    async (kind, label) => {
+      const { code, lines } = await crash(kind);
+      expect(code).toBe(1);
+      const fatal = lines.find((line) => line.level === 60);
+      expect(fatal).toMatchObject({ msg: `${label}: the process stops` });
+      expect(fatal).not.toHaveProperty('reqId');
     },
     30_000,
   );

@@ -1,16 +1,19 @@
 /**
- * Request ids and the request an asynchronous error came from.
+ * Request ids, and the request a failure nobody caught came from.
  *
  * An id is unique across processes: a well-formed incoming `X-Request-Id` (a proxy's or a
  * caller's, so one id follows a call through every hop) is kept, anything else is replaced by
  * a random UUID. The app echoes it in the `X-Request-Id` response header, and Fastify puts it in
  * every log line of the request (`reqId`).
  *
- * Each request runs inside an AsyncLocalStorage context holding its id, so an error nobody
- * caught (an `uncaughtException` or `unhandledRejection` in code the request started) can still
- * be logged with the id of the request it came from (server.ts).
+ * Work a request starts and does not wait for is tagged with the request's id: a promise left
+ * running (`detach`, where `void` would stand) and a callback run later (`inRequest`: a timer,
+ * an event). Should that work fail with nobody to catch it, lib/process.ts logs the failure
+ * with the id of the request it came from. Everything a request awaits fails into Fastify's
+ * error handler, which logs it with the id already. (Decision 0061: an AsyncLocalStorage
+ * context around every request did this implicitly, at the price of a hook on every promise the
+ * process creates; detached work is explicit since no-floating-promises forces `void`.)
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -24,10 +27,41 @@ export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {
   return typeof incoming === 'string' && WELL_FORMED.test(incoming) ? incoming : randomUUID();
 }
 
-const storage = new AsyncLocalStorage<{ requestId: string }>();
+/** Tagged promises and thrown errors, by the id of the request whose work they are. */
+const origins = new WeakMap<object, string>();
+/** A thrown non-object cannot be a WeakMap key: the last one thrown in tagged work. */
+let lastThrownValue: { value: unknown; requestId: string } | undefined;
 
-/** Runs `next` (the rest of the request's hooks and handler) inside the request's context. */
-export const runInRequest = (requestId: string, next: () => void): void => storage.run({ requestId }, next);
+/**
+ * Leaves `work` running without waiting for it, tagged with the request's id: if it rejects
+ * and nobody listens, the process logs the rejection with that id before it exits. Pass the
+ * promise that ends the chain (the one `void` would have been applied to).
+ */
+export function detach(requestId: string, work: Promise<unknown>): void {
+  origins.set(work, requestId);
+}
 
-/** The id of the request whose work is running now, if any. */
-export const currentRequestId = (): string | undefined => storage.getStore()?.requestId;
+/**
+ * `callback`, to be run later outside the request (a timer, an event listener), tagged with the
+ * request's id: an exception it throws still reaches the process's handler, which logs it
+ * with that id.
+ */
+export function inRequest<A extends unknown[]>(requestId: string, callback: (...args: A) => void): (...args: A) => void {
+  return (...args: A) => {
+    try {
+      callback(...args);
+    } catch (error) {
+      if (typeof error === 'object' && error !== null) origins.set(error, requestId);
+      else lastThrownValue = { value: error, requestId };
+      throw error;
+    }
+  };
+}
+
+/** The id of the request whose tagged work failed with `error` (rejecting `promise`), if any. */
+export function requestIdOfFailure(error: unknown, promise?: Promise<unknown>): string | undefined {
+  const ofPromise = promise === undefined ? undefined : origins.get(promise);
+  if (ofPromise !== undefined) return ofPromise;
+  if (typeof error === 'object' && error !== null) return origins.get(error);
+  return lastThrownValue !== undefined && Object.is(lastThrownValue.value, error) ? lastThrownValue.requestId : undefined;
+}

@@ -1,5 +1,5 @@
 /**
- * Response security headers (helmet, built once) and CORS (@fastify/cors); decision 0029.
+ * Response security headers (helmet's, computed once) and CORS (@fastify/cors); decisions 0029, 0062.
  *
  * Content-Security-Policy: scripts only from this origin, never inline (the web app has no
  * inline script, the prerendered login page included: apps/web/public/boot.js and
@@ -9,12 +9,13 @@
  * stands in front; a plain-HTTP install on a LAN address would otherwise be locked out.
  *
  * CORS is closed unless CORS_ORIGINS lists origins: the web app is served by this server, so a
- * browser needs no cross-origin access. Registered before the access-rule guard (auth.ts):
- * the CORS preflight route answers in its hook, before any rule applies.
+ * browser needs no cross-origin access. Registered (only then) before the access-rule guard
+ * (auth.ts): the CORS preflight route answers in its hook, before any rule applies.
  */
 import cors from '@fastify/cors';
 import helmet from 'helmet';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config.ts';
 import { DOCS_PREFIX } from './auth.ts';
@@ -42,34 +43,61 @@ export function contentSecurityPolicy(config: Pick<AppConfig, 'trustProxy' | 'up
   };
 }
 
-async function securityPlugin(app: FastifyInstance, { config }: { config: AppConfig }): Promise<void> {
-  await app.register(cors, {
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'Content-Disposition'],
-    maxAge: 600,
-  });
-  // helmet's middleware is built once here, with its header values computed once; each request
-  // then only sets them. (@fastify/helmet rebuilt the whole middleware on every request, about a
-  // fifth of an authenticated call's server time; decision 0039.)
-  const options = {
+/**
+ * The security headers every answer carries, computed once at start: helmet's own middleware
+ * (so every header and value is helmet's, decision 0029) is run once against a recorder and
+ * its headers kept, since none of ours depends on the request. `app.ts` sets them together
+ * with the request id in one hook (decision 0062).
+ */
+export function securityHeaders(config: Pick<AppConfig, 'trustProxy' | 'uploads'>): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     strictTransportSecurity: config.trustProxy ? { maxAge: 180 * 24 * 3600, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'same-origin' as const },
-  };
-  const headers = helmet(options);
-  // The API docs (Swagger UI) bring their own policy with their scripts' hashes (plugins/swagger.ts).
-  const docsHeaders = helmet({ ...options, contentSecurityPolicy: false });
-  const fail = (error?: unknown) => {
+    referrerPolicy: { policy: 'same-origin' },
+  })({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
-  };
-  app.addHook('onRequest', (request, reply, done) => {
-    const url = request.routeOptions.url;
-    const docs = url !== undefined && (url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`));
-    (docs ? docsHeaders : headers)(request.raw, reply.raw, fail);
+    finished = true;
+  });
+  // helmet's middleware is synchronous for static options; a later version that is not must not go unnoticed.
+  if (!finished) throw new Error('helmet did not finish synchronously: the security headers cannot be computed once');
+  return Object.freeze(headers);
+}
+
+const isDocs = (url: string) => url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`);
+
+async function securityPlugin(app: FastifyInstance, { config }: { config: AppConfig }): Promise<void> {
+  // Closed CORS needs no plugin at all: without it no answer carries an Access-Control header
+  // and a preflight finds no route (404). With origins listed, @fastify/cors answers them.
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'Content-Disposition'],
+      maxAge: 600,
+    });
+  }
+  // The API docs (Swagger UI) bring their own policy with their scripts' hashes (plugins/swagger.ts):
+  // their routes drop the app's, on their own hook, so no other request pays for the check.
+  const dropPolicy: onRequestHookHandler = (_request, reply, done) => {
+    void reply.removeHeader('content-security-policy');
     done();
+  };
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (isDocs(route.url)) route.onRequest = [...hooksOf(route.onRequest), dropPolicy];
   });
 }
+
+const hooksOf = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 export default fp(securityPlugin, { name: 'security' });
