@@ -105,6 +105,11 @@ export function startLoginBaseline() {
   return startProcess(join(repoRoot, 'bench', 'login-baseline-server.ts'), {}, '/info');
 }
 
+/** Reference: bare Fastify doing one Kysely key lookup on SQLite (bench/lookup-server.ts); token `lookup-token`. */
+export function startLookup() {
+  return startProcess(join(repoRoot, 'bench', 'lookup-server.ts'), {}, '/health');
+}
+
 /**
  * CPU time (user + system, ms) a child process has used so far, from Linux /proc (clock ticks
  * of 10 ms). On a shared machine the CPU a server spends per request moves far less with other

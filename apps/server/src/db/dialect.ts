@@ -3,6 +3,7 @@
  * needs lives here, so repositories stay in the portable subset of SQL.
  */
 import {
+  CamelCasePlugin,
   MysqlAdapter,
   PostgresAdapter,
   SqliteAdapter,
@@ -209,6 +210,8 @@ interface BetterSqliteDatabase extends SqliteDatabase {
 }
 interface BetterSqliteStatement {
   get(...parameters: unknown[]): unknown;
+  raw(toggle: boolean): BetterSqliteStatement;
+  columns(): { name: string }[];
 }
 
 /**
@@ -219,13 +222,16 @@ interface BetterSqliteStatement {
  * sees everything committed before it, by this process or any other.
  */
 class SqliteReader {
+  /** Kept statements by SQL text: those answering objects, and those answering arrays (getAs). */
   readonly #kept = new Map<string, BetterSqliteStatement>();
+  readonly #keptRaw = new Map<string, BetterSqliteStatement>();
   #connection: BetterSqliteDatabase | undefined;
 
   constructor(private readonly main: BetterSqliteDatabase) {}
 
-  get(text: string, parameters: readonly unknown[]): unknown {
-    let statement = this.#kept.get(text);
+  #statement(text: string, raw: boolean): BetterSqliteStatement {
+    const kept = raw ? this.#keptRaw : this.#kept;
+    let statement = kept.get(text);
     if (statement === undefined) {
       // Opened with the main connection's own class, so this module loads no driver itself.
       const Database = this.main.constructor as new (
@@ -237,13 +243,38 @@ class SqliteReader {
         this.#connection.pragma('busy_timeout = 5000');
       }
       statement = this.#connection.prepare(text) as unknown as BetterSqliteStatement;
-      this.#kept.set(text, statement);
+      if (raw) statement.raw(true);
+      kept.set(text, statement);
     }
-    return statement.get(...parameters);
+    return statement;
+  }
+
+  get(text: string, parameters: readonly unknown[]): unknown {
+    return this.#statement(text, false).get(...parameters);
+  }
+
+  /**
+   * The row of `text` as an object whose keys are `keys` (one per column, in order), read as
+   * an array: better-sqlite3 builds an array far cheaper than an object with named properties.
+   */
+  getAs(text: string, parameters: readonly unknown[], keys: readonly string[]): Record<string, unknown> | undefined {
+    const values = this.#statement(text, true).get(...parameters) as unknown[] | undefined;
+    if (values === undefined) return undefined;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) row[keys[i]!] = values[i];
+    return row;
+  }
+
+  /** The column names of `text`'s result, in order. */
+  columns(text: string): string[] {
+    return this.#statement(text, true)
+      .columns()
+      .map((column) => column.name);
   }
 
   close(): void {
     this.#kept.clear();
+    this.#keptRaw.clear();
     this.#connection?.close();
     this.#connection = undefined;
   }
@@ -290,7 +321,9 @@ export class LockingSqliteDialect extends SqliteDialect {
  * parameter values: no query building per call. On a SQLite file it runs on SqliteReader's
  * connection, its statement prepared once; elsewhere (PostgreSQL, MySQL, inside a transaction)
  * the compiled text goes through Kysely's executor like any query. Either way the result passes
- * through the Kysely plugins (camel case), so both paths answer the same row.
+ * through the Kysely plugins (camel case), so both paths answer the same row: on SQLite, when
+ * the only plugin is camel case (which only renames), the columns are renamed once and each row
+ * is read as an array and given those names; any other plugin sees every row.
  *
  * `build` receives `placeholders` and must bind exactly them, in order, as the query's only
  * parameters (checked at the first compile); each call substitutes its own values.
@@ -300,6 +333,8 @@ export function preparedRead<P extends readonly unknown[], R>(
   placeholders: P,
 ): (db: Kysely<Database>, ...params: P) => Promise<R | undefined> {
   const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
+  /** Per database: the result's keys after the plugins, or null when the plugins do more than rename. */
+  const renamed = new WeakMap<Kysely<Database>, readonly string[] | null>();
   const compile = (db: Kysely<Database>): CompiledQuery<R> => {
     const query = build(db, ...placeholders).compile();
     const bound = query.parameters;
@@ -309,16 +344,32 @@ export function preparedRead<P extends readonly unknown[], R>(
     compiled.set(db, query);
     return query;
   };
+  const throughPlugins = async (executor: ReturnType<Kysely<Database>['getExecutor']>, query: CompiledQuery<R>, rows: UnknownRow[]) => {
+    let result: QueryResult<UnknownRow> = { rows };
+    for (const plugin of executor.plugins) result = await plugin.transformResult({ result, queryId: query.queryId });
+    return result.rows;
+  };
   return async (db, ...params) => {
     const query = compiled.get(db) ?? compile(db);
     const executor = db.getExecutor();
     const reader = executor.adapter instanceof LockingSqliteAdapter && !db.isTransaction ? executor.adapter.reader : null;
     if (reader === null) return (await db.executeQuery<R>({ ...query, parameters: params })).rows[0];
-    const row = reader.get(query.sql, params);
-    let result: QueryResult<unknown> = { rows: row === undefined ? [] : [row] };
-    for (const plugin of executor.plugins)
-      result = await plugin.transformResult({ result: result as QueryResult<UnknownRow>, queryId: query.queryId });
-    return result.rows[0] as R | undefined;
+    let keys = renamed.get(db);
+    if (keys === undefined) {
+      // Camel case only renames: a row whose every column holds its own index, once through it,
+      // names the columns. Any other plugin may change values too, so it sees every row.
+      keys = null;
+      if (executor.plugins.every((plugin) => plugin instanceof CamelCasePlugin)) {
+        const columns = reader.columns(query.sql);
+        const [probe] = await throughPlugins(executor, query, [Object.fromEntries(columns.map((name, i) => [name, i]))]);
+        const entries = Object.entries(probe ?? {});
+        if (entries.length === columns.length && entries.every(([, value], i) => value === i)) keys = entries.map(([key]) => key);
+      }
+      renamed.set(db, keys);
+    }
+    if (keys !== null) return reader.getAs(query.sql, params, keys) as R | undefined;
+    const row = reader.get(query.sql, params) as UnknownRow | undefined;
+    return row === undefined ? undefined : ((await throughPlugins(executor, query, [row]))[0] as R | undefined);
   };
 }
 

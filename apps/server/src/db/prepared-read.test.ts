@@ -1,3 +1,4 @@
+import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, type TestContext } from '../test/context.ts';
 import { preparedRead, writeTransaction } from './dialect.ts';
@@ -33,6 +34,29 @@ describe('preparedRead', () => {
       expect((await userByName(ctx.db, user.username))?.nickname).toBe('Test shop');
     });
     expect((await userByName(ctx.db, user.username))?.nickname).toBe('Renamed');
+  });
+
+  it('answers what the plugins make of a row also when they change values, not only names', async () => {
+    const user = await createUser(ctx, 'shop');
+    const shouting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async ({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => ({
+        ...result,
+        rows: result.rows.map((row) =>
+          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v.toUpperCase() : v])),
+        ),
+      }),
+    };
+    const loud = ctx.db.withPlugin(shouting);
+    const expected = await loud
+      .selectFrom('users')
+      .select(['id', 'username', 'nickname', 'roleId'])
+      .where('username', '=', user.username)
+      .executeTakeFirst();
+    expect(expected?.nickname).toBe('TEST SHOP');
+    expect(await userByName(loud, user.username)).toEqual(expected);
+    // The plain database still answers as it did.
+    expect((await userByName(ctx.db, user.username))?.nickname).toBe('Test shop');
   });
 
   it('refuses a query that binds other values than its parameters', async () => {
