@@ -17,7 +17,9 @@ interface Db {
 const dir = mkdtempSync(join(tmpdir(), 'clearplay-bench-lookup-'));
 const sqlite = new Database(join(dir, 'lookup.db'));
 sqlite.pragma('journal_mode = WAL');
-sqlite.exec('create table sessions (id integer primary key, token_hash text not null unique, user_id integer not null, expires_at integer not null)');
+sqlite.exec(
+  'create table sessions (id integer primary key, token_hash text not null unique, user_id integer not null, expires_at integer not null)',
+);
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const insert = sqlite.prepare('insert into sessions (token_hash, user_id, expires_at) values (?, ?, ?)');
 for (let i = 0; i < 1000; i++) insert.run(hash(randomBytes(16).toString('hex')), i, Date.now() + 3600_000);
@@ -28,7 +30,11 @@ const app = Fastify({ logger: false });
 app.get('/health', async () => ({ ok: true }));
 app.get('/lookup', async (request, reply) => {
   const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  const row = await db.selectFrom('sessions').select(['id', 'user_id', 'expires_at']).where('token_hash', '=', hash(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'expires_at'])
+    .where('token_hash', '=', hash(token))
+    .executeTakeFirst();
   if (row === undefined) return reply.code(401).send({ status: 401, msg: 'unauthorized', data: null });
   return { status: 200, msg: 'ok', data: { expiresAt: new Date(row.expires_at).toISOString() } };
 });
