@@ -16,6 +16,7 @@ import { dialectOf } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { newUserRow } from '../db/seed.ts';
+import { writeDemoAnnouncements } from './announcements.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';
@@ -267,6 +268,7 @@ export async function writeDemo(
   const lastLogin = new Map<string, number>();
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
+  await writeDemoAnnouncements(trx, rng.fork('announcements'), now, { id: ids.get('superadmin') ?? null, name: 'superadmin' });
 
   return {
     shops: shops.length,
