@@ -71,7 +71,10 @@ async function checked(db: Db, body: AnnouncementAddBody, rules: AnnouncementRul
   const types = (await enabledEntriesOf(db, ANNOUNCEMENT_TYPE_DICT)).map((d) => d.value);
   if (!types.includes(body.type))
     throw new FieldAppError(400, 'type', 'announcement.type', { value: body.type, allowed: types.join(', ') });
-  const content = sanitizeAnnouncementHtml(body.content, rules.imageBases).trim();
+  // Editors leave an empty paragraph after a list or at the end; it shows nothing.
+  const content = sanitizeAnnouncementHtml(body.content, rules.imageBases)
+    .trim()
+    .replace(/(<p>\s*<\/p>)+$/, '');
   if (textOf(content) === '' && !content.includes('<img')) throw new FieldAppError(400, 'content', 'announcement.contentEmpty');
   if (content.length > ANNOUNCEMENT_CONTENT_MAX)
     throw new FieldAppError(400, 'content', 'announcement.contentTooLong', { length: content.length, max: ANNOUNCEMENT_CONTENT_MAX });

@@ -66,7 +66,7 @@ function StatCard(props: {
       role={clickable ? 'link' : undefined}
       tabIndex={clickable ? 0 : undefined}
       onKeyDown={clickable ? (e) => e.key === 'Enter' && void navigate(props.to!) : undefined}
-      title={props.hint}
+      aria-label={props.hint}
     >
       <Statistic
         title={props.title}

@@ -2,12 +2,12 @@ import { useEffect, useRef } from 'react';
 import type { theme } from 'antd';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { GridSimpleComponent, LegendPlainComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 
 // Only what the workplace and the order analysis draw (the chunk stays small; decision 0043).
-echarts.use([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, PieChart, GridSimpleComponent, TooltipComponent, LegendPlainComponent, CanvasRenderer]);
 
 /** The antd tokens a chart takes its colours from (theme colour, dark mode). */
 export type ChartTokens = ReturnType<typeof theme.useToken>['token'];

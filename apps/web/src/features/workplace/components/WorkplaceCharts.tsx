@@ -19,7 +19,7 @@ export default function WorkplaceCharts({ daily, results }: { daily: readonly Da
   const series = useMemo(
     () => ({
       ...baseOption(token),
-      color: [token.colorPrimary, token.colorPrimaryBorder],
+      color: [token.colorPrimaryBorder, token.colorPrimary],
       grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
       tooltip: { ...baseOption(token).tooltip, trigger: 'axis' },
       xAxis: { type: 'category', data: daily.map((d) => d.date.slice(5)), ...axisStyle(token), splitLine: { show: false } },
@@ -61,15 +61,16 @@ export default function WorkplaceCharts({ daily, results }: { daily: readonly Da
       ...baseOption(token),
       color: resultColors(token),
       tooltip: { ...baseOption(token).tooltip, trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-      legend: { ...baseOption(token).legend, type: 'scroll' },
       series: [
         {
           name: t('workplace.results'),
           type: 'pie',
-          radius: ['45%', '72%'],
+          radius: ['42%', '74%'],
           center: ['50%', '56%'],
           itemStyle: { borderColor: token.colorBgContainer, borderWidth: 2 },
-          label: { color: token.colorTextSecondary, formatter: '{d}%' },
+          // Inside the ring, so a narrow card never cuts a label.
+          label: { position: 'inside', color: '#fff', fontWeight: 600, formatter: '{d}%' },
+          minShowLabelAngle: 12,
           data: results.map((r) => ({ name: labelOf(r.result), value: r.count })),
         },
       ],
