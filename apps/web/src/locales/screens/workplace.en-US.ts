@@ -70,4 +70,14 @@ export const workplaceEnUS: Record<keyof typeof workplaceZhCN, string> = {
   'announcement.editor.orderedList': 'Numbered list',
   'announcement.editor.undo': 'Undo',
   'announcement.editor.redo': 'Redo',
+
+  'analysis.orders': 'Orders',
+  'analysis.amount': 'Amount',
+  'analysis.empty': 'No orders in this range',
+  'analysis.byResult': 'By result',
+  'analysis.byGame': 'By game',
+  'analysis.byShop': 'By shop (top 20 by amount)',
+  'analysis.bucket.day': 'Day',
+  'analysis.bucket.week': 'Week',
+  'analysis.bucket.month': 'Month',
 };

@@ -68,4 +68,14 @@ export const workplaceZhCN = {
   'announcement.editor.orderedList': '有序列表',
   'announcement.editor.undo': '撤销',
   'announcement.editor.redo': '重做',
+
+  'analysis.orders': '订单数',
+  'analysis.amount': '金额',
+  'analysis.empty': '所选范围内没有订单',
+  'analysis.byResult': '按检测结果',
+  'analysis.byGame': '按游戏',
+  'analysis.byShop': '按店铺（金额前 20）',
+  'analysis.bucket.day': '按日',
+  'analysis.bucket.week': '按周',
+  'analysis.bucket.month': '按月',
 };
