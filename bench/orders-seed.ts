@@ -5,7 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../apps/server/src/db/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
-import { DAY_MS } from '../apps/server/src/lib/time.ts';
+import { DAY_MS, HOUR_MS } from '../apps/server/src/lib/time.ts';
 import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.repository.ts';
 
 import type { TargetName } from './targets.ts';
@@ -252,6 +252,18 @@ export async function seedOrders(db: Db, dialect: TargetName, people: People, lo
     const day = sql.raw(`(created_at / ${DAY_MS}) * ${DAY_MS}`);
     await sql`insert into order_daily (day, result, if_public, n, amount)
       select ${day}, result, if_public, count(*), sum(amount) from orders group by ${day}, result, if_public`.execute(db);
+    // The workplace's counters (migration 0006): per UTC hour, and per Shanghai day by game and by shop.
+    await sql`delete from order_hourly`.execute(db);
+    await sql`delete from order_game_daily`.execute(db);
+    await sql`delete from order_user_daily`.execute(db);
+    const hour = sql.raw(`(created_at - created_at % ${HOUR_MS})`);
+    const shanghaiDay = sql.raw(`(created_at - (created_at + ${8 * HOUR_MS}) % ${DAY_MS})`);
+    await sql`insert into order_hourly (hour, result, if_public, n, amount)
+      select ${hour}, result, if_public, count(*), sum(amount) from orders group by ${hour}, result, if_public`.execute(db);
+    await sql`insert into order_game_daily (day, game_name, result, n, amount)
+      select ${shanghaiDay}, game_name, result, count(*), sum(amount) from orders group by ${shanghaiDay}, game_name, result`.execute(db);
+    await sql`insert into order_user_daily (day, user_id, result, n, amount)
+      select ${shanghaiDay}, user_id, result, count(*), sum(amount) from orders group by ${shanghaiDay}, user_id, result`.execute(db);
     // Balance = sum of the ledger: one opening entry per shop for what its orders charged.
     await sql`insert into ledger_entries (user_id, kind, amount, balance_after, remark, operator, created_at)
       select user_id, 'adjust', -sum(amount), -sum(amount), 'bench seed: opening balance', 'bench', ${sql.lit(load.now)}

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './http/route-context.ts';
+import announcementRoutes from './modules/announcements/announcements.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
@@ -15,6 +16,7 @@ import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
 import userRoutes from './modules/users/users.routes.ts';
+import workplaceRoutes from './modules/workplace/workplace.routes.ts';
 
 export const API_PREFIX = '/api';
 
@@ -30,6 +32,8 @@ export const modules = [
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
+  workplaceRoutes, // GET /api/admin/workplace · GET /api/admin/analysis/orders
+  announcementRoutes, // GET /api/admin/announcement/{list,delete} · POST /api/admin/announcement/add
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -16,3 +16,5 @@ export * from './logs.ts';
 export * from './uploads.ts';
 export * from './tracking.ts';
 export * from './orders.ts';
+export * from './announcements.ts';
+export * from './workplace.ts';

@@ -5,6 +5,7 @@ import { createDb } from './index.ts';
 import { migrateToLatest, migrations } from './migrate.ts';
 
 const TABLES = [
+  'announcements',
   'client_events',
   'dict_data',
   'dict_types',
@@ -14,6 +15,9 @@ const TABLES = [
   'operation_log_daily',
   'operation_logs',
   'order_daily',
+  'order_game_daily',
+  'order_hourly',
+  'order_user_daily',
   'orders',
   'page_views',
   'roles',

@@ -197,6 +197,47 @@ export interface OrderDailyTable {
   amount: number;
 }
 
+/** Orders per (UTC hour start, result, public flag) (0006). */
+export interface OrderHourlyTable {
+  hour: number;
+  result: number;
+  ifPublic: number;
+  n: number;
+  amount: number;
+}
+
+/** Orders per (Asia/Shanghai day start, game, result) (0006). */
+export interface OrderGameDailyTable {
+  day: number;
+  gameName: string;
+  result: number;
+  n: number;
+  amount: number;
+}
+
+/** Orders per (Asia/Shanghai day start, client shop, result) (0006). */
+export interface OrderUserDailyTable {
+  day: number;
+  userId: number;
+  result: number;
+  n: number;
+  amount: number;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  type: string;
+  /** Sanitized HTML. */
+  content: string;
+  pinned: number;
+  publishedAt: number;
+  authorId: number | null;
+  authorName: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface LedgerEntriesTable {
   id: Generated<number>;
   userId: number;
@@ -234,6 +275,10 @@ export interface Database {
   orderDaily: OrderDailyTable;
   ledgerEntries: LedgerEntriesTable;
   jobLeases: JobLeasesTable;
+  orderHourly: OrderHourlyTable;
+  orderGameDaily: OrderGameDailyTable;
+  orderUserDaily: OrderUserDailyTable;
+  announcements: AnnouncementsTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;

@@ -91,6 +91,16 @@ export const DICTIONARIES: readonly { code: string; name: string; remark: string
       { label: '无畏契约官网', value: 'https://val.qq.com/', cssClass: 'icon-game' },
     ],
   },
+  {
+    code: 'announcement_type',
+    name: '公告类型',
+    remark: '公告的类型：通知、活动、新闻',
+    data: [
+      { label: '通知', value: 'notice', listClass: 'primary', isDefault: true },
+      { label: '活动', value: 'activity', listClass: 'success' },
+      { label: '新闻', value: 'news', listClass: 'info' },
+    ],
+  },
 ];
 
 export interface SeedOptions {

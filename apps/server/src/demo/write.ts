@@ -2,19 +2,21 @@
  * Writes the demo business in one write transaction, in multi-row batches (column arrays on
  * PostgreSQL) through the same repositories the app writes orders and ledgers with: an order's
  * amount is its shop's price for the result, each order is charged to the shop's ledger, the
- * balance moves with the entries, the per-day counters follow the orders and the log rows.
+ * balance moves with the entries, the order counters (orders.repository bumpCounters) and the log's
+ * per-day counters follow the orders and the log rows.
  */
 import { sql, type Insertable } from 'kysely';
 import { newVerificationCode } from '../modules/orders/codes.ts';
 import * as ledgerRepo from '../modules/ledger/ledger.repository.ts';
 import { orderRemark } from '../modules/ledger/ledger.service.ts';
 import * as ordersRepo from '../modules/orders/orders.repository.ts';
-import { dayOf, priceFor } from '../modules/orders/orders.rules.ts';
+import { priceFor } from '../modules/orders/orders.rules.ts';
 import { DAY_MS } from '../lib/time.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { newUserRow } from '../db/seed.ts';
+import { writeDemoAnnouncements } from './announcements.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';
@@ -41,7 +43,7 @@ const chunks = <T>(list: readonly T[], n: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / n) }, (_, i) => list.slice(i * n, i * n + n));
 
 /** Adds each row's n (and amount) to the counter with its key, creating it when absent: a few multi-row statements. */
-async function addToCounters<T extends 'orderDaily' | 'operationLogDaily'>(
+async function addToCounters<T extends 'operationLogDaily'>(
   trx: Db,
   table: T,
   keys: readonly string[],
@@ -177,12 +179,18 @@ export async function writeDemo(
   }
   const inserted = rows.map((r) => ({ ...r, id: idByCode.get(r.code) ?? 0 }));
 
-  const daily = countBy(
-    inserted,
-    (r) => ({ day: dayOf(r.createdAt), result: r.result, ifPublic: r.ifPublic }),
-    (r) => r.amount,
+  await ordersRepo.bumpCounters(
+    trx,
+    inserted.map((r) => ({
+      createdAt: r.createdAt,
+      result: r.result,
+      ifPublic: r.ifPublic,
+      gameName: r.gameName,
+      userId: r.userId,
+      n: 1,
+      amount: r.amount,
+    })),
   );
-  await addToCounters(trx, 'orderDaily', ['day', 'result', 'ifPublic'], daily);
 
   // ── ledgers: recharges and charges in time order, each entry with the balance it leaves ──
   const nameOfId = new Map(users.map((u) => [Number(u.id), u.username]));
@@ -260,6 +268,7 @@ export async function writeDemo(
   const lastLogin = new Map<string, number>();
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
+  await writeDemoAnnouncements(trx, rng.fork('announcements'), now, { id: ids.get('superadmin') ?? null, name: 'superadmin' });
 
   return {
     shops: shops.length,

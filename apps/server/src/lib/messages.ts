@@ -192,6 +192,16 @@ const enUS = {
   'orderImport.userAmbiguous': '"{name}" is the nickname of {count} users; use the username',
   'orderImport.amount': '"{value}" is not an amount in CNY such as 12.50',
   'orderImport.time': '"{value}" is not a date and time such as 2026-01-02 15:04',
+  // ── workplace and announcements (issue 13) ──
+  'announcement.notFound': 'Announcement #{id} does not exist',
+  'announcement.titleEmpty': 'Enter a title',
+  'announcement.titleTooLong': 'The title is {length} characters long; at most {max} are allowed',
+  'announcement.contentEmpty': 'The content is empty once unsafe markup is removed; write some text',
+  'announcement.contentTooLong': 'The content is {length} characters of HTML once cleaned; at most {max} are allowed',
+  'announcement.type': '"{value}" is not an announcement type ({allowed})',
+  'analysis.date': '"{value}" is not a date such as 2026-01-31',
+  'analysis.range': 'The end date {to} is before the start date {from}',
+  'analysis.rangeTooLong': 'The range spans {days} days; at most {max} are allowed',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -383,6 +393,16 @@ const zhCN: Record<MessageKey, string> = {
   'orderImport.userAmbiguous': '“{name}”是 {count} 个用户的昵称，请填写用户名',
   'orderImport.amount': '“{value}”不是人民币金额，如 12.50',
   'orderImport.time': '“{value}”不是日期时间，如 2026-01-02 15:04',
+  // ── workplace and announcements (issue 13) ──
+  'announcement.notFound': '公告 #{id} 不存在',
+  'announcement.titleEmpty': '请输入标题',
+  'announcement.titleTooLong': '标题有 {length} 个字符，最多 {max} 个',
+  'announcement.contentEmpty': '去除不安全的标记后内容为空，请输入正文',
+  'announcement.contentTooLong': '清理后的内容有 {length} 个字符的 HTML，最多 {max} 个',
+  'announcement.type': '“{value}”不是公告类型（{allowed}）',
+  'analysis.date': '“{value}”不是日期，如 2026-01-31',
+  'analysis.range': '结束日期 {to} 早于开始日期 {from}',
+  'analysis.rangeTooLong': '范围跨越 {days} 天，最多 {max} 天',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

@@ -10,6 +10,8 @@ import {
 } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
+import { businessDayOf, hourOf } from '../../lib/business-time.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
 /** Filters of the order list and export, normalised (trimmed text, MAC prefix in normal form, epoch ms). */
 export interface OrderFilter {
@@ -122,28 +124,71 @@ export async function sumDaily(db: Db, opts: { result?: number; ifPublic?: numbe
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-export interface DailyDelta {
-  day: number;
+/** What one order adds to (n 1) or takes from (n -1) the counters. */
+export interface OrderCount {
+  createdAt: number;
   result: number;
   ifPublic: number;
+  gameName: string;
+  userId: number;
   n: number;
   amount: number;
 }
 
-/** Adds to the per-day counters (one statement per key). */
-export async function bumpDaily(db: Db, deltas: readonly DailyDelta[]): Promise<void> {
-  for (const d of deltas) {
-    if (d.n === 0 && d.amount === 0) continue;
-    const insert = db.insertInto('orderDaily').values({ day: d.day, result: d.result, ifPublic: d.ifPublic, n: d.n, amount: d.amount });
+type CounterTable = 'orderDaily' | 'orderHourly' | 'orderGameDaily' | 'orderUserDaily';
+type CounterRow = Record<string, string | number> & { n: number; amount: number };
+
+/** The counters every order is kept in, and each one's key (migrations 0004 and 0006). */
+const COUNTERS: readonly { table: CounterTable; key: (c: OrderCount) => Record<string, string | number> }[] = [
+  { table: 'orderDaily', key: (c) => ({ day: dayOf(c.createdAt), result: c.result, ifPublic: c.ifPublic }) },
+  { table: 'orderHourly', key: (c) => ({ hour: hourOf(c.createdAt), result: c.result, ifPublic: c.ifPublic }) },
+  { table: 'orderGameDaily', key: (c) => ({ day: businessDayOf(c.createdAt), gameName: c.gameName, result: c.result }) },
+  { table: 'orderUserDaily', key: (c) => ({ day: businessDayOf(c.createdAt), userId: c.userId, result: c.result }) },
+];
+
+/** Start of the UTC day (order_daily's key). */
+const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/**
+ * Adds orders to (n 1) or takes them from (n -1) every order counter, in the caller's
+ * transaction: order_daily (the list's totals), order_hourly (the workplace), order_game_daily
+ * and order_user_daily (the analysis). A few multi-row upserts per table, keys in a fixed
+ * order (no lock-order deadlock between two writers); keys whose changes cancel are skipped.
+ */
+export async function bumpCounters(db: Db, counts: readonly OrderCount[]): Promise<void> {
+  if (counts.length === 0) return;
+  for (const { table, key } of COUNTERS) {
+    const sums = new Map<string, CounterRow>();
+    for (const c of counts) {
+      const k = key(c);
+      const id = JSON.stringify(Object.values(k));
+      const row = sums.get(id) ?? { ...k, n: 0, amount: 0 };
+      row.n += c.n;
+      row.amount += c.amount;
+      sums.set(id, row);
+    }
+    const rows = [...sums.entries()]
+      .filter(([, r]) => r.n !== 0 || r.amount !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, r]) => r);
+    await addToCounters(db, table, Object.keys(key(counts[0]!)), rows);
+  }
+}
+
+/** Adds each row's n and amount to the counter with its key, creating it when absent. */
+export async function addToCounters(db: Db, table: CounterTable, keys: readonly string[], rows: readonly CounterRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    // The generic table defeats Kysely's per-table typing; the rows are built for it above.
+    const insert = db.insertInto(table).values(rows.slice(i, i + 500) as never);
     if (dialectOf(db) === 'mysql') {
-      await insert.onDuplicateKeyUpdate({ n: sql<number>`n + ${d.n}`, amount: sql<number>`amount + ${d.amount}` }).execute();
+      await insert.onDuplicateKeyUpdate({ n: sql`n + values(n)`, amount: sql`amount + values(amount)` } as never).execute();
     } else {
       await insert
         .onConflict((oc) =>
-          oc.columns(['day', 'result', 'ifPublic']).doUpdateSet({
-            n: sql<number>`${sql.ref('orderDaily.n')} + ${d.n}`,
-            amount: sql<number>`${sql.ref('orderDaily.amount')} + ${d.amount}`,
-          }),
+          oc.columns(keys as never).doUpdateSet({
+            n: sql`${sql.ref(`${table}.n`)} + ${sql.ref('excluded.n')}`,
+            amount: sql`${sql.ref(`${table}.amount`)} + ${sql.ref('excluded.amount')}`,
+          } as never),
         )
         .execute();
     }

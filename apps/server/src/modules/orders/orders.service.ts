@@ -21,7 +21,6 @@ import { newVerificationCode } from './codes.ts';
 import * as repo from './orders.repository.ts';
 import {
   checkOrder,
-  dayOf,
   displayName,
   editsAny,
   formatFen,
@@ -218,6 +217,19 @@ function throwFirst(issues: Issue[]): never {
 
 // ── writes: order, counters and ledger in one transaction ──
 
+/** An order's key in the counters (orders.repository.ts bumpCounters), with its amount. */
+const countOf = (
+  o: { result: number; ifPublic: number; gameName: string; userId: number; amount: number | string },
+  createdAt: number,
+): Omit<repo.OrderCount, 'n'> => ({
+  createdAt,
+  result: o.result,
+  ifPublic: o.ifPublic,
+  gameName: o.gameName,
+  userId: o.userId,
+  amount: Number(o.amount),
+});
+
 const chargeOf = (values: { userId: number; amount: number | string }) => ({ userId: values.userId, amount: -Number(values.amount) });
 
 export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): Promise<OrderItem> {
@@ -231,7 +243,7 @@ export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): 
       { ...values, createdBy: op.id, createdAt: now, updatedAt: now },
       newVerificationCode,
     );
-    await repo.bumpDaily(trx, [{ day: dayOf(now), result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount }]);
+    await repo.bumpCounters(trx, [{ ...countOf(values, now), n: 1 }]);
     if (values.amount !== 0) {
       await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
     }
@@ -258,13 +270,12 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
     const now = nowMs();
     await repo.updateOrder(trx, existing.id, { ...values, updatedAt: now });
     const oldAmount = Number(existing.amount);
-    const day = dayOf(Number(existing.createdAt));
-    if (existing.result !== values.result || existing.ifPublic !== values.ifPublic || oldAmount !== values.amount) {
-      await repo.bumpDaily(trx, [
-        { day, result: existing.result, ifPublic: existing.ifPublic, n: -1, amount: -oldAmount },
-        { day, result: values.result, ifPublic: values.ifPublic, n: 1, amount: values.amount },
-      ]);
-    }
+    // Every counter key an edit can move: result, public flag, amount, game and client shop.
+    const createdAt = Number(existing.createdAt);
+    await repo.bumpCounters(trx, [
+      { ...countOf(existing, createdAt), n: -1, amount: -oldAmount },
+      { ...countOf(values, createdAt), n: 1 },
+    ]);
     if (existing.userId !== values.userId) {
       // Another client: the old shop gets its money back, the new one is charged.
       if (oldAmount !== 0)
@@ -318,9 +329,9 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
     if (missing !== undefined) throw new AppError(404, 'order.notFound', { id: missing });
     const now = nowMs();
     await repo.deleteOrders(trx, unique);
-    await repo.bumpDaily(
+    await repo.bumpCounters(
       trx,
-      rows.map((r) => ({ day: dayOf(Number(r.createdAt)), result: r.result, ifPublic: r.ifPublic, n: -1, amount: -Number(r.amount) })),
+      rows.map((r) => ({ ...countOf(r, Number(r.createdAt)), n: -1, amount: -Number(r.amount) })),
     );
     await ledger.postMany(
       trx,
@@ -372,15 +383,10 @@ export async function insertFresh(trx: Db, list: readonly OrderValues[], op: Ope
 /** The per-day counters and the ledger charges of inserted orders, in the same transaction. */
 export async function recordInserted(trx: Db, rows: readonly InsertedOrder[], op: Operator, now = nowMs()): Promise<void> {
   if (rows.length === 0) return;
-  const daily = new Map<string, repo.DailyDelta>();
-  for (const r of rows) {
-    const key = `${r.result}:${r.ifPublic}`;
-    const d = daily.get(key) ?? { day: dayOf(now), result: r.result, ifPublic: r.ifPublic, n: 0, amount: 0 };
-    d.n += 1;
-    d.amount += r.amount;
-    daily.set(key, d);
-  }
-  await repo.bumpDaily(trx, [...daily.values()]);
+  await repo.bumpCounters(
+    trx,
+    rows.map((r) => ({ ...countOf(r, r.createdAt), n: 1 })),
+  );
   await ledger.postMany(
     trx,
     rows.map((r) => ({ ...chargeOf(r), kind: 'charge' as const, orderId: r.id, remark: ledger.orderRemark.charge(r.code) })),

@@ -28,3 +28,9 @@ export async function recordEvent(db: Db, body: EventBody, visitor: Visitor): Pr
   const data = body.data === undefined ? '' : JSON.stringify(body.data).slice(0, EVENT_DATA_MAX);
   await repo.insertEvent(db, { userId: visitor.userId, event: body.event, data, clientTime: body.timestamp ?? now, createdAt: now });
 }
+
+/** The user's recently visited pages: the latest visit per distinct path, newest first. */
+export async function recentlyVisited(db: Db, userId: number, limit: number): Promise<{ path: string; visitedAt: string }[]> {
+  const rows = await repo.latestPathsOf(db, userId, limit);
+  return rows.map((r) => ({ path: r.path, visitedAt: new Date(Number(r.at)).toISOString() }));
+}

@@ -101,3 +101,7 @@ export async function createBlobStore(config: { dataDir: string; uploads: Upload
     publicBaseUrl: uploads.publicBaseUrl,
   });
 }
+
+/** Where stored files are served: a path on this site (embedded host) or the bucket's public URL (announcement images). */
+export const publicFilesBase = (config: UploadsConfig): string =>
+  config.provider === 'local' ? `${LOCAL_UPLOAD_PREFIX}/files` : config.publicBaseUrl;

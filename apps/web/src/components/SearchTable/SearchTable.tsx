@@ -1,4 +1,5 @@
-import { useImperativeHandle, useMemo, useState, type Key, type ReactNode, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useState, type Key, type ReactNode, type Ref } from 'react';
+import { useSearchParams } from 'react-router';
 import { App, Button, Card, Dropdown, Form, Space, Table, Tooltip, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { ColumnHeightOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -37,6 +38,12 @@ export interface SearchTableProps<Row extends object> {
   actionRef?: Ref<SearchTableActions>;
   scrollX?: number | true;
   expandable?: TableProps<Row>['expandable'];
+  /**
+   * Search fields a link may pre-fill through the URL's search params (e.g. the workplace's
+   * cards: `/order/inspect?result=3`), with how each value is read. Applied on arrival and
+   * whenever those params change.
+   */
+  urlFilters?: Readonly<Record<string, 'number' | 'string'>>;
   /** Toast when the list cannot be loaded (spec §8, e.g. "dictionary type search failed"). */
   loadErrorMessage?: string;
   'data-testid'?: string;
@@ -44,6 +51,32 @@ export interface SearchTableProps<Row extends object> {
 
 const DENSITY_SIZE: Record<Density, TableProps['size']> = { mini: 'small', small: 'small', medium: 'middle', large: 'large' };
 const PAGE_SIZES = [10, 20, 50, 100];
+
+/** Reads the urlFilters from the URL (a router is there only when a page asks for them) and hands them on when they change. */
+function UrlFilterSync({
+  filters,
+  onApply,
+}: {
+  filters: Readonly<Record<string, 'number' | 'string'>>;
+  onApply: (values: Record<string, unknown>) => void;
+}) {
+  const [urlParams] = useSearchParams();
+  const values: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(filters)) {
+    const raw = urlParams.get(name);
+    if (raw === null || raw.trim() === '') continue;
+    if (kind === 'string') values[name] = raw.trim();
+    else if (Number.isFinite(Number(raw))) values[name] = Number(raw);
+  }
+  const key = JSON.stringify(values);
+  useEffect(() => {
+    const next = JSON.parse(key) as Record<string, unknown>;
+    if (Object.keys(next).length > 0) onApply(next);
+    // Only when the URL's filters change (onApply is a fresh closure each render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return null;
+}
 
 /**
  * The house list component (every list screen uses it): a search form that collapses and
@@ -70,6 +103,7 @@ export function SearchTable<Row extends object>({
   scrollX,
   expandable,
   loadErrorMessage,
+  urlFilters,
   'data-testid': testId,
 }: SearchTableProps<Row>) {
   const { t } = useTranslation();
@@ -146,6 +180,14 @@ export function SearchTable<Row extends object>({
     runSearch({});
   };
 
+  /** A link's filters (urlFilters): fill the form and search with them. */
+  const applyUrlFilters = (values: Record<string, unknown>) => {
+    form.resetFields();
+    form.setFieldsValue(values);
+    runSearch(values);
+    setCollapsed(false);
+  };
+
   useImperativeHandle(actionRef, () => ({
     reload,
     reset,
@@ -184,6 +226,7 @@ export function SearchTable<Row extends object>({
 
   return (
     <div className="search-table" data-testid={testId}>
+      {urlFilters ? <UrlFilterSync filters={urlFilters} onApply={applyUrlFilters} /> : null}
       {searchFields.length ? (
         <Card className="search-table-card" variant="borderless">
           <SearchForm

@@ -20,6 +20,9 @@ import { formatOrderTime } from './format.ts';
 import { can, canAny, useActor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 
+/** Filters a link may set through the URL (the workplace's pending card: ?result=3). */
+const INSPECT_URL_FILTERS = { result: 'number' } as const;
+
 /**
  * Order inspect (spec §2 "Order / detection records"): the detection records with a
  * collapsible search form, server-side sorting by time and amount, create / import / export /
@@ -161,6 +164,7 @@ export default function InspectPage() {
     <>
       <PageHeader description={t('page.inspect.description')} />
       <SearchTable<OrderItem>
+        urlFilters={INSPECT_URL_FILTERS}
         tableId="order-inspect"
         rowKey="id"
         columns={columns}

@@ -23,6 +23,9 @@ import { formatDate } from '../../lib/date.ts';
 
 const STATES: readonly SubscriptionState[] = ['none', 'active', 'expiring', 'expired'];
 
+/** Filters a link may set through the URL (the workplace's renewals card: ?subscriptionState=expiring). */
+const USER_URL_FILTERS = { subscriptionState: 'string' } as const;
+
 /** User management (spec §2, §3 User, §4 status and subscription). super_admin only. */
 export default function UsersPage() {
   const { t } = useTranslation();
@@ -251,6 +254,7 @@ export default function UsersPage() {
     <>
       <PageHeader description={t('page.user.description')} />
       <SearchTable<UserItem>
+        urlFilters={USER_URL_FILTERS}
         tableId="system-user"
         rowKey="id"
         columns={columns}

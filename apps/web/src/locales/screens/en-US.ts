@@ -1,3 +1,4 @@
+import { workplaceEnUS } from './workplace.en-US.ts';
 import type { ScreenMessages } from './zh-CN.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
@@ -263,6 +264,7 @@ const screensEnUS: ScreenMessages = {
   ...ordersEnUS,
   ...orderFormEnUS,
   ...ordersIoEnUS,
+  ...workplaceEnUS,
 };
 
 export default screensEnUS;

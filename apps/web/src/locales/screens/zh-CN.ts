@@ -1,3 +1,4 @@
+import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
@@ -266,6 +267,7 @@ const screensZhCN = {
   ...ordersZhCN,
   ...orderFormZhCN,
   ...ordersIoZhCN,
+  ...workplaceZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

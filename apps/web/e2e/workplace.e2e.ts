@@ -1,0 +1,201 @@
+// Browser journey on the demo business (issue 13): the super admin's workplace shows the same
+// figures as GET /admin/workplace; its cards lead to the order and user lists pre-filtered; an
+// announcement published with bold text and a list appears in the workplace without a reload,
+// reads back formatted and is deleted after the spec's confirm; the charts draw in light and
+// dark; the screen works at 390 px wide. Screenshots workplace-*.png.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
+import { formatMoney } from '@clearplay/contract/constants';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  settledScreenshot,
+  signedIn,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: '1' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { status: number; data: T };
+  expect(body.status).toBe(200);
+  return body.data;
+}
+
+const openWorkplace = async (locale: 'zh-CN' | 'en-US' = 'zh-CN') => {
+  const page = await signedIn(browser, server.url, {
+    username: 'superadmin',
+    password: ADMIN_PASSWORD,
+    path: '/dashboard/workplace',
+    locale,
+  });
+  await until(() => page.getByTestId('stat-total-count-value').isVisible()).toBe(true);
+  return page;
+};
+
+/** Both charts have drawn a canvas with something on it. */
+async function chartsDrawn(page: Page): Promise<void> {
+  for (const id of ['workplace-daily-chart', 'workplace-results-chart']) {
+    const canvas = page.getByTestId(id).locator('canvas');
+    await until(() => canvas.count()).toBeGreaterThan(0);
+    await until(() =>
+      canvas.first().evaluate((c: HTMLCanvasElement) => {
+        const ctx = c.getContext('2d');
+        if (!ctx || c.width === 0) return 0;
+        const { data } = ctx.getImageData(0, 0, c.width, c.height);
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4 * 16) if (data[i]! > 0) painted++;
+        return painted;
+      }),
+    ).toBeGreaterThan(50);
+  }
+}
+
+/** Nothing of the workplace sticks out of a 390 px screen (wide tables scroll inside their cards). */
+const fitsWidth = (page: Page) =>
+  page.getByTestId('workplace').evaluate((root) => {
+    const tables = [...root.querySelectorAll('.ant-table-content, .ant-table-body')];
+    return [...root.querySelectorAll('*')].every(
+      (el) => el.getBoundingClientRect().right <= 390.5 || tables.some((t) => t !== el && t.contains(el)),
+    );
+  });
+
+describe('the workplace, as the super admin on the demo business', () => {
+  test('shows the figures the API answers, with charts, latest orders and announcements', async () => {
+    const page = await openWorkplace();
+    const w = await apiGet<WorkplaceData>(page, '/admin/workplace');
+    expect(w.total.count).toBeGreaterThan(4500);
+    const text = (id: string) => page.getByTestId(`${id}-value`).textContent();
+    await until(() => text('stat-total-count')).toBe(String(w.total.count));
+    expect(await text('stat-pending')).toBe(String(w.pending.count));
+    expect(await text('stat-renewals')).toBe(String(w.renewals.count));
+    expect(await text('stat-month-count')).toBe(String(w.month.current.count));
+    expect(await text('stat-balance')).toBe(formatMoney(w.balance, 'zh-CN'));
+    expect(await text('stat-month-amount')).toBe(formatMoney(w.month.current.amount, 'zh-CN'));
+    expect(await text('stat-total-amount')).toBe(formatMoney(w.total.amount, 'zh-CN'));
+    expect(await page.getByTestId('workplace-latest-table').locator('.ant-table-row').count()).toBe(w.latestOrders.length);
+    expect(await page.getByTestId('workplace-announcements').getByTestId('announcement-item').count()).toBe(w.announcements.length);
+    expect(w.announcements.length).toBeGreaterThan(0);
+    await chartsDrawn(page);
+    await screenshot(page, 'workplace-zh-CN');
+    await page.close();
+  });
+
+  test('a card click opens the order list filtered to the pending orders, another the user list by renewal', async () => {
+    const page = await openWorkplace();
+    const w = await apiGet<WorkplaceData>(page, '/admin/workplace');
+    await page.getByTestId('stat-pending').click();
+    await until(() => page.url()).toContain('/order/inspect?result=3');
+    const table = page.getByTestId('order-table');
+    await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(20, w.pending.count));
+    const rows = await table.locator('.ant-table-row').allTextContents();
+    expect(rows.every((r) => r.includes('可疑'))).toBe(true);
+    await until(() => table.locator('.ant-pagination').textContent()).toContain(String(Math.ceil(w.pending.count / 20)));
+
+    await page.goto('/dashboard/workplace');
+    await until(() => page.getByTestId('stat-renewals').isVisible()).toBe(true);
+    await page.getByTestId('stat-renewals').click();
+    await until(() => page.url()).toContain('/system/user?subscriptionState=expiring');
+    await until(() => page.locator('.search-table').first().textContent()).toContain('即将到期');
+    await page.close();
+  });
+
+  test('publishes an announcement with bold text and a list; it appears without a reload, formatted, and is deleted after the confirm', async () => {
+    const page = await openWorkplace('en-US');
+    const title = `Maintenance window ${Date.now() % 100000}`;
+    await page.getByTestId('workplace-publish').click();
+    const form = page.locator('.ant-modal').filter({ has: page.getByTestId('announcement-title') });
+    await until(() => form.getByTestId('announcement-editor').isVisible()).toBe(true);
+    await form.getByTestId('announcement-title').fill(title);
+    const editor = form.getByTestId('announcement-editor');
+    await editor.click();
+    await page.keyboard.type('Service pauses on ');
+    await form.getByTestId('editor-bold').click();
+    await page.keyboard.type('Sunday night');
+    await form.getByTestId('editor-bold').click();
+    await page.keyboard.press('Enter');
+    await form.getByTestId('editor-bullet').click();
+    await page.keyboard.type('Orders recorded before 22:00 are checked');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Imports resume at 06:00');
+    await settledScreenshot(page, 'workplace-publish-en-US', { waitForToasts: false });
+    await form.locator('.ant-modal-footer .ant-btn-primary').click();
+
+    // No reload: the workplace's query is invalidated and the list shows it.
+    const list = page.getByTestId('workplace-announcements');
+    await until(() => list.textContent(), 20_000).toContain(title);
+    const stored = (await apiGet<{ list: AnnouncementItem[] }>(page, '/admin/announcement/list?pageSize=20')).list.find(
+      (a) => a.title === title,
+    );
+    expect(stored?.content).toBe(
+      '<p>Service pauses on <strong>Sunday night</strong></p><ul><li><p>Orders recorded before 22:00 are checked</p></li><li><p>Imports resume at 06:00</p></li></ul>',
+    );
+
+    await list.getByText(title).click();
+    const view = page.getByTestId('announcement-content');
+    await until(() => view.locator('strong').textContent()).toBe('Sunday night');
+    expect(await view.locator('li').count()).toBe(2);
+    await page.keyboard.press('Escape');
+    await until(() => view.isVisible()).toBe(false);
+
+    const item = list.getByTestId('announcement-item').filter({ hasText: title });
+    await item.getByTestId('announcement-delete').click();
+    await until(() => page.locator('.ant-modal-confirm').textContent()).toContain(
+      'This action cannot be undone. Are you sure you want to delete?',
+    );
+    await page.getByTestId('confirm-ok').click();
+    await until(() => list.textContent()).not.toContain(title);
+    await page.close();
+  });
+
+  test('draws the charts in light and dark, in both languages, and fits a 390 px phone', async () => {
+    const page = await openWorkplace('en-US');
+    await chartsDrawn(page);
+    await screenshot(page, 'workplace-en-US');
+    await page.getByTestId('theme-switch').click();
+    await until(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await chartsDrawn(page);
+    await screenshot(page, 'workplace-en-US-dark');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await until(() => page.getByTestId('workplace-daily-chart').evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(
+      390,
+    );
+    // The chart follows its box (ResizeObserver), and nothing makes the page scroll sideways.
+    await until(() =>
+      page
+        .getByTestId('workplace-daily-chart')
+        .locator('canvas')
+        .first()
+        .evaluate((c) => c.getBoundingClientRect().width),
+    ).toBeLessThanOrEqual(390);
+    expect(await fitsWidth(page)).toBe(true);
+    await chartsDrawn(page);
+    await screenshot(page, 'workplace-en-US-dark-390');
+    await page.close();
+
+    const zh = await openWorkplace('zh-CN');
+    await zh.setViewportSize({ width: 390, height: 844 });
+    await chartsDrawn(zh);
+    expect(await fitsWidth(zh)).toBe(true);
+    await screenshot(zh, 'workplace-zh-CN-390');
+    await zh.close();
+  });
+});
