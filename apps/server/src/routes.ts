@@ -29,7 +29,7 @@ export const modules = [
   orderFileRoutes, // GET /api/admin/order/import/template · POST /api/admin/order/import · GET /api/admin/order/{export,download}
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
-  trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
+  trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/visit-stats/overview · GET /api/admin/user/session
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
