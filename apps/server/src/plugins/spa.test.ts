@@ -157,6 +157,7 @@ describe('the single-page app', () => {
       '/api/admin/user/setUserStatus',
       '/api/admin/user/subscriptions',
       '/api/admin/user/update',
+      '/api/admin/visit-stats/overview',
       '/api/analytics/event',
       '/api/health',
       '/api/ready',

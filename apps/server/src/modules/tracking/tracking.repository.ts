@@ -71,18 +71,22 @@ export const userViewsBefore = (db: Db, userId: number, before: { createdAt: num
     .limit(limit)
     .execute();
 
-export const visitDays = (db: Db, fromDay: number) =>
-  db.selectFrom('visitDaily').select(['day', 'pv', 'uv']).where('day', '>=', fromDay).orderBy('day').execute();
+export const visitDaysQuery = (db: Db, fromDay: number) =>
+  db.selectFrom('visitDaily').select(['day', 'pv', 'uv']).where('day', '>=', fromDay).orderBy('day');
 
-/** The top `limit` names of a counter table over the days from `fromDay`. */
-export async function topNamed(db: Db, table: NamedCounter, fromDay: number, limit: number): Promise<{ name: string; count: number }[]> {
+/** The top `limit` names of a counter table over the days from `fromDay` (a range of its primary key). */
+export const topNamedQuery = (table: NamedCounter, fromDay: number, limit: number) => {
   const column = NAMED[table];
-  const rows = await sql<{ name: string; count: number | string }>`
+  return sql<{ name: string; count: number | string }>`
     select ${sql.ref(column)} as name, sum(n) as count from ${sql.table(snake(table))}
     where day >= ${fromDay}
     group by ${sql.ref(column)}
     order by count desc, name
-    limit ${limit}`.execute(db);
+    limit ${limit}`;
+};
+
+export async function topNamed(db: Db, table: NamedCounter, fromDay: number, limit: number): Promise<{ name: string; count: number }[]> {
+  const rows = await topNamedQuery(table, fromDay, limit).execute(db);
   return rows.rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }
 

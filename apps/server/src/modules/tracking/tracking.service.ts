@@ -97,12 +97,14 @@ export async function recentlyVisited(db: Db, userId: number, limit: number): Pr
   return [...found].map(([path, at]) => ({ path, visitedAt: toIso(at) }));
 }
 
+/** The first day of the overview's window (Shanghai day start) at `now`. */
+export const overviewFrom = (now: number): number => businessDayStart(now) - (OVERVIEW_DAYS - 1) * DAY_MS;
+
 /** GET /admin/visit-stats/overview: read from the day counters only. */
 export async function visitOverview(db: Db, now = nowMs()): Promise<VisitOverview> {
-  const today = businessDayStart(now);
-  const from = today - (OVERVIEW_DAYS - 1) * DAY_MS;
+  const from = overviewFrom(now);
   const [rows, topPages, topReferrers, topEvents] = await Promise.all([
-    repo.visitDays(db, from),
+    repo.visitDaysQuery(db, from).execute(),
     repo.topNamed(db, 'pageViewDaily', from, TOP_LIMIT),
     repo.topNamed(db, 'referrerDaily', from, TOP_LIMIT),
     repo.topNamed(db, 'eventDaily', from, TOP_LIMIT),
