@@ -126,6 +126,7 @@ describe('the single-page app', () => {
       '/api/admin/dict/type/{id}',
       '/api/admin/log/detail',
       '/api/admin/log/list',
+      '/api/admin/monitor',
       '/api/admin/order/create',
       '/api/admin/order/delete',
       '/api/admin/order/detail',
