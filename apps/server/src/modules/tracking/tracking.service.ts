@@ -49,27 +49,37 @@ export function referrerName(referrer: string, host: string | undefined): string
   }
 }
 
-/** The raw row and, in the same transaction, the day's counters (decision 0045). */
-export async function recordPageView(db: Db, body: PageViewBody, visitor: Visitor, now = nowMs()): Promise<void> {
+/**
+ * The raw page-view row and the day's counters, on `trx` (a transaction the caller holds: the
+ * route's own, or the demo seeder's). Decision 0045.
+ */
+export async function writePageView(trx: Db, body: PageViewBody, visitor: Visitor, now: number): Promise<void> {
   const userAgent = (body.userAgent ?? visitor.userAgent).slice(0, 512);
   const referrer = body.referrer ?? '';
   const day = businessDayStart(now);
-  await db.transaction().execute(async (trx) => {
-    await repo.insertPageView(trx, { userId: visitor.userId, path: body.path, userAgent, referrer, ip: visitor.ip, createdAt: now });
-    const first = await repo.addVisitor(trx, day, visitorKey(visitor, userAgent));
-    await repo.bumpVisitDay(trx, day, 1, first ? 1 : 0);
-    await repo.bumpNamed(trx, 'pageViewDaily', day, pagePath(body.path));
-    const from = referrerName(referrer, visitor.host);
-    if (from !== null) await repo.bumpNamed(trx, 'referrerDaily', day, from);
-  });
+  await repo.insertPageView(trx, { userId: visitor.userId, path: body.path, userAgent, referrer, ip: visitor.ip, createdAt: now });
+  const first = await repo.addVisitor(trx, day, visitorKey(visitor, userAgent));
+  await repo.bumpVisitDay(trx, day, 1, first ? 1 : 0);
+  await repo.bumpNamed(trx, 'pageViewDaily', day, pagePath(body.path));
+  const from = referrerName(referrer, visitor.host);
+  if (from !== null) await repo.bumpNamed(trx, 'referrerDaily', day, from);
 }
 
-export async function recordEvent(db: Db, body: EventBody, visitor: Visitor, now = nowMs()): Promise<void> {
+/** The raw event row and its day counter, on `trx`. */
+export async function writeEvent(trx: Db, body: EventBody, visitor: Visitor, now: number): Promise<void> {
   const data = body.data === undefined ? '' : JSON.stringify(body.data).slice(0, EVENT_DATA_MAX);
-  await db.transaction().execute(async (trx) => {
-    await repo.insertEvent(trx, { userId: visitor.userId, event: body.event, data, clientTime: body.timestamp ?? now, createdAt: now });
-    await repo.bumpNamed(trx, 'eventDaily', businessDayStart(now), body.event);
-  });
+  await repo.insertEvent(trx, { userId: visitor.userId, event: body.event, data, clientTime: body.timestamp ?? now, createdAt: now });
+  await repo.bumpNamed(trx, 'eventDaily', businessDayStart(now), body.event);
+}
+
+/** A page view: its raw row and counters in one transaction. */
+export async function recordPageView(db: Db, body: PageViewBody, visitor: Visitor, now = nowMs()): Promise<void> {
+  await db.transaction().execute((trx) => writePageView(trx, body, visitor, now));
+}
+
+/** A client event: its raw row and counter in one transaction. */
+export async function recordEvent(db: Db, body: EventBody, visitor: Visitor, now = nowMs()): Promise<void> {
+  await db.transaction().execute((trx) => writeEvent(trx, body, visitor, now));
 }
 
 /** Rows read per step while looking for distinct paths, and at most this many steps. */
