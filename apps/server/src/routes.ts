@@ -10,6 +10,7 @@ import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
+import monitorRoutes from './modules/monitor/monitor.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
@@ -34,6 +35,8 @@ export const modules = [
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
   workplaceRoutes, // GET /api/admin/workplace · GET /api/admin/analysis/orders
   announcementRoutes, // GET /api/admin/announcement/{list,delete} · POST /api/admin/announcement/add
+  trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/visit-stats/overview · GET /api/admin/user/session
+  monitorRoutes, //  GET  /api/admin/monitor
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -18,3 +18,4 @@ export * from './tracking.ts';
 export * from './orders.ts';
 export * from './announcements.ts';
 export * from './workplace.ts';
+export * from './visit-stats.ts';

@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 /** Spec §3 "Page-view record", sent fire-and-forget on each route change. */
 export const PageViewBody = Type.Object(
   {
-    path: Type.String({ minLength: 1, maxLength: 512 }),
+    /** An in-app path: starts with `/`. */
+    path: Type.String({ minLength: 1, maxLength: 512, pattern: '^/' }),
     userAgent: Type.Optional(Type.String({ maxLength: 512 })),
     referrer: Type.Optional(Type.String({ maxLength: 512 })),
   },

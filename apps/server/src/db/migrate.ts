@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_system.ts';
 import * as m0004 from './migrations/0004_orders.ts';
 import * as m0005 from './migrations/0005_data_care.ts';
 import * as m0006 from './migrations/0006_workplace.ts';
+import * as m0007 from './migrations/0007_visits.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0004_orders': m0004,
   '0005_data_care': m0005,
   '0006_workplace': m0006,
+  '0007_visits': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -258,6 +258,37 @@ export interface JobLeasesTable {
   expiresAt: number;
 }
 
+/** Visit statistics per Asia/Shanghai day (0007): page views and unique visitors. */
+export interface VisitDailyTable {
+  day: number;
+  pv: number;
+  uv: number;
+}
+
+/** One row per visitor and Shanghai day (0007); its first insert adds one to visit_daily.uv. */
+export interface VisitorDailyTable {
+  day: number;
+  visitor: string;
+}
+
+export interface PageViewDailyTable {
+  day: number;
+  path: string;
+  n: number;
+}
+
+export interface ReferrerDailyTable {
+  day: number;
+  referrer: string;
+  n: number;
+}
+
+export interface EventDailyTable {
+  day: number;
+  event: string;
+  n: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -279,6 +310,11 @@ export interface Database {
   orderGameDaily: OrderGameDailyTable;
   orderUserDaily: OrderUserDailyTable;
   announcements: AnnouncementsTable;
+  visitDaily: VisitDailyTable;
+  visitorDaily: VisitorDailyTable;
+  pageViewDaily: PageViewDailyTable;
+  referrerDaily: ReferrerDailyTable;
+  eventDaily: EventDailyTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;

@@ -14,6 +14,9 @@ import { createDb, type Db } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../db/seed.ts';
 import { seedWithDemo } from './index.ts';
+import { visitOverview } from '../modules/tracking/tracking.service.ts';
+import { monitorData } from '../modules/monitor/monitor.service.ts';
+import { DEMO_VISIT_DAYS } from './visits.ts';
 
 /**
  * The demo business (`--demo` / DEMO=1) on a fresh database: what it contains, that its money
@@ -231,6 +234,32 @@ describe('the demo business', () => {
       .executeTakeFirstOrThrow();
     expect(Number(logDaily.n)).toBe(logs.length);
     expect(Math.min(...logs.map((l) => Number(l.createdAt)))).toBeLessThan(NOW - 80 * DAY_MS);
+  });
+
+  it('has a few weeks of visits of staff and anonymous visitors, in the day counters too', async () => {
+    const views = await a.db.selectFrom('pageViews').select(['userId', 'path', 'createdAt']).execute();
+    expect(views.length).toBeGreaterThan(DEMO_VISIT_DAYS * 20);
+    expect(Math.min(...views.map((v) => Number(v.createdAt)))).toBeGreaterThan(NOW - (DEMO_VISIT_DAYS + 1) * DAY_MS);
+    expect(Math.max(...views.map((v) => Number(v.createdAt)))).toBeLessThanOrEqual(NOW);
+    for (const path of ['/', '/home', '/linkstore'])
+      expect(
+        views.some((v) => v.userId === null && v.path === path),
+        path,
+      ).toBe(true);
+    const overview = await visitOverview(a.db, NOW);
+    expect(overview.days.reduce((sum, d) => sum + d.pv, 0)).toBe(views.length);
+    expect(overview.today.pv).toBeGreaterThan(0);
+    expect(overview.topPages.map((p) => p.name)).toContain('/order/inspect');
+    expect(overview.topReferrers.map((p) => p.name)).toContain('https://www.baidu.com');
+    expect(overview.topEvents.length).toBeGreaterThan(0);
+    const events = await a.db
+      .selectFrom('clientEvents')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(overview.topEvents.reduce((sum, e) => sum + e.count, 0)).toBe(Number(events.n));
+    // The super admin and an inspector were active in the last minutes.
+    const monitor = await monitorData(a.db, NOW);
+    expect(monitor.onlineStaff.map((s) => s.username).sort()).toEqual(['inspector01', SUPERADMIN_USERNAME].sort());
   });
 
   it('adds nothing and changes nothing on a second start', async () => {

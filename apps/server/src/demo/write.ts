@@ -22,6 +22,7 @@ import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';
 import type { DemoInspector, DemoShop } from './people.ts';
 import type { Rng } from './prng.ts';
+import { writeDemoVisits } from './visits.ts';
 
 export interface DemoPlan {
   now: number;
@@ -269,6 +270,12 @@ export async function writeDemo(
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
   await writeDemoAnnouncements(trx, rng.fork('announcements'), now, { id: ids.get('superadmin') ?? null, name: 'superadmin' });
+  await writeDemoVisits(trx, rng.fork('visits'), {
+    now,
+    ids,
+    shops: shops.map((s) => s.username),
+    inspectors: inspectors.map((p) => p.username),
+  });
 
   return {
     shops: shops.length,

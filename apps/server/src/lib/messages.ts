@@ -202,6 +202,8 @@ const enUS = {
   'analysis.date': '"{value}" is not a date such as 2026-01-31',
   'analysis.range': 'The end date {to} is before the start date {from}',
   'analysis.rangeTooLong': 'The range spans {days} days; at most {max} are allowed',
+  // visit statistics and monitor (issue 13)
+  'tracking.rateLimited': 'Too many tracking calls from this client; try again in {seconds} seconds',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -403,6 +405,8 @@ const zhCN: Record<MessageKey, string> = {
   'analysis.date': '“{value}”不是日期，如 2026-01-31',
   'analysis.range': '结束日期 {to} 早于开始日期 {from}',
   'analysis.rangeTooLong': '范围跨越 {days} 天，最多 {max} 天',
+  // visit statistics and monitor (issue 13)
+  'tracking.rateLimited': '此客户端的统计请求过多，请 {seconds} 秒后再试',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

@@ -1,7 +1,8 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { findRouteByPath, isScreen, routes, type AppRoute, type RouteHandle, type ScreenName } from '../config/paths.ts';
 import { loginLocation } from '../features/auth/redirect.ts';
-import { emitRouteChange } from '../lib/route-listener.ts';
+import { trackRouteChange } from '../features/tracking/index.ts';
+import { emitRouteChange, type RouteChange } from '../lib/route-listener.ts';
 import { isLoggedIn } from '../lib/storage.ts';
 import { RootShell } from './RootShell.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -64,17 +65,20 @@ export const router = createBrowserRouter([
   },
 ]);
 
-// Feed finished navigations to the route-change listeners (tab bar).
+// Feed finished navigations to the route-change listeners (tab bar) and to the visit
+// tracking, which is no listener (logout removes those) so public pages count too.
 function emit(): void {
   const { location, navigation } = router.state;
   if (navigation.state !== 'idle') return;
   const entry = findRouteByPath(location.pathname);
-  emitRouteChange({
+  const change: RouteChange = {
     name: entry?.route.name ?? '',
     pathname: location.pathname,
     search: location.search,
     fullPath: location.pathname + location.search,
-  });
+  };
+  emitRouteChange(change);
+  trackRouteChange(change, entry?.route.meta.requiresAuth !== true);
 }
 
 let lastKey = '';

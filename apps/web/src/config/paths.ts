@@ -13,7 +13,7 @@ import type { MessageKey } from '../locales/zh-CN.ts';
  */
 
 /** Icons are named here and drawn by the side menu, so no icon code lands in the entry chunk. */
-export type MenuIcon = 'dashboard' | 'order' | 'system';
+export type MenuIcon = 'dashboard' | 'order' | 'system' | 'visualization';
 
 export interface RouteMeta {
   /** Translation key of the title (menu, breadcrumb, tab, document title). */
@@ -55,6 +55,8 @@ export const RouteNames = {
   LINKSTORE: 'linkstore',
   LOGIN: 'login',
   WORKPLACE: 'Workplace',
+  MONITOR: 'Monitor',
+  DATA_ANALYSIS: 'DataAnalysis',
   INSPECT: 'Inspect',
   USER: 'User',
   LOG: 'Log',
@@ -105,6 +107,11 @@ export const routes: AppRoute[] = [
             path: '/dashboard/workplace',
             meta: { locale: 'menu.dashboard.workplace', requiresAuth: true, roles: SUPER_ADMIN_ONLY },
           },
+          {
+            name: RouteNames.MONITOR,
+            path: '/dashboard/monitor',
+            meta: { locale: 'menu.dashboard.monitor', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 1 },
+          },
         ],
       },
       {
@@ -143,6 +150,18 @@ export const routes: AppRoute[] = [
             name: RouteNames.DICT,
             path: '/system/dict',
             meta: { locale: 'menu.system.dict', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 3 },
+          },
+        ],
+      },
+      {
+        name: 'visualization',
+        path: '/visualization',
+        meta: { locale: 'menu.visualization', requiresAuth: true, icon: 'visualization', order: 3 },
+        children: [
+          {
+            name: RouteNames.DATA_ANALYSIS,
+            path: '/visualization/data-analysis',
+            meta: { locale: 'menu.visualization.dataAnalysis', requiresAuth: true, roles: SUPER_ADMIN_ONLY },
           },
         ],
       },

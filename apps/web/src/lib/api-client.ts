@@ -56,6 +56,11 @@ export interface RequestOptions {
    * (401 to root, the logged-out dialog), since they tell the user something true.
    */
   quiet?: boolean;
+  /**
+   * The request outlives the page (fetch keepalive, like sendBeacon but with our headers, so the
+   * bearer token still goes along): tracking calls, which must never hold navigation up.
+   */
+  keepalive?: boolean;
 }
 
 /** What the app plugs in at start (lib must not import the router or the auth feature). */
@@ -157,7 +162,13 @@ export async function request<T>(method: string, path: string, options: RequestO
 
   let envelope: ApiEnvelope<unknown>;
   try {
-    const response = await fetch(buildUrl(path, options.params), { method, headers, body, signal: options.signal });
+    const response = await fetch(buildUrl(path, options.params), {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
     envelope = await readEnvelope(response);
   } catch (error) {
     throw transportFailure(error, options);

@@ -14,6 +14,9 @@ const enUS: Messages = {
   'menu.system.log': 'Operation Log',
   'menu.system.role': 'Roles',
   'menu.system.dict': 'Dictionaries',
+  'menu.dashboard.monitor': 'Monitor',
+  'menu.visualization': 'Visualization',
+  'menu.visualization.dataAnalysis': 'Data analysis',
 
   'route.home': 'Home',
   'route.linkstore': 'Link Store',

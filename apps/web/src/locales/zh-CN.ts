@@ -15,6 +15,9 @@ const zhCN = {
   'menu.system.log': '操作日志',
   'menu.system.role': '角色管理',
   'menu.system.dict': '字典管理',
+  'menu.dashboard.monitor': '实时监控',
+  'menu.visualization': '数据可视化',
+  'menu.visualization.dataAnalysis': '数据分析',
 
   'route.home': '首页',
   'route.linkstore': '链接商店',

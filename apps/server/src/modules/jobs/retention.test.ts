@@ -8,6 +8,7 @@ import { orderBody } from '../../test/orders.ts';
 import { insertReturningId } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, nowMs } from '../../lib/time.ts';
 import { countLogs, recordOperation } from '../logs/logs.service.ts';
+import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
 import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
@@ -144,6 +145,20 @@ describe('retention', () => {
     await addLog(now - 179 * DAY_MS, 'recent');
     await countersMatchRows();
 
+    // Page views and client events: 181 days old go, 179 days old stay; their day counters stay.
+    const visitor = { userId: null, ip: '10.0.0.1', userAgent: 'test' };
+    for (let i = 0; i < 3; i++) await recordPageView(ctx.db, { path: '/home' }, visitor, now - 181 * DAY_MS - i * HOUR_MS);
+    await recordPageView(ctx.db, { path: '/home' }, visitor, now - 179 * DAY_MS);
+    for (let i = 0; i < 3; i++) await recordEvent(ctx.db, { event: 'retention.test' }, visitor, now - 181 * DAY_MS - i * HOUR_MS);
+    await recordEvent(ctx.db, { event: 'retention.test' }, visitor, now - 179 * DAY_MS);
+    const visitCounters = async () => ({
+      pv: await ctx.db.selectFrom('visitDaily').select(['day', 'pv', 'uv']).orderBy('day').execute(),
+      events: await ctx.db.selectFrom('eventDaily').selectAll().orderBy('day').execute(),
+      pastOverview: await visitOverview(ctx.db, now - 170 * DAY_MS),
+    });
+    const countersBefore = await visitCounters();
+    expect(countersBefore.pastOverview.topPages).toEqual([{ name: '/home', count: 4 }]);
+
     // Uploads: one uploaded for real through the embedded host and never used; others on disk.
     const token = await call<UploadTokenData>(ctx, 'GET', '/api/admin/upload/token?purpose=proof', { as: inspector });
     const form = new FormData();
@@ -184,7 +199,20 @@ describe('retention', () => {
       batchSize: 2,
     });
 
-    expect(report).toMatchObject({ sessions: 2, loginRecords: 5, operationLogs: 5, uploads: 3, aborted: false });
+    expect(report).toMatchObject({
+      sessions: 2,
+      loginRecords: 5,
+      operationLogs: 5,
+      pageViews: 3,
+      clientEvents: 3,
+      uploads: 3,
+      aborted: false,
+    });
+    const views = await ctx.db.selectFrom('pageViews').select('createdAt').execute();
+    expect(views.map((v) => Number(v.createdAt))).toEqual([now - 179 * DAY_MS]);
+    const events = await ctx.db.selectFrom('clientEvents').select('createdAt').execute();
+    expect(events.map((v) => Number(v.createdAt))).toEqual([now - 179 * DAY_MS]);
+    expect(await visitCounters()).toEqual(countersBefore);
     expect(report.uploadKeys.sort()).toEqual([abandoned, key(3), key(5)].sort());
 
     const sessionsAfter = (await ctx.db.selectFrom('sessions').select('tokenHash').execute()).map((s) => s.tokenHash).sort();
@@ -210,22 +238,24 @@ describe('retention', () => {
 
     // A second run finds nothing more.
     const again = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now });
-    expect(again).toMatchObject({ sessions: 0, loginRecords: 0, operationLogs: 0, uploads: 0 });
+    expect(again).toMatchObject({ sessions: 0, loginRecords: 0, operationLogs: 0, pageViews: 0, clientEvents: 0, uploads: 0 });
   });
 
   it('keeps logs and uploads forever when their settings are 0', async () => {
     await addLoginRecord(now - 400 * DAY_MS, 'ancient');
     await addLog(now - 400 * DAY_MS, 'ancient');
+    await recordPageView(ctx.db, { path: '/ancient' }, { userId: null, ip: '10.0.0.2', userAgent: 'test' }, now - 400 * DAY_MS);
     await storeFile(key(7), 400 * DAY_MS);
     const report = await runRetention(ctx.db, { days: 0, uploadGraceHours: 0, blobs: localBlobSweepStore(dataDir), now: () => now });
-    expect(report).toMatchObject({ loginRecords: 0, operationLogs: 0, uploads: 0, cutoff: null });
+    expect(report).toMatchObject({ loginRecords: 0, operationLogs: 0, pageViews: 0, clientEvents: 0, uploads: 0, cutoff: null });
+    expect(await ctx.db.selectFrom('pageViews').select('id').where('path', '=', '/ancient').executeTakeFirst()).toBeDefined();
     expect(await ctx.db.selectFrom('loginRecords').select('id').where('username', '=', 'ancient').executeTakeFirst()).toBeDefined();
     expect(await exists(filePath(key(7)))).toBe(true);
   });
 
   it('as two jobs (rows hourly, uploads daily), writes what each removed to the operation log', async () => {
     await addSession(now - 5 * DAY_MS, 'd1');
-    // The 400-day-old login record, log and image of the previous test go now.
+    // The 400-day-old login record, log, page view and image of the previous test go now.
     const deps = {
       db: ctx.db,
       retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
@@ -251,13 +281,20 @@ describe('retention', () => {
       .orderBy('id')
       .execute();
     expect(logged.map((r) => [r.status, r.operator, r.path, r.content])).toEqual([
-      [1, 'system', 'job:retention', 'retention: removed 1 expired session, 1 login record and 1 operation log older than 180 days'],
+      [
+        1,
+        'system',
+        'job:retention',
+        'retention: removed 1 expired session, 1 login record, 1 operation log, 1 page view and 0 client events older than 180 days',
+      ],
       [1, 'system', 'job:retention-uploads', 'retention: removed 1 unreferenced upload'],
     ]);
     expect(JSON.parse(logged[0]!.payload)).toEqual({
       sessions: 1,
       loginRecords: 1,
       operationLogs: 1,
+      pageViews: 1,
+      clientEvents: 0,
       cutoff: new Date(now - 180 * DAY_MS).toISOString(),
     });
     expect(JSON.parse(logged[1]!.payload)).toEqual({ uploads: 1, uploadGraceHours: 24, uploadKeys: [key(7)] });

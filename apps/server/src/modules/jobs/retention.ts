@@ -2,7 +2,8 @@
  * Retention (decision 0035): what the database and the upload folder stop keeping.
  * - sessions expired more than a day ago (within that day an expired token still answers
  *   "session expired" rather than "not signed in");
- * - login records and operation logs older than RETENTION_DAYS (0 keeps them);
+ * - login records, operation logs, page views and client events older than RETENTION_DAYS
+ *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0045);
  * - evidence images referenced by no order and older than RETENTION_UPLOAD_HOURS (0 keeps them).
  * Rows go in bounded batches, each a short transaction through an index on the filtered
  * column (0001, 0003), so writers are never held up for long; the operation log's daily
@@ -54,6 +55,8 @@ export interface RetentionReport {
   sessions: number;
   loginRecords: number;
   operationLogs: number;
+  pageViews: number;
+  clientEvents: number;
   uploads: number;
   /** The removed upload keys (all of them; the log row names the first few). */
   uploadKeys: string[];
@@ -100,6 +103,29 @@ async function deleteOldLoginRecords(db: Db, before: number, batch: number, sign
         'id',
         'in',
         rows.map((r) => r.id),
+      )
+      .execute();
+    return rows.length;
+  }, signal);
+}
+
+/** Raw visit rows (page_views_created_idx, client_events_created_idx); their day counters stay. */
+async function deleteOldVisitRows(
+  db: Db,
+  table: 'pageViews' | 'clientEvents',
+  before: number,
+  batch: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  return deleteInBatches(async () => {
+    const rows = await db.selectFrom(table).select('id').where('createdAt', '<', before).limit(batch).execute();
+    if (rows.length === 0) return 0;
+    await db
+      .deleteFrom(table)
+      .where(
+        'id',
+        'in',
+        rows.map((r) => Number(r.id)),
       )
       .execute();
     return rows.length;
@@ -242,6 +268,8 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
+  const pageViews = cutoff === null ? 0 : await deleteOldVisitRows(db, 'pageViews', cutoff, batch, signal);
+  const clientEvents = cutoff === null ? 0 : await deleteOldVisitRows(db, 'clientEvents', cutoff, batch, signal);
   const uploadKeys =
     options.blobs === null || options.uploadGraceHours === 0
       ? []
@@ -253,7 +281,17 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
           batch,
           signal,
         );
-  return { sessions, loginRecords, operationLogs, uploads: uploadKeys.length, uploadKeys, cutoff, aborted: signal?.aborted === true };
+  return {
+    sessions,
+    loginRecords,
+    operationLogs,
+    pageViews,
+    clientEvents,
+    uploads: uploadKeys.length,
+    uploadKeys,
+    cutoff,
+    aborted: signal?.aborted === true,
+  };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -264,7 +302,7 @@ export function describeRun(report: RetentionReport, days: number, parts: { rows
   if (parts.rows) {
     const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
     said.push(
-      `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')} and ${plural(report.operationLogs, 'operation log')}${older}`,
+      `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')}, ${plural(report.operationLogs, 'operation log')}, ${plural(report.pageViews, 'page view')} and ${plural(report.clientEvents, 'client event')}${older}`,
     );
   }
   if (parts.uploads) said.push(plural(report.uploads, 'unreferenced upload'));
@@ -312,6 +350,8 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
                 sessions: report.sessions,
                 loginRecords: report.loginRecords,
                 operationLogs: report.operationLogs,
+                pageViews: report.pageViews,
+                clientEvents: report.clientEvents,
                 cutoff: report.cutoff === null ? null : toIso(report.cutoff),
               }
             : { uploads: report.uploads, uploadGraceHours, uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED) };
@@ -341,7 +381,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
   };
 }
 
-/** Expired sessions, old login records and operation logs, every RETENTION_INTERVAL_MINUTES. */
+/** Expired sessions, old login records, operation logs, page views and client events, every RETENTION_INTERVAL_MINUTES. */
 export const retentionJob = (deps: RetentionJobDeps): Job =>
   loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
 

@@ -1,27 +1,50 @@
-import { Empty, EventBody, PageViewBody, SessionData } from '@clearplay/contract';
+import { Empty, EventBody, PageViewBody, SessionData, Status, VisitOverview } from '@clearplay/contract';
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ok, responses } from '../../lib/envelope.ts';
+import { AppError } from '../../lib/errors.ts';
 import { toIso } from '../../lib/time.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
-import { recordEvent, recordPageView, type Visitor } from './tracking.service.ts';
+import { recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
 
 const visitor = (request: FastifyRequest): Visitor => ({
   userId: request.user?.id ?? null,
   ip: request.ip,
   userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
+  host: request.headers.host,
 });
+
+/** Per client (IP) and route: at most this many tracking calls a minute (decision 0045). */
+export const TRACKING_RATE_MAX = 120;
+export const TRACKING_RATE_WINDOW_MS = 60_000;
+/** A page view's three fields fit in 2 KiB; an event's data is cut at 4 KB, so 8 KiB with its name. */
+export const PAGE_VIEW_BODY_LIMIT = 2 * 1024;
+export const EVENT_BODY_LIMIT = 8 * 1024;
+
+const rateLimited = { rateLimit: { max: TRACKING_RATE_MAX, timeWindow: TRACKING_RATE_WINDOW_MS } };
 
 /**
  * Spec §7 "Tracking": fire-and-forget records of route changes and client events. Anyone may
  * send them (public pages are visited too), but a bearer token, when sent, must be live:
- * a user whose session ended learns it at their next navigation.
+ * a user whose session ended learns it at their next navigation. Small bodies, and a rate
+ * limit per client on these two routes only (the limiter is registered in this plugin with
+ * `global: false`); the answer past it is a 429 envelope in the caller's language.
  */
 const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError(Status.TOO_MANY_REQUESTS, 'tracking.rateLimited', { seconds }, { retryAfterSeconds: seconds });
+    },
+  });
+
   app.post(
     '/visit-stats/create',
     {
-      config: { auth: 'optional', log: false },
+      bodyLimit: PAGE_VIEW_BODY_LIMIT,
+      config: { auth: 'optional', log: false, ...rateLimited },
       schema: { tags: ['tracking'], summary: 'Record a page view', body: PageViewBody, response: responses(Empty) },
     },
     async (request) => {
@@ -33,13 +56,28 @@ const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db })
   app.post(
     '/analytics/event',
     {
-      config: { auth: 'optional', log: false },
+      bodyLimit: EVENT_BODY_LIMIT,
+      config: { auth: 'optional', log: false, ...rateLimited },
       schema: { tags: ['tracking'], summary: 'Record a client event', body: EventBody, response: responses(Empty) },
     },
     async (request) => {
       await recordEvent(db, request.body, visitor(request));
       return ok(null);
     },
+  );
+
+  app.get(
+    '/admin/visit-stats/overview',
+    {
+      config: { auth: 'user', permission: 'workplace:view', log: false },
+      schema: {
+        tags: ['tracking'],
+        summary: 'Visit statistics: page views and unique visitors today and per Shanghai day for 30 days, top pages, referrers and events',
+        security: [{ bearer: [] }],
+        response: responses(VisitOverview),
+      },
+    },
+    async () => ok(await visitOverview(db)),
   );
 
   app.get(

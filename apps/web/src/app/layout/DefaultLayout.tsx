@@ -1,8 +1,6 @@
 import { App as AntApp, Layout } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { trackRouteChanges } from '../../features/tracking/api/track.ts';
 import '../../lib/dayjs.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { updateSettings, useAppState } from '../../lib/settings.ts';
@@ -25,9 +23,6 @@ export default function DefaultLayout() {
   const collapsed = useAppState((s) => s.menuCollapse);
   const tabBar = useAppState((s) => s.tabBar);
   const footer = useAppState((s) => s.footer);
-
-  // Spec §7 tracking: a page view per route change while signed in (logout unsubscribes).
-  useEffect(() => trackRouteChanges(), []);
 
   return (
     <QueryClientProvider client={queryClient}>

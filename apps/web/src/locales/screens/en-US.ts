@@ -3,6 +3,7 @@ import type { ScreenMessages } from './zh-CN.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
+import { visitsEnUS } from './visits.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -265,6 +266,7 @@ const screensEnUS: ScreenMessages = {
   ...orderFormEnUS,
   ...ordersIoEnUS,
   ...workplaceEnUS,
+  ...visitsEnUS,
 };
 
 export default screensEnUS;

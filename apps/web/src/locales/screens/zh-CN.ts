@@ -2,6 +2,7 @@ import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
+import { visitsZhCN } from './visits.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -268,6 +269,7 @@ const screensZhCN = {
   ...orderFormZhCN,
   ...ordersIoZhCN,
   ...workplaceZhCN,
+  ...visitsZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

@@ -1,25 +1,44 @@
 import type { EventBody, PageViewBody } from '@clearplay/contract';
 import { api } from '../../../lib/api-client.ts';
-import { listenRouteChange, type RouteChange } from '../../../lib/route-listener.ts';
+import type { RouteChange } from '../../../lib/route-listener.ts';
+
+/** The contract's field limits (packages/contract/src/tracking.ts). */
+const FIELD_MAX = 512;
 
 /**
- * Spec §7 "Tracking": fire-and-forget. No toasts, and a failure never reaches the screen,
- * but a session that ended is still reported by the client (the logged-out dialog).
+ * Spec §7 "Tracking": fire-and-forget. Sent with fetch keepalive through the API client (the
+ * bearer token goes along, which sendBeacon could not send), never awaited by navigation, no
+ * toasts, and a failure never reaches the screen. On a signed-in screen an ended session is
+ * still reported (the logged-out dialog); on a public page (`guard`) it is not, since the
+ * visitor did nothing that needs a session.
  */
-export function trackPageView(body: PageViewBody): void {
-  api.post('/visit-stats/create', body, { quiet: true }).catch(() => undefined);
+export function trackPageView(body: PageViewBody, options: { publicPage?: boolean } = {}): void {
+  api
+    .post('/visit-stats/create', body, { quiet: true, keepalive: true, session: options.publicPage ? 'guard' : 'default' })
+    .catch(() => undefined);
 }
 
 export function trackEvent(event: string, data?: unknown): void {
   const body: EventBody = { event, data, timestamp: Date.now() };
-  api.post('/analytics/event', body, { quiet: true }).catch(() => undefined);
+  api.post('/analytics/event', body, { quiet: true, keepalive: true }).catch(() => undefined);
 }
 
-/** Records every route change of the signed-in app; returns the unsubscribe function. */
-export function trackRouteChanges(): () => void {
-  let previous = typeof document === 'undefined' ? '' : document.referrer;
-  return listenRouteChange((change: RouteChange) => {
-    trackPageView({ path: change.fullPath.slice(0, 512), userAgent: navigator.userAgent.slice(0, 512), referrer: previous.slice(0, 512) });
-    previous = change.fullPath;
-  });
+let previous: string | null = null;
+
+/**
+ * One page view per finished navigation, public pages included (the router calls this for
+ * every route change, signed in or not). The referrer is the previous route's path, or for
+ * the first page the document's referrer (another site, or none).
+ */
+export function trackRouteChange(change: RouteChange, publicPage: boolean): void {
+  const referrer = previous ?? (typeof document === 'undefined' ? '' : document.referrer);
+  trackPageView(
+    {
+      path: change.fullPath.slice(0, FIELD_MAX),
+      userAgent: navigator.userAgent.slice(0, FIELD_MAX),
+      referrer: referrer.slice(0, FIELD_MAX),
+    },
+    { publicPage },
+  );
+  previous = change.fullPath;
 }

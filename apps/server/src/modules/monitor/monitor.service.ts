@@ -1,0 +1,41 @@
+import type { MonitorData } from '@clearplay/contract';
+import type { Db } from '../../db/index.ts';
+import { BUSINESS_TIME_ZONE, businessDate, businessDayStart } from '../../lib/business-day.ts';
+import { DAY_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
+import { listLogs } from '../logs/logs.service.ts';
+import * as repo from './monitor.repository.ts';
+
+/** "Online now": seen within this many minutes. */
+export const ONLINE_WINDOW_MINUTES = 15;
+/** How many of the latest order imports the monitor lists. */
+export const LATEST_IMPORTS = 5;
+
+/** GET /admin/monitor: today's (Shanghai) orders per hour, staff online now, the latest imports. */
+export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
+  const today = businessDayStart(now);
+  const [perHour, staff, imports] = await Promise.all([
+    repo.ordersPerHour(db, today, today + DAY_MS),
+    repo.staffSeenSince(db, now - ONLINE_WINDOW_MINUTES * MINUTE_MS),
+    listLogs(db, { module: 'order', action: 'import', page: 1, pageSize: LATEST_IMPORTS }),
+  ]);
+  const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, amount: 0 }));
+  for (const h of perHour) if (h.hour >= 0 && h.hour < 24) hours[h.hour] = h;
+  return {
+    timeZone: BUSINESS_TIME_ZONE,
+    date: businessDate(today),
+    generatedAt: toIso(now),
+    hours,
+    todayCount: hours.reduce((sum, h) => sum + h.count, 0),
+    todayAmount: hours.reduce((sum, h) => sum + h.amount, 0),
+    onlineWindowMinutes: ONLINE_WINDOW_MINUTES,
+    onlineStaff: staff.map((s) => ({ ...s, lastSeenAt: toIso(s.lastSeenAt) })),
+    latestImports: imports.list.map((l) => ({
+      id: l.id,
+      content: l.content,
+      operator: l.operator,
+      status: l.status,
+      createTime: l.createTime,
+      durationMs: l.durationMs,
+    })),
+  };
+}

@@ -1,0 +1,1 @@
+export { trackEvent, trackPageView, trackRouteChange } from './api/track.ts';

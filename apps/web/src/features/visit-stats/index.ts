@@ -1,0 +1,1 @@
+export { VisitStatsSection } from './components/VisitStatsSection.tsx';
