@@ -11,6 +11,7 @@ import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
+import publicRoutes from './modules/public/public.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
@@ -30,6 +31,7 @@ export const modules = [
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
+  publicRoutes, //  GET /api/public/{lookup,verify/:code,links,prices,figures}
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

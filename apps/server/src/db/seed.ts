@@ -91,6 +91,12 @@ export const DICTIONARIES: readonly { code: string; name: string; remark: string
       { label: '无畏契约官网', value: 'https://val.qq.com/', cssClass: 'icon-game' },
     ],
   },
+  {
+    code: 'public_price',
+    name: '公开价格',
+    remark: '首页公布的检测价格：标签为结果，值为价格（分）',
+    data: [],
+  },
 ];
 
 export interface SeedOptions {

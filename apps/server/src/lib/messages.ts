@@ -192,6 +192,14 @@ const enUS = {
   'orderImport.userAmbiguous': '"{name}" is the nickname of {count} users; use the username',
   'orderImport.amount': '"{value}" is not an amount in CNY such as 12.50',
   'orderImport.time': '"{value}" is not a date and time such as 2026-01-02 15:04',
+  // ── public pages (issue 16) ──
+  'public.chatIdShort': 'Enter the whole chat ID: at least {min} characters (the look-up matches exactly, never a prefix)',
+  'public.badCode': '“{code}” is not a verification code (8 letters and digits, e.g. K7PM2QXA)',
+  'public.noCertificate': 'No such certificate: no public check has the code {code}',
+  'public.rateLimited': 'Too many requests; try again in {seconds} seconds',
+  'public.serviceName': 'ClearPlay anti-cheat check',
+  'dict.linkUrl': 'A link must be an http:// or https:// address, got “{value}”',
+  'dict.priceFen': 'A price is a whole number of fen (¥12.50 = 1250), got “{value}”',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -383,6 +391,14 @@ const zhCN: Record<MessageKey, string> = {
   'orderImport.userAmbiguous': '“{name}”是 {count} 个用户的昵称，请填写用户名',
   'orderImport.amount': '“{value}”不是人民币金额，如 12.50',
   'orderImport.time': '“{value}”不是日期时间，如 2026-01-02 15:04',
+  // ── public pages (issue 16) ──
+  'public.chatIdShort': '请输入完整的聊天 ID：至少 {min} 个字符（精确匹配，不支持前缀查询）',
+  'public.badCode': '“{code}”不是验证码（8 位字母和数字，如 K7PM2QXA）',
+  'public.noCertificate': '没有这张证书：没有验证码为 {code} 的公开检测记录',
+  'public.rateLimited': '请求过于频繁，请 {seconds} 秒后再试',
+  'public.serviceName': 'ClearPlay 反作弊检测',
+  'dict.linkUrl': '链接必须是 http:// 或 https:// 地址，收到“{value}”',
+  'dict.priceFen': '价格须为整数“分”（¥12.50 = 1250），收到“{value}”',
 };
 
 export type Locale = 'zh-CN' | 'en-US';
