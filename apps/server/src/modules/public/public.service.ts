@@ -1,6 +1,5 @@
 import {
   LINKSTORE_DICT,
-  ORDER_DICTS,
   PUBLIC_LOOKUP_LIMIT,
   PUBLIC_LOOKUP_MIN_LENGTH,
   PUBLIC_PRICE_DICT,
@@ -36,19 +35,12 @@ export function maskChatId(id: string): string {
   return `${chars.slice(0, head).join('')}***${tail === 0 ? '' : chars.slice(n - tail).join('')}`;
 }
 
-type ResultLabels = Map<number, { label: string; listClass: string }>;
-
-async function resultLabels(db: Db): Promise<ResultLabels> {
-  const rows = await enabledEntriesOf(db, ORDER_DICTS.result);
-  return new Map(rows.map((r) => [Number(r.value), { label: r.label, listClass: r.listClass }]));
-}
-
-const toPublicOrder = (row: repo.PublicOrderRow, labels: ResultLabels): PublicOrder => ({
+const toPublicOrder = (row: repo.PublicOrderRow): PublicOrder => ({
   code: row.code,
   gameName: row.gameName,
   result: row.result,
-  resultLabel: labels.get(row.result)?.label ?? String(row.result),
-  resultClass: labels.get(row.result)?.listClass ?? 'default',
+  resultLabel: row.resultLabel ?? String(row.result),
+  resultClass: row.resultClass ?? 'default',
   checkedTime: toIso(Number(row.createdAt)),
   maskedWechat: maskChatId(row.objWechat),
 });
@@ -59,8 +51,7 @@ export async function lookup(db: Db, chatId: string): Promise<PublicOrder[]> {
   if (Array.from(id).length < PUBLIC_LOOKUP_MIN_LENGTH) {
     throw new FieldAppError(400, 'chatId', 'public.chatIdShort', { min: PUBLIC_LOOKUP_MIN_LENGTH });
   }
-  const [rows, labels] = await Promise.all([repo.publicOrdersByChatId(db, id, PUBLIC_LOOKUP_LIMIT), resultLabels(db)]);
-  return rows.map((row) => toPublicOrder(row, labels));
+  return (await repo.publicOrdersByChatId(db, id, PUBLIC_LOOKUP_LIMIT)).map(toPublicOrder);
 }
 
 const CODE = new RegExp(VERIFY_CODE_PATTERN);
@@ -75,9 +66,9 @@ export function normalCode(raw: string): string {
 /** The certificate of a public order; an unknown code and a private order get the same 404. */
 export async function certificate(db: Db, rawCode: string, locale: Locale): Promise<PublicCertificate> {
   const code = normalCode(rawCode);
-  const [row, labels] = await Promise.all([repo.publicOrderByCode(db, code), resultLabels(db)]);
+  const row = await repo.publicOrderByCode(db, code);
   if (row === undefined) throw new AppError(404, 'public.noCertificate', { code });
-  return { ...toPublicOrder(row, labels), serviceName: t(locale, 'public.serviceName') };
+  return { ...toPublicOrder(row), serviceName: t(locale, 'public.serviceName') };
 }
 
 /**
