@@ -200,6 +200,9 @@ const enUS = {
   'public.serviceName': 'ClearPlay anti-cheat check',
   'dict.linkUrl': 'A link must be an http:// or https:// address, got “{value}”',
   'dict.priceFen': 'A price is a whole number of fen (¥12.50 = 1250), got “{value}”',
+  'orderSheet.summary.verifyUrl': 'Verification URL',
+  'orderSheet.summary.verifyQr': 'Its QR code: {file}',
+  'orderSheet.summary.verifyPrivate': 'The record is private: the certificate page shows it only once it is made public.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -399,6 +402,9 @@ const zhCN: Record<MessageKey, string> = {
   'public.serviceName': 'ClearPlay 反作弊检测',
   'dict.linkUrl': '链接必须是 http:// 或 https:// 地址，收到“{value}”',
   'dict.priceFen': '价格须为整数“分”（¥12.50 = 1250），收到“{value}”',
+  'orderSheet.summary.verifyUrl': '验证网址',
+  'orderSheet.summary.verifyQr': '二维码：{file}',
+  'orderSheet.summary.verifyPrivate': '该记录为私密：公开后证书页面才会显示它。',
 };
 
 export type Locale = 'zh-CN' | 'en-US';
