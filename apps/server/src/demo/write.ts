@@ -17,6 +17,7 @@ import type { Database } from '../db/schema.ts';
 import { newUserRow } from '../db/seed.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
+import { writeDemoPublic } from './public.ts';
 import type { DemoOrder } from './orders.ts';
 import type { DemoInspector, DemoShop } from './people.ts';
 import type { Rng } from './prng.ts';
@@ -260,6 +261,7 @@ export async function writeDemo(
   const lastLogin = new Map<string, number>();
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
+  await writeDemoPublic(trx, now); // published prices and the link store (demo/public.ts)
 
   return {
     shops: shops.length,
