@@ -194,7 +194,7 @@ export default function LandingPage() {
         <section className="pub-hero">
           <h1>{t('public.hero.title')}</h1>
           <p>{t('public.hero.text')}</p>
-          <a className="pub-button" href="#lookup" style={{ display: 'inline-block', textDecoration: 'none', color: '#fff' }}>
+          <a className="pub-button pub-button-link" href="#lookup">
             {t('public.hero.lookup')}
           </a>
         </section>
