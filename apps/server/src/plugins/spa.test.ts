@@ -159,6 +159,11 @@ describe('the single-page app', () => {
       '/api/admin/user/update',
       '/api/analytics/event',
       '/api/health',
+      '/api/public/figures',
+      '/api/public/links',
+      '/api/public/lookup',
+      '/api/public/prices',
+      '/api/public/verify/{code}',
       '/api/ready',
       '/api/visit-stats/create',
     ]);
