@@ -5,7 +5,7 @@ import type { PublicOrder } from '@clearplay/contract';
 import { formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 import { fetchFigures, fetchPrices, lookupChatId } from './api.ts';
-import { PublicFooter, PublicHeader, ResultTag } from './PublicHeader.tsx';
+import { PublicFooter, PublicHeader, PublicMeta, ResultTag } from './PublicHeader.tsx';
 import { usePublicData } from './usePublicData.ts';
 
 /** 24 px line icons for the steps (inline: no icon pack on the public pages). */
@@ -189,6 +189,7 @@ export default function LandingPage() {
   const { t } = useTranslation();
   return (
     <div className="pub-page">
+      <PublicMeta title={t('public.hero.title')} description={t('public.hero.text')} />
       <PublicHeader />
       <main className="pub-main">
         <section className="pub-hero">

@@ -20,7 +20,7 @@ export function PublicHeader() {
   const signedIn = isLoggedIn();
   return (
     <header className="pub-header">
-      <Link to="/" className="pub-brand" aria-label={t('public.nav.home')}>
+      <Link to="/" className="pub-brand" title={t('public.nav.home')}>
         <span className="pub-logo" aria-hidden="true" />
         {APP_NAME}
       </Link>
@@ -57,6 +57,22 @@ export function PublicHeader() {
         </button>
       </nav>
     </header>
+  );
+}
+
+/**
+ * Open Graph tags of a public page (React 19 hoists them into <head>), so a shared link shows
+ * the page's own title and description. The static description of index.html stays the default.
+ */
+export function PublicMeta({ title, description }: { title: string; description: string }) {
+  return (
+    <>
+      <meta property="og:type" content="website" />
+      <meta property="og:site_name" content={APP_NAME} />
+      <meta property="og:title" content={title} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={window.location.origin + window.location.pathname} />
+    </>
   );
 }
 

@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Status } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
-import { fetchCertificate, PublicFooter, PublicHeader, ResultTag, usePublicData } from '../landing/index.ts';
+import { fetchCertificate, PublicFooter, PublicHeader, PublicMeta, ResultTag, usePublicData } from '../landing/index.ts';
 
 /**
  * `/verify/:code` (public; issue 16): the certificate of a public check — game, result, check
@@ -18,6 +18,7 @@ export default function VerifyPage() {
   const url = `${window.location.origin}/verify/${encodeURIComponent(code.toUpperCase())}`;
   return (
     <div className="pub-page">
+      <PublicMeta title={`${t('public.verify.title')} ${code.toUpperCase()}`} description={t('public.verify.valid')} />
       <PublicHeader />
       <main className="pub-main">
         <section className="pub-hero">
