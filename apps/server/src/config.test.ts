@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       shutdownGraceMs: 5_000,
       uploads: { provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 },
       webDist: join(REPO_ROOT, 'apps', 'web', 'dist'),
+      publicUrl: null,
       demo: false,
       logLevel: 'info',
       retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
@@ -110,6 +111,9 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'ftp://a.example.com' }, 'CORS_ORIGINS'],
     [{ REQUEST_TIMEOUT_SECONDS: 'soon' }, 'REQUEST_TIMEOUT_SECONDS'],
     [{ SHUTDOWN_GRACE_SECONDS: '120' }, 'SHUTDOWN_GRACE_SECONDS'],
+    [{ PUBLIC_URL: 'check.example.com' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://check.example.com' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://check.example.com/?x=1' }, 'PUBLIC_URL'],
   ])('rejects %o naming %s', (env, variable) => {
     let error: unknown;
     try {
@@ -134,5 +138,13 @@ describe('server start with a bad value', () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe('Invalid configuration: PORT must be a whole number, got "eighty"');
     expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it('is unset by default (the request’s origin is used) and kept without a trailing slash', () => {
+    expect(loadConfig({}, []).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://check.example.com/' }, []).publicUrl).toBe('https://check.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/clearplay/' }, []).publicUrl).toBe('https://example.com/clearplay');
   });
 });

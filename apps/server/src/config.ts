@@ -36,6 +36,12 @@ export interface AppConfig {
   /** On SIGTERM/SIGINT, in-flight requests get this long before open connections are cut. */
   shutdownGraceMs: number;
   webDist: string;
+  /**
+   * Where the public pages are reached (scheme, host, optional path; no trailing slash), for
+   * links printed outside the browser: the verification URL and QR code in an order's ZIP.
+   * Unset: the origin of the request that asks (decision 0052).
+   */
+  publicUrl: string | null;
   demo: boolean;
   logLevel: LogLevel;
   uploads: UploadsConfig;
@@ -106,6 +112,22 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** PUBLIC_URL: an http(s) URL such as https://check.example.com (a path prefix is kept, a trailing slash dropped). */
+function publicUrl(env: Env, name: string): string | null {
+  const raw = value(env, name);
+  if (raw === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(name, `must be an http(s) URL like https://check.example.com, got "${raw}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 const fromRoot = (path: string): string => (isAbsolute(path) ? path : resolve(REPO_ROOT, path));
 
 /** DATABASE_URL unset -> SQLite file in the data directory; postgres:// or mysql:// otherwise. */
@@ -171,6 +193,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 5, 0, 60) * 1000,
     webDist: fromRoot(value(env, 'WEB_DIST') ?? 'apps/web/dist'),
+    publicUrl: publicUrl(env, 'PUBLIC_URL'),
     demo: argv.includes('--demo') || boolean(env, 'DEMO', false),
     logLevel: logLevel as LogLevel,
     uploads,

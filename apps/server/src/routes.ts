@@ -13,6 +13,7 @@ import logRoutes from './modules/logs/logs.routes.ts';
 import monitorRoutes from './modules/monitor/monitor.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
+import publicRoutes from './modules/public/public.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
 import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
@@ -37,6 +38,7 @@ export const modules = [
   announcementRoutes, // GET /api/admin/announcement/{list,delete} · POST /api/admin/announcement/add
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/visit-stats/overview · GET /api/admin/user/session
   monitorRoutes, //  GET  /api/admin/monitor
+  publicRoutes, //  GET /api/public/{lookup,verify/:code,links,prices,figures}
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -19,3 +19,4 @@ export * from './orders.ts';
 export * from './announcements.ts';
 export * from './workplace.ts';
 export * from './visit-stats.ts';
+export * from './public.ts';

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_orders.ts';
 import * as m0005 from './migrations/0005_data_care.ts';
 import * as m0006 from './migrations/0006_workplace.ts';
 import * as m0007 from './migrations/0007_visits.ts';
+import * as m0008 from './migrations/0008_public_pages.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0005_data_care': m0005,
   '0006_workplace': m0006,
   '0007_visits': m0007,
+  '0008_public_pages': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

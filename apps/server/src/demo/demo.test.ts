@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ORDER_DICTS, type OrderItem } from '@clearplay/contract';
+import { LINKSTORE_DICT, ORDER_DICTS, PUBLIC_PRICE_DICT, type OrderItem } from '@clearplay/contract';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.ts';
@@ -17,6 +17,7 @@ import { seedWithDemo } from './index.ts';
 import { visitOverview } from '../modules/tracking/tracking.service.ts';
 import { monitorData } from '../modules/monitor/monitor.service.ts';
 import { DEMO_VISIT_DAYS } from './visits.ts';
+import { DEMO_LINKS, DEMO_PUBLIC_PRICES } from './public.ts';
 
 /**
  * The demo business (`--demo` / DEMO=1) on a fresh database: what it contains, that its money
@@ -262,6 +263,16 @@ describe('the demo business', () => {
     expect(monitor.onlineStaff.map((s) => s.username).sort()).toEqual(['inspector01', SUPERADMIN_USERNAME].sort());
   });
 
+  it('publishes prices per result and a tree of links for the public pages', async () => {
+    const prices = await enabledDataOfType(a.db, PUBLIC_PRICE_DICT);
+    expect(prices.map((p) => [p.label, p.value])).toEqual(DEMO_PUBLIC_PRICES.map((p) => [p.label, p.value]));
+    const links = await enabledDataOfType(a.db, LINKSTORE_DICT);
+    const groups = links.filter((l) => DEMO_LINKS.some((g) => g.value === l.value));
+    expect(groups).toHaveLength(DEMO_LINKS.length);
+    for (const group of groups) expect(links.filter((l) => l.parentId === group.id).length).toBeGreaterThanOrEqual(2);
+    for (const link of links) expect(link.value).toMatch(/^https:\/\//);
+  });
+
   it('adds nothing and changes nothing on a second start', async () => {
     const before = await snapshot(a.db);
     const again = await demoSeed(a);
@@ -309,7 +320,9 @@ describe('the demo business', () => {
       const zipRes = await app.inject({ method: 'GET', url: `/api/admin/order/download?id=${own!.id}`, headers });
       expect(zipRes.statusCode).toBe(200);
       const zip = await JSZip.loadAsync(zipRes.rawPayload);
-      expect(Object.keys(zip.files).filter((n) => n.endsWith('.png')).length).toBe(urls.length);
+      // Every image, plus the verification URL's QR code (verify-qr.png).
+      expect(Object.keys(zip.files).filter((n) => n.endsWith('.png') && n !== 'verify-qr.png').length).toBe(urls.length);
+      expect(Object.keys(zip.files)).toContain('verify-qr.png');
     } finally {
       await app.close();
     }

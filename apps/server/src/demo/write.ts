@@ -19,6 +19,7 @@ import { newUserRow } from '../db/seed.ts';
 import { writeDemoAnnouncements } from './announcements.ts';
 import { planRecharges } from './ledger.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
+import { writeDemoPublic } from './public.ts';
 import type { DemoOrder } from './orders.ts';
 import type { DemoInspector, DemoShop } from './people.ts';
 import type { Rng } from './prng.ts';
@@ -276,6 +277,7 @@ export async function writeDemo(
     shops: shops.map((s) => s.username),
     inspectors: inspectors.map((p) => p.username),
   });
+  await writeDemoPublic(trx, now); // published prices and the link store (demo/public.ts)
 
   return {
     shops: shops.length,

@@ -204,6 +204,17 @@ const enUS = {
   'analysis.rangeTooLong': 'The range spans {days} days; at most {max} are allowed',
   // visit statistics and monitor (issue 13)
   'tracking.rateLimited': 'Too many tracking calls from this client; try again in {seconds} seconds',
+  // ── public pages (issue 16) ──
+  'public.chatIdShort': 'Enter the whole chat ID: at least {min} characters (the look-up matches exactly, never a prefix)',
+  'public.badCode': '“{code}” is not a verification code (8 letters and digits, e.g. K7PM2QXA)',
+  'public.noCertificate': 'No such certificate: no public check has the code {code}',
+  'public.rateLimited': 'Too many requests; try again in {seconds} seconds',
+  'public.serviceName': 'ClearPlay anti-cheat check',
+  'dict.linkUrl': 'A link must be an http:// or https:// address, got “{value}”',
+  'dict.priceFen': 'A price is a whole number of fen (¥12.50 = 1250), got “{value}”',
+  'orderSheet.summary.verifyUrl': 'Verification URL',
+  'orderSheet.summary.verifyQr': 'Its QR code: {file}',
+  'orderSheet.summary.verifyPrivate': 'The record is private: the certificate page shows it only once it is made public.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -407,6 +418,17 @@ const zhCN: Record<MessageKey, string> = {
   'analysis.rangeTooLong': '范围跨越 {days} 天，最多 {max} 天',
   // visit statistics and monitor (issue 13)
   'tracking.rateLimited': '此客户端的统计请求过多，请 {seconds} 秒后再试',
+  // ── public pages (issue 16) ──
+  'public.chatIdShort': '请输入完整的聊天 ID：至少 {min} 个字符（精确匹配，不支持前缀查询）',
+  'public.badCode': '“{code}”不是验证码（8 位字母和数字，如 K7PM2QXA）',
+  'public.noCertificate': '没有这张证书：没有验证码为 {code} 的公开检测记录',
+  'public.rateLimited': '请求过于频繁，请 {seconds} 秒后再试',
+  'public.serviceName': 'ClearPlay 反作弊检测',
+  'dict.linkUrl': '链接必须是 http:// 或 https:// 地址，收到“{value}”',
+  'dict.priceFen': '价格须为整数“分”（¥12.50 = 1250），收到“{value}”',
+  'orderSheet.summary.verifyUrl': '验证网址',
+  'orderSheet.summary.verifyQr': '二维码：{file}',
+  'orderSheet.summary.verifyPrivate': '该记录为私密：公开后证书页面才会显示它。',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

@@ -161,6 +161,11 @@ describe('the single-page app', () => {
       '/api/admin/visit-stats/overview',
       '/api/analytics/event',
       '/api/health',
+      '/api/public/figures',
+      '/api/public/links',
+      '/api/public/lookup',
+      '/api/public/prices',
+      '/api/public/verify/{code}',
       '/api/ready',
       '/api/visit-stats/create',
     ]);

@@ -13,6 +13,7 @@ export const screens: Record<ScreenName, ScreenModule> = {
   index: () => import('../features/landing/LandingPage.tsx'),
   home: () => import('../features/landing/LandingPage.tsx'),
   linkstore: () => import('../features/linkstore/LinkStorePage.tsx'),
+  verify: () => import('../features/verify/VerifyPage.tsx'),
   login: () => import('../features/auth/LoginPage.tsx'),
   Workplace: () => import('../features/workplace/WorkplacePage.tsx'),
   Monitor: () => import('../features/monitor/MonitorPage.tsx'),

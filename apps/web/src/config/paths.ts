@@ -18,7 +18,7 @@ export type MenuIcon = 'dashboard' | 'order' | 'system' | 'visualization';
 export interface RouteMeta {
   /** Translation key of the title (menu, breadcrumb, tab, document title). */
   locale: MessageKey;
-  /** Needs a logged-in user (spec §5: only index, home, linkstore and login are public). */
+  /** Needs a logged-in user (spec §5: only index, home, linkstore, verify and login are public). */
   requiresAuth: boolean;
   /** Role names allowed; '*' = every logged-in role. Unset on a group = its children decide. */
   roles?: readonly string[];
@@ -53,6 +53,7 @@ export const RouteNames = {
   INDEX: 'index',
   HOME: 'home',
   LINKSTORE: 'linkstore',
+  VERIFY: 'verify',
   LOGIN: 'login',
   WORKPLACE: 'Workplace',
   MONITOR: 'Monitor',
@@ -85,6 +86,11 @@ export const routes: AppRoute[] = [
     name: RouteNames.LINKSTORE,
     path: '/linkstore',
     meta: { locale: 'route.linkstore', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
+  },
+  {
+    name: RouteNames.VERIFY,
+    path: '/verify/:code',
+    meta: { locale: 'public.verify.title', requiresAuth: false, hideInMenu: true, hideInTabBar: true },
   },
   {
     name: RouteNames.LOGIN,

@@ -1,3 +1,4 @@
+import { publicEnUS } from './screens/public.en-US.ts';
 import type { Messages } from './zh-CN.ts';
 
 /** English (the fallback language). Same keys as zh-CN.ts: the type makes sure of it. */
@@ -94,6 +95,8 @@ const enUS: Messages = {
   'linkstore.title': 'Link store',
   'linkstore.text': 'Links maintained by staff through a dictionary will be listed here.',
   'linkstore.back': 'Back to home',
+
+  ...publicEnUS,
 
   'redirect.text': 'Redirecting…',
 };

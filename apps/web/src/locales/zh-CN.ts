@@ -1,3 +1,4 @@
+import { publicZhCN } from './screens/public.zh-CN.ts';
 /**
  * Chinese (the default language). Flat keys: the dot is part of the key, not nesting.
  * en-US.ts must have exactly the same keys (its type is `Messages`).
@@ -93,6 +94,8 @@ const zhCN = {
   'linkstore.title': '链接商店',
   'linkstore.text': '这里将列出由工作人员通过字典维护的常用链接。',
   'linkstore.back': '返回首页',
+
+  ...publicZhCN,
 
   'redirect.text': '正在跳转…',
 } as const;

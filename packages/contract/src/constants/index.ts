@@ -16,3 +16,4 @@ export * from './mac.ts';
 export * from './sheets.ts';
 export * from './money.ts';
 export * from './workplace.ts';
+export * from './public.ts';

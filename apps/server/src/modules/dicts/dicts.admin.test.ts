@@ -1,6 +1,7 @@
 import type { DictDataItem, DictDataNode, DictStore, DictTypeItem, DictTypeWithData } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { DICTIONARIES } from '../../db/seed.ts';
 import { assertDictValue } from './dicts.service.ts';
 
 let ctx: TestContext;
@@ -21,7 +22,7 @@ const dataOf = async (type: string, q = '') =>
 describe('dictionary types', () => {
   it('lists types with entry counts and filters', async () => {
     const res = await call<{ list: DictTypeItem[]; total: number }>(ctx, 'GET', '/api/admin/dict/type/list', { as: boss });
-    expect(res.data.total).toBe(7);
+    expect(res.data.total).toBe(DICTIONARIES.length);
     expect(res.data.list.find((t) => t.code === 'order_result')).toMatchObject({ name: '检测结果', status: 1, dataCount: 4 });
     const filtered = await call<{ list: DictTypeItem[]; total: number }>(ctx, 'GET', '/api/admin/dict/type/list?code=STATUS', { as: boss });
     expect(filtered.data.list.map((t) => t.code)).toEqual(['common_status']);

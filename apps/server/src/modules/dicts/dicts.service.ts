@@ -12,6 +12,7 @@ import type {
   DictTypeUpdateBody,
   DictTypeWithData,
 } from '@clearplay/contract';
+import { LINKSTORE_DICT, PUBLIC_PRICE_DICT } from '@clearplay/contract';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { DictDataRow, DictTypeRow } from '../../db/schema.ts';
@@ -203,9 +204,30 @@ async function assertParent(db: Db, typeCode: string, parentId: number | null, s
 
 async function assertDataFields(db: Db, body: DictDataCreateBody): Promise<void> {
   if (body.status !== undefined) await assertDictValue(db, STATUS_DICT, body.status, 'status');
+  assertTypedValue(body.typeCode, body.value);
   if ((await repo.findTypeByCode(db, body.typeCode)) === undefined) {
     throw new FieldAppError(400, 'typeCode', 'dict.typeCodeNotFound', { code: body.typeCode });
   }
+}
+
+/** An absolute http(s) URL with a host (the link store opens nothing else). */
+export function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Whole fen, at most ¥1,000,000. */
+const PRICE_FEN = /^(0|[1-9]\d{0,7})$/;
+
+/** Types whose values the public pages read have a shape (issue 16): links are http(s) URLs, prices whole fen. */
+function assertTypedValue(typeCode: string, value: string): void {
+  if (typeCode === LINKSTORE_DICT && !isHttpUrl(value)) throw new FieldAppError(400, 'value', 'dict.linkUrl', { value });
+  if (typeCode === PUBLIC_PRICE_DICT && !PRICE_FEN.test(value)) throw new FieldAppError(400, 'value', 'dict.priceFen', { value });
 }
 
 const valueTaken = (code: string, value: string) => new FieldAppError(409, 'value', 'dict.valueTaken', { value, code });

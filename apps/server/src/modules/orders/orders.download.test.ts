@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OrderItem, UploadTokenData } from '@clearplay/contract';
+import jsQR from 'jsqr';
 import JSZip from 'jszip';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
@@ -17,6 +19,12 @@ import { sourceOf } from './orders.download.ts';
  * local HTTP server stands in for the provider's servers), numbered per kind, missing images
  * listed in the summary, the summary in the caller's language, and who may download what.
  */
+
+/** The text of the QR code in a PNG (jsqr over pngjs's pixels). */
+function readQr(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+}
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(3000, 9)]);
 
@@ -117,7 +125,7 @@ describe('with the embedded upload host', () => {
     expect(zip.headers['content-disposition']).toBe(
       `attachment; filename="order-${privateOrder.code}.zip"; filename*=UTF-8''order-${privateOrder.code}.zip`,
     );
-    expect(zip.names).toEqual(['summary.txt', '健康证明/01.png', '问题证明/02.png']);
+    expect(zip.names).toEqual(['summary.txt', 'verify-qr.png', '健康证明/01.png', '问题证明/02.png']);
     expect((await zip.file('健康证明/01.png')).equals(uploaded.bytes)).toBe(true);
     expect((await zip.file('问题证明/02.png')).equals(uploaded.bytes)).toBe(true);
     const s = zip.summary;
@@ -136,9 +144,29 @@ describe('with the embedded upload host', () => {
     expect(s).toContain('\r\n');
   });
 
+  it('carries the verification URL (the request’s origin) and a QR code of it that reads back to the same URL', async () => {
+    const zip = await download(ctx, shopB, publicOrder.id);
+    const url = `http://localhost:80/verify/${publicOrder.code}`;
+    expect(zip.summary).toContain(`Verification URL: ${url}\r\n  Its QR code: verify-qr.png\r\n`);
+    expect(zip.summary).not.toContain('The record is private');
+    expect(readQr(await zip.file('verify-qr.png'))).toBe(url);
+    const own = await download(ctx, admin, privateOrder.id, 'zh-CN');
+    expect(own.summary).toContain(`验证网址：http://localhost:80/verify/${privateOrder.code}`);
+    expect(own.summary).toContain('该记录为私密：公开后证书页面才会显示它。');
+    // Behind a proxy (TRUST_PROXY off here): the Host header names the origin.
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/admin/order/download?id=${publicOrder.id}`,
+      headers: { ...shopB.headers, host: 'check.example.com' },
+    });
+    const viaHost = await JSZip.loadAsync(res.rawPayload);
+    const png = Buffer.from(await viaHost.file('verify-qr.png')!.async('uint8array'));
+    expect(readQr(png)).toBe(`http://check.example.com/verify/${publicOrder.code}`);
+  });
+
   it('names folders and the summary in English for an English caller', async () => {
     const zip = await download(ctx, inspector, privateOrder.id);
-    expect(zip.names).toEqual(['health-certificate/01.png', 'problem-proof/02.png', 'summary.txt']);
+    expect(zip.names).toEqual(['health-certificate/01.png', 'problem-proof/02.png', 'summary.txt', 'verify-qr.png']);
     expect(zip.summary).toContain(`Detection record ${privateOrder.code}`);
     expect(zip.summary).toContain('Amount: ¥30.00');
     expect(zip.summary).toContain('Health certificate: 1 in the folder health-certificate/');
@@ -156,7 +184,7 @@ describe('with the embedded upload host', () => {
     expect(hidden).toMatchObject({ http: 404, status: 404, msg: `Order #${privateOrder.id} does not exist` });
 
     const reduced = await download(ctx, shopB, publicOrder.id);
-    expect(reduced.names).toEqual(['environment-proof/01.png', 'summary.txt']);
+    expect(reduced.names).toEqual(['environment-proof/01.png', 'summary.txt', 'verify-qr.png']);
     expect(reduced.summary).not.toContain('Amount');
     expect(reduced.summary).not.toContain('Client shop');
     expect(reduced.summary).not.toContain('Shop A');
@@ -236,7 +264,7 @@ describe('with the cloud provider', () => {
     });
     expect(created.status, created.msg).toBe(200);
     const zip = await download(ctx, admin, created.data.id);
-    expect(zip.names).toEqual(['health-certificate/01.jpg', 'problem-proof/01.webp', 'summary.txt']);
+    expect(zip.names).toEqual(['health-certificate/01.jpg', 'problem-proof/01.webp', 'summary.txt', 'verify-qr.png']);
     expect((await zip.file('health-certificate/01.jpg')).equals(JPEG)).toBe(true);
     expect(zip.summary).toContain(`health-certificate/02: ${origin}/evidence/cert/gone (the image server answered HTTP 404)`);
     expect(zip.summary).toContain(`health-certificate/03: ${origin}/evidence/cert/moved (it could not be read)`);

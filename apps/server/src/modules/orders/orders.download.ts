@@ -13,6 +13,7 @@
  */
 import type { PassThrough, Readable } from 'node:stream';
 import { formatMoney, ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
+import QRCode from 'qrcode';
 import { ZipFile } from 'yazl';
 import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
@@ -128,6 +129,7 @@ export function summaryText(
   counts: Record<OrderImageKind, number>,
   missing: readonly MissingImage[],
   now: number,
+  verifyUrl?: string,
 ): string {
   const colon = locale === 'zh-CN' ? '：' : ': ';
   const line = (column: SheetColumn, value: string) => `${headerOf(locale, column)}${colon}${value}`;
@@ -163,11 +165,26 @@ export function summaryText(
     lines.push('', `${t(locale, 'orderSheet.summary.missing')}${colon}`);
     for (const m of missing) lines.push(`  ${m.entry}${colon}${m.url}${locale === 'zh-CN' ? `（${m.reason}）` : ` (${m.reason})`}`);
   }
+  if (verifyUrl !== undefined) {
+    lines.push(
+      '',
+      `${t(locale, 'orderSheet.summary.verifyUrl')}${colon}${verifyUrl}`,
+      `  ${t(locale, 'orderSheet.summary.verifyQr', { file: VERIFY_QR_FILE })}`,
+    );
+    if (item.ifPublic !== 1) lines.push(`  ${t(locale, 'orderSheet.summary.verifyPrivate')}`);
+  }
   lines.push('');
   if (!full) lines.push(t(locale, 'orderSheet.summary.publicView'));
   lines.push(t(locale, 'orderSheet.summary.times'), t(locale, 'orderSheet.summary.generated', { time: formatBeijing(now) }));
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** The QR code of the verification URL, at the ZIP's top level. */
+export const VERIFY_QR_FILE = 'verify-qr.png';
+
+/** The certificate page of a code under the public pages' base URL (config PUBLIC_URL or the request's origin). */
+export const verifyUrlOf = (publicBase: string, code: string): string =>
+  `${publicBase.replace(/\/+$/, '')}/verify/${encodeURIComponent(code)}`;
 
 export interface OrderZip {
   fileName: string;
@@ -186,6 +203,8 @@ export async function orderZip(
   store: ImageStore,
   ownHost: string | undefined,
   onError: (error: unknown) => void,
+  /** Base URL of the public pages: the summary carries the order's verification URL and a QR code of it. */
+  publicBase?: string,
 ): Promise<OrderZip> {
   const item = toOrderItem(await visibleOrder(db, id, op), op);
   const dict = await loadDictLabels(db);
@@ -227,8 +246,14 @@ export async function orderZip(
       ifPublic: labelOf(dict, 'ifPublic', item.ifPublic),
       ifChangedMac: labelOf(dict, 'ifChangedMac', item.ifChangedMac),
     };
-    const summary = summaryText(item, locale, labels, counts, missing, nowMs());
+    const verifyUrl = publicBase === undefined ? undefined : verifyUrlOf(publicBase, item.code);
+    const summary = summaryText(item, locale, labels, counts, missing, nowMs(), verifyUrl);
     zip.addBuffer(Buffer.from(`\uFEFF${summary}`, 'utf8'), 'summary.txt', { mtime });
+    if (verifyUrl !== undefined) {
+      zip.addBuffer(await QRCode.toBuffer(verifyUrl, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 8 }), VERIFY_QR_FILE, {
+        mtime,
+      });
+    }
     zip.end();
   };
   fill().catch((error: unknown) => {

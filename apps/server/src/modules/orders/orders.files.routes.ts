@@ -114,8 +114,17 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     },
     async (request, reply) => {
       const store = { blobs, maxImageBytes: config.uploads.maxImageBytes };
-      const zip = await orderZip(db, request.query.id, operatorOf(request), localeOf(request), store, request.host, (error) =>
-        request.log.error({ err: error, reqId: request.id }, 'order download failed'),
+      // The public pages' base: PUBLIC_URL, else this request's origin (decision 0052).
+      const publicBase = config.publicUrl ?? `${request.protocol}://${request.host}`;
+      const zip = await orderZip(
+        db,
+        request.query.id,
+        operatorOf(request),
+        localeOf(request),
+        store,
+        request.host,
+        (error) => request.log.error({ err: error, reqId: request.id }, 'order download failed'),
+        publicBase,
       );
       return reply
         .type('application/zip')

@@ -1,0 +1,245 @@
+// Browser journey of the public pages (issue 16) on the demo business: an anonymous visitor
+// finds a public cheater by chat ID and not a private one, opens the certificate from its
+// code; a QR code read back from an order's downloaded ZIP leads to the same certificate; a
+// link staff add on the dictionary screen appears in the link store; both languages, desktop
+// and 390 px. Screenshots public-*.png.
+import { inflateRawSync } from 'node:zlib';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  newContext,
+  settledScreenshot,
+  signedIn,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+/** A chat ID with a public cheating order, and one whose orders are all private. */
+let publicCheater: { objWechat: string; code: string; id: number };
+let privateOnly: { objWechat: string; code: string };
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: '1' });
+  browser = await launchBrowser();
+  const db = server.db();
+  publicCheater = db
+    .prepare('select obj_wechat as objWechat, code, id from orders where if_public = 1 and result = 1 order by id limit 1')
+    .get() as typeof publicCheater;
+  privateOnly = db
+    .prepare(
+      `select obj_wechat as objWechat, code from orders o where if_public = 0 and result = 1
+       and not exists (select 1 from orders p where lower(p.obj_wechat) = lower(o.obj_wechat) and p.if_public = 1) order by id limit 1`,
+    )
+    .get() as typeof privateOnly;
+  expect(publicCheater).toBeDefined();
+  expect(privateOnly).toBeDefined();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const VIEWPORTS = { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } } as const;
+type Locale = 'zh-CN' | 'en-US';
+
+/** An anonymous visitor in `locale` at `size`. */
+async function visitor(locale: Locale, size: keyof typeof VIEWPORTS): Promise<Page> {
+  const context = await newContext(browser, server.url, locale);
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
+  }, locale);
+  const page = await context.newPage();
+  await page.setViewportSize(VIEWPORTS[size]);
+  return page;
+}
+
+/** Nothing wider than the viewport (usable at 390 px). */
+const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+async function lookUp(page: Page, chatId: string): Promise<void> {
+  await page.getByTestId('public-lookup-input').fill(chatId);
+  await page.getByTestId('public-lookup-submit').click();
+}
+
+/** The file `name` of a ZIP (central directory; stored or deflated entries). */
+function unzipEntry(zip: Buffer, name: string): Buffer {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(end + 16);
+  const count = zip.readUInt16LE(end + 10);
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    if (zip.toString('utf8', at + 46, at + 46 + nameLength) === name) {
+      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const data = zip.subarray(start, start + size);
+      return method === 8 ? inflateRawSync(data) : Buffer.from(data);
+    }
+    at += 46 + skip;
+  }
+  throw new Error(`${name} is not in the ZIP`);
+}
+
+const TEXT = {
+  'zh-CN': { prices: '检测价格', none: '没有找到', noCert: '没有这张证书', cheating: '作弊', steps: '检测如何进行', links: '链接商店' },
+  'en-US': {
+    prices: 'Prices',
+    none: 'No public check found',
+    noCert: 'No such certificate',
+    cheating: 'Cheating',
+    steps: 'How a check works',
+    links: 'Link store',
+  },
+} as const;
+
+describe('an anonymous visitor', () => {
+  for (const locale of ['zh-CN', 'en-US'] as const) {
+    for (const size of ['desktop', 'mobile'] as const) {
+      test(`${locale} ${size}: the landing page, the look-up, the certificate and the link store`, async () => {
+        const page = await visitor(locale, size);
+        const text = TEXT[locale];
+        await page.goto('/');
+        await until(() => page.getByTestId('public-prices').isVisible()).toBe(true);
+        await until(() => page.getByTestId('public-figures').isVisible()).toBe(true);
+        const body = (await page.locator('body').textContent()) ?? '';
+        expect(body).toContain(text.steps);
+        expect(body).toContain(text.prices);
+        expect(body).toContain('¥50.00');
+        expect(await noSideScroll(page)).toBe(true);
+        await settledScreenshot(page, `public-landing-${locale}-${size}`);
+
+        // A public cheater, typed in another case: found, masked, never the whole ID.
+        await lookUp(page, publicCheater.objWechat.toUpperCase());
+        const items = page.getByTestId('public-lookup-item');
+        await until(() => items.count()).toBeGreaterThan(0);
+        const found = (await page.getByTestId('public-lookup-result').textContent()) ?? '';
+        expect(found).toContain(text.cheating);
+        expect(found).toContain('***');
+        expect(found.replaceAll(publicCheater.objWechat.toUpperCase(), '')).not.toContain(publicCheater.objWechat);
+        expect(await page.getByTestId('public-lookup-code').allTextContents()).toContain(publicCheater.code);
+        expect(await noSideScroll(page)).toBe(true);
+        await settledScreenshot(page, `public-lookup-${locale}-${size}`, { show: page.getByTestId('public-lookup-result') });
+
+        // The certificate, from the code's link.
+        await page.getByTestId('public-lookup-code').filter({ hasText: publicCheater.code }).click();
+        await page.waitForURL(`**/verify/${publicCheater.code}`);
+        await until(() => page.getByTestId('verify-code').textContent()).toBe(publicCheater.code);
+        expect(await page.getByTestId('verify-certificate').textContent()).toContain(text.cheating);
+        await until(() => page.locator('.pub-qr canvas').isVisible()).toBe(true);
+        expect(await noSideScroll(page)).toBe(true);
+        await settledScreenshot(page, `public-verify-${locale}-${size}`);
+
+        // A private cheater is nobody (two look-ups per visitor: the limit is 10 a minute per client).
+        await page.goto('/');
+        await lookUp(page, privateOnly.objWechat);
+        await until(() => page.getByTestId('public-lookup-none').textContent()).toContain(text.none);
+        expect(await page.getByTestId('public-lookup-result').textContent()).not.toContain(privateOnly.code);
+
+        // A private order's code and an unknown code: the same "no such certificate".
+        for (const code of [privateOnly.code, 'ABCDEFGH']) {
+          await page.goto(`/verify/${code}`);
+          await until(() => page.getByTestId('verify-none').textContent()).toContain(text.noCert);
+        }
+        await settledScreenshot(page, `public-verify-none-${locale}-${size}`);
+
+        await page.goto('/linkstore');
+        await until(() => page.getByTestId('linkstore-link').count()).toBeGreaterThan(3);
+        for (const link of await page.getByTestId('linkstore-link').all()) {
+          expect(await link.getAttribute('target')).toBe('_blank');
+          expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+        }
+        expect(await page.locator('body').textContent()).toContain('Process Explorer');
+        expect(await noSideScroll(page)).toBe(true);
+        await settledScreenshot(page, `public-linkstore-${locale}-${size}`);
+        await page.context().close();
+      });
+    }
+  }
+
+  test('is told clearly when it looks up too often', async () => {
+    const page = await visitor('en-US', 'desktop');
+    await page.goto('/');
+    await until(() => page.getByTestId('public-lookup-input').isVisible()).toBe(true);
+    let limited = false;
+    for (let i = 0; i < 14 && !limited; i++) {
+      await lookUp(page, `wxid_nobody_${i}`);
+      await until(async () => (await page.getByTestId('public-lookup-result').textContent()) ?? '').toMatch(
+        new RegExp(`wxid_nobody_${i}|Too many`),
+      );
+      limited = await page.getByTestId('public-lookup-limited').isVisible();
+    }
+    expect(limited).toBe(true);
+    expect(await page.getByTestId('public-lookup-limited').textContent()).toBe('Too many look-ups; please try again in a minute.');
+    await page.context().close();
+  });
+});
+
+describe('staff and the public pages', () => {
+  test('a QR code read back from an order’s ZIP leads to the same certificate', async () => {
+    const staff = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/order/inspect' });
+    const token = await staff.evaluate(() => localStorage.getItem('token'));
+    const res = await fetch(`${server.url}/api/admin/order/download?id=${publicCheater.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const zip = Buffer.from(await res.arrayBuffer());
+    const summary = unzipEntry(zip, 'summary.txt').toString('utf8');
+    const url = `${server.url}/verify/${publicCheater.code}`;
+    expect(summary).toContain(url);
+    const png = PNG.sync.read(unzipEntry(zip, 'verify-qr.png'));
+    const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+    expect(read).toBe(url);
+    const page = await visitor('zh-CN', 'mobile');
+    await page.goto(read!);
+    await until(() => page.getByTestId('verify-code').textContent()).toBe(publicCheater.code);
+    await staff.context().close();
+    await page.context().close();
+  });
+
+  test('a link added on the dictionary screen appears in the link store; a non-http(s) one is refused', async () => {
+    const page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/system/dict' });
+    await until(() => page.getByTestId('dict-type-view-linkstore').isVisible()).toBe(true);
+    await page.getByTestId('dict-type-view-linkstore').click();
+    await until(() => page.getByTestId('dict-data-table').isVisible()).toBe(true);
+    const add = async (label: string, value: string) => {
+      await page.getByTestId('dict-data-create').click();
+      const form = page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: '新建字典数据' }) });
+      await form.getByTestId('dict-data-form-label').fill(label);
+      await form.getByTestId('dict-data-form-value').fill(value);
+      const parent = form.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '上级' }) });
+      await parent.locator('.ant-select').click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-node-content-wrapper', { hasText: '检测工具' })
+        .click();
+      await form.getByRole('button', { name: /确\s*定/ }).click();
+      return form;
+    };
+    const refused = await add('坏链接', 'javascript:alert(1)');
+    await until(() => refused.textContent()).toContain('链接必须是 http:// 或 https:// 地址');
+    await refused.getByTestId('dict-data-form-value').fill('https://e2e.example.com/tool');
+    await refused.getByTestId('dict-data-form-label').fill('E2E 检测工具');
+    await refused.getByRole('button', { name: /确\s*定/ }).click();
+    await until(() => page.locator('.ant-table-row').filter({ hasText: 'https://e2e.example.com/tool' }).isVisible()).toBe(true);
+
+    const visit = await visitor('zh-CN', 'desktop');
+    await visit.goto('/linkstore');
+    const link = visit.getByTestId('linkstore-link').filter({ hasText: 'E2E 检测工具' });
+    await until(() => link.isVisible()).toBe(true);
+    expect(await link.getAttribute('href')).toBe('https://e2e.example.com/tool');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    const group = visit.getByTestId('linkstore-group').filter({ has: link });
+    expect(await group.textContent()).toContain('检测工具');
+    await page.context().close();
+    await visit.context().close();
+  });
+});

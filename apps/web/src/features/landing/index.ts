@@ -1,0 +1,4 @@
+/** What the other public pages (link store, certificate) use of the landing feature. */
+export { PublicFooter, PublicHeader, PublicMeta, ResultTag } from './PublicHeader.tsx';
+export { fetchCertificate, fetchLinks } from './api.ts';
+export { usePublicData, type Loaded } from './usePublicData.ts';
