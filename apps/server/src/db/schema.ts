@@ -217,6 +217,26 @@ export interface JobLeasesTable {
   expiresAt: number;
 }
 
+export type MessageKind = 'message' | 'notice' | 'todo';
+
+/** The message box (0009): one row per recipient and event; the text is rendered from event + params in the reader's language. */
+export interface MessagesTable {
+  id: Generated<number>;
+  userId: number;
+  kind: MessageKind;
+  event: string;
+  /** JSON object of the event's parameters. */
+  params: string;
+  targetType: string | null;
+  /** bigint: PostgreSQL returns a string. */
+  targetId: number | null;
+  isRead: Generated<number>;
+  readAt: number | null;
+  doneAt: number | null;
+  dedupeKey: string | null;
+  createdAt: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -234,6 +254,7 @@ export interface Database {
   orderDaily: OrderDailyTable;
   ledgerEntries: LedgerEntriesTable;
   jobLeases: JobLeasesTable;
+  messages: MessagesTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;
@@ -248,3 +269,4 @@ export type OperationLogRow = Selectable<OperationLogsTable>;
 export type NewOperationLog = Insertable<OperationLogsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+export type MessageRow = Selectable<MessagesTable>;

@@ -192,6 +192,31 @@ const enUS = {
   'orderImport.userAmbiguous': '"{name}" is the nickname of {count} users; use the username',
   'orderImport.amount': '"{value}" is not an amount in CNY such as 12.50',
   'orderImport.time': '"{value}" is not a date and time such as 2026-01-02 15:04',
+
+  // ── message box (issue 14) ──
+  'message.notYours': 'Message #{id} is not in your message box; nothing was marked',
+  'message.result.0': 'normal',
+  'message.result.1': 'cheating',
+  'message.result.2': 'failed',
+  'message.result.3': 'suspicious',
+  'message.order.created.title': 'New order {code}',
+  'message.order.created.content': 'An order was recorded for your shop: {game}, result {result}, {amount}.',
+  'message.order.imported.title': 'Orders imported',
+  'message.order.imported.content': '{count} orders were recorded for your shop by an import.',
+  'message.password.reset.title': 'Your password was reset',
+  'message.password.reset.content': 'Staff member {operator} set a new password for your account.',
+  'message.balance.recharged.title': 'Recharge recorded',
+  'message.balance.recharged.content': '{amount} was added to your balance; it is now {balance}.',
+  'message.subscription.expiring.title': 'Your service ends soon',
+  'message.subscription.expiring.content': 'Your subscription ends on {date}. Contact us to renew it.',
+  'message.subscription.expired.title': 'Your service has ended',
+  'message.subscription.expired.content': 'Your subscription ended on {date}. Contact us to renew it.',
+  'message.todo.suspicious.title': 'Re-check order {code}',
+  'message.todo.suspicious.content': 'Order {code} ({game}, chat ID {wechat}) is suspicious: re-check it and record the result.',
+  'message.todo.renewal.title': 'Renewal: {shop}',
+  'message.todo.renewal.content': 'The service of {shop} ends on {date}: contact the shop about renewing.',
+  'message.announcement.title': '{title}',
+  'message.announcement.content': 'A new announcement was published.',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -383,6 +408,31 @@ const zhCN: Record<MessageKey, string> = {
   'orderImport.userAmbiguous': '“{name}”是 {count} 个用户的昵称，请填写用户名',
   'orderImport.amount': '“{value}”不是人民币金额，如 12.50',
   'orderImport.time': '“{value}”不是日期时间，如 2026-01-02 15:04',
+
+  // ── message box (issue 14) ──
+  'message.notYours': '消息 #{id} 不在你的消息盒子中，未标记任何消息',
+  'message.result.0': '正常',
+  'message.result.1': '作弊',
+  'message.result.2': '未通过',
+  'message.result.3': '可疑',
+  'message.order.created.title': '新订单 {code}',
+  'message.order.created.content': '已为你的店铺录入一笔订单：{game}，结果{result}，{amount}。',
+  'message.order.imported.title': '订单已导入',
+  'message.order.imported.content': '一次导入为你的店铺录入了 {count} 笔订单。',
+  'message.password.reset.title': '你的密码已被重置',
+  'message.password.reset.content': '工作人员 {operator} 为你的账号设置了新密码。',
+  'message.balance.recharged.title': '充值已到账',
+  'message.balance.recharged.content': '已充值 {amount}，当前余额 {balance}。',
+  'message.subscription.expiring.title': '服务即将到期',
+  'message.subscription.expiring.content': '你的订阅将于 {date} 到期，请联系我们续费。',
+  'message.subscription.expired.title': '服务已到期',
+  'message.subscription.expired.content': '你的订阅已于 {date} 到期，请联系我们续费。',
+  'message.todo.suspicious.title': '复检订单 {code}',
+  'message.todo.suspicious.content': '订单 {code}（{game}，微信号 {wechat}）结果可疑，请复检并录入结果。',
+  'message.todo.renewal.title': '续费：{shop}',
+  'message.todo.renewal.content': '{shop} 的服务将于 {date} 到期，请联系店铺续费。',
+  'message.announcement.title': '{title}',
+  'message.announcement.content': '发布了一条新公告。',
 };
 
 export type Locale = 'zh-CN' | 'en-US';
