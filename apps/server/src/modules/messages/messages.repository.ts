@@ -160,13 +160,16 @@ export async function markRead(db: Db, userId: number, ids: readonly number[], n
   return Number(result.numUpdatedRows);
 }
 
-/** Enabled users of an administrator role (staff): who renews subscriptions. */
-export const enabledStaff = (db: Db) =>
+/**
+ * Enabled users whose role holds `permission` (roles.permissions is a JSON array of strings:
+ * the quoted name matches exactly one entry). Roles are few; users of them are staff.
+ */
+export const enabledHolders = (db: Db, permission: string) =>
   db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.roleId')
     .select('users.id')
-    .where('roles.isAdmin', '=', 1)
+    .where('roles.permissions', 'like', `%${JSON.stringify(permission)}%`)
     .where('users.status', '=', 1)
     .execute();
 

@@ -1,5 +1,6 @@
 import {
   formatMoney,
+  type Permission,
   type MessageItem,
   type MessageKind,
   type MessageListQuery,
@@ -32,6 +33,9 @@ export const REMINDER_AHEAD_MS = 7 * DAY_MS;
 export const REMINDER_AFTER_MS = 7 * DAY_MS;
 
 type Params = Record<string, string | number>;
+
+/** Who gets renewal todos: the staff who may renew (set subscriptions). */
+const RENEWS: Permission = 'user:subscription';
 
 /** The events, each with its kind and the catalogue keys of its title and text. */
 const EVENTS = {
@@ -260,7 +264,7 @@ export async function sendSubscriptionReminders(db: Db, now = nowMs()): Promise<
   return writeTransaction(db, async (trx) => {
     const shops = await repo.endingBetween(trx, now - REMINDER_AFTER_MS, now + REMINDER_AHEAD_MS);
     if (shops.length === 0) return 0;
-    const staff = await repo.enabledStaff(trx);
+    const staff = await repo.enabledHolders(trx, RENEWS);
     const drafts: Draft[] = [];
     for (const shop of shops) {
       const end = Number(shop.serviceEndAt);
