@@ -16,6 +16,7 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { newUserRow } from '../db/seed.ts';
 import { planRecharges } from './ledger.ts';
+import { writeDemoMessages } from './messages.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import type { DemoOrder } from './orders.ts';
 import type { DemoInspector, DemoShop } from './people.ts';
@@ -260,6 +261,7 @@ export async function writeDemo(
   const lastLogin = new Map<string, number>();
   for (const l of logs) if (l.module === 'auth' && l.status === 1) lastLogin.set(l.operator, l.createdAt);
   for (const [username, at] of lastLogin) await trx.updateTable('users').set({ loginAt: at }).where('username', '=', username).execute();
+  await writeDemoMessages(trx, { now, orders: inserted, recharges });
 
   return {
     shops: shops.length,

@@ -60,6 +60,7 @@ export const RouteNames = {
   LOG: 'Log',
   ROLE: 'Role',
   DICT: 'Dict',
+  MESSAGE: 'Message',
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
 } as const;
@@ -145,6 +146,12 @@ export const routes: AppRoute[] = [
             meta: { locale: 'menu.system.dict', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 3 },
           },
         ],
+      },
+      {
+        // The message box's full page ("view more"): every signed-in role, not in the menu.
+        name: RouteNames.MESSAGE,
+        path: '/user/message',
+        meta: { locale: 'route.message', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
       },
       {
         // Tab "reload": /redirect/<encoded path> re-navigates to the path, remounting the screen.

@@ -19,6 +19,7 @@ const enUS: Messages = {
   'route.linkstore': 'Link Store',
   'route.login': 'Login',
   'route.redirect': 'Redirecting',
+  'route.message': 'Message centre',
   'route.notFound': 'Page not found',
 
   'request.error': 'Error',

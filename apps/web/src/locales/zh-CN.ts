@@ -20,6 +20,7 @@ const zhCN = {
   'route.linkstore': '链接商店',
   'route.login': '登录',
   'route.redirect': '跳转中',
+  'route.message': '消息中心',
   'route.notFound': '页面不存在',
 
   'request.error': '错误',

@@ -97,14 +97,20 @@ export function render(locale: Locale, row: MessageRow): MessageItem {
   };
 }
 
-interface Draft {
+/** A message to write: whom, which event with its parameters, what it opens, its dedupe key. */
+export interface MessageDraft {
   userId: number;
   kind: MessageKind;
   event: MessageEvent;
   params: Params;
   target?: { type: MessageTarget['type']; id: number | null };
   dedupeKey?: string;
+  /** When it happened (default: now); the demo writes a past business. */
+  createdAt?: number;
+  /** Read already, at this instant (the demo's older items). */
+  readAt?: number;
 }
+type Draft = MessageDraft;
 
 const toRow = (d: Draft, now: number): repo.NewMessage => ({
   userId: d.userId,
@@ -113,11 +119,11 @@ const toRow = (d: Draft, now: number): repo.NewMessage => ({
   params: JSON.stringify(d.params),
   targetType: d.target?.type ?? null,
   targetId: d.target?.id ?? null,
-  isRead: 0,
-  readAt: null,
+  isRead: d.readAt === undefined ? 0 : 1,
+  readAt: d.readAt ?? null,
   doneAt: null,
   dedupeKey: d.dedupeKey ?? null,
-  createdAt: now,
+  createdAt: d.createdAt ?? now,
 });
 
 const send = (trx: Db, drafts: readonly Draft[], now: number) =>
@@ -125,6 +131,9 @@ const send = (trx: Db, drafts: readonly Draft[], now: number) =>
     trx,
     drafts.map((d) => toRow(d, now)),
   );
+
+/** Writes drafts inside the caller's transaction (the demo's past business); answers how many were new. */
+export const writeMessages = (trx: Db, drafts: readonly MessageDraft[], now = nowMs()): Promise<number> => send(trx, drafts, now);
 
 // ── events, called inside the caller's transaction ──
 
@@ -143,7 +152,7 @@ export interface OrderFacts {
 
 const suspiciousKey = (orderId: number) => `order:${orderId}:suspicious`;
 
-const suspiciousTodo = (o: OrderFacts): Draft => ({
+export const suspiciousTodo = (o: OrderFacts): MessageDraft => ({
   userId: o.inspectorId,
   kind: 'todo',
   event: 'todo.suspicious',
@@ -159,21 +168,25 @@ async function openSuspicious(trx: Db, o: OrderFacts, now: number): Promise<void
   await send(trx, [draft], now);
 }
 
+export const orderMessage = (o: OrderFacts): MessageDraft => ({
+  userId: o.userId,
+  kind: 'message',
+  event: 'order.created',
+  params: { code: o.code, result: o.result, amountFen: o.amount, game: o.gameName },
+  target: { type: 'order', id: o.id },
+});
+
+export const rechargeMessage = (r: { userId: number; amount: number; balance: number }): MessageDraft => ({
+  userId: r.userId,
+  kind: 'message',
+  event: 'balance.recharged',
+  params: { amountFen: r.amount, balanceFen: r.balance },
+  target: { type: 'ledger', id: r.userId },
+});
+
 /** A new order recorded: a message to its shop; a suspicious one is also a todo for its inspector. */
 export async function orderRecorded(trx: Db, o: OrderFacts, now = nowMs()): Promise<void> {
-  await send(
-    trx,
-    [
-      {
-        userId: o.userId,
-        kind: 'message',
-        event: 'order.created',
-        params: { code: o.code, result: o.result, amountFen: o.amount, game: o.gameName },
-        target: { type: 'order', id: o.id },
-      },
-    ],
-    now,
-  );
+  await send(trx, [orderMessage(o)], now);
   if (o.result === SUSPICIOUS) await openSuspicious(trx, o, now);
 }
 
@@ -218,19 +231,7 @@ export async function passwordReset(trx: Db, userId: number, operator: string, n
 
 /** A recharge recorded on a shop's balance. */
 export async function recharged(trx: Db, r: { userId: number; amount: number; balance: number }, now = nowMs()): Promise<void> {
-  await send(
-    trx,
-    [
-      {
-        userId: r.userId,
-        kind: 'message',
-        event: 'balance.recharged',
-        params: { amountFen: r.amount, balanceFen: r.balance },
-        target: { type: 'ledger', id: r.userId },
-      },
-    ],
-    now,
-  );
+  await send(trx, [rechargeMessage(r)], now);
 }
 
 /** A subscription renewed (or subscribed again): the staff's renewal todos for it are done. */
@@ -256,41 +257,43 @@ export async function notifyAll(trx: Db, a: { announcementId: number; title: str
 
 /**
  * The reminder job's turn: a shop whose service ends within 7 days (or ended within the last
- * 7) gets "ends soon" / "has ended", and every enabled staff member a renewal todo, each keyed
+ * 7) gets "ends soon" / "has ended", and every enabled user who may renew a renewal todo, each keyed
  * by the shop and its end instant, so no reminder is ever written twice (a renewal moves the
  * end, and the next end gets its own reminders). Answers how many rows were written.
  */
-export async function sendSubscriptionReminders(db: Db, now = nowMs()): Promise<number> {
-  return writeTransaction(db, async (trx) => {
-    const shops = await repo.endingBetween(trx, now - REMINDER_AFTER_MS, now + REMINDER_AHEAD_MS);
-    if (shops.length === 0) return 0;
-    const staff = await repo.enabledHolders(trx, RENEWS);
-    const drafts: Draft[] = [];
-    for (const shop of shops) {
-      const end = Number(shop.serviceEndAt);
-      const ended = end <= now;
-      const date = dayText(end);
-      const subscription = { type: 'subscription' as const, id: shop.id };
+export const sendSubscriptionReminders = (db: Db, now = nowMs()): Promise<number> =>
+  writeTransaction(db, (trx) => writeReminders(trx, now));
+
+/** sendSubscriptionReminders inside the caller's transaction. */
+export async function writeReminders(trx: Db, now = nowMs()): Promise<number> {
+  const shops = await repo.endingBetween(trx, now - REMINDER_AFTER_MS, now + REMINDER_AHEAD_MS);
+  if (shops.length === 0) return 0;
+  const staff = await repo.enabledHolders(trx, RENEWS);
+  const drafts: Draft[] = [];
+  for (const shop of shops) {
+    const end = Number(shop.serviceEndAt);
+    const ended = end <= now;
+    const date = dayText(end);
+    const subscription = { type: 'subscription' as const, id: shop.id };
+    drafts.push({
+      userId: shop.id,
+      kind: 'message',
+      event: ended ? 'subscription.expired' : 'subscription.expiring',
+      params: { date },
+      target: subscription,
+      dedupeKey: `subscription:${end}:${ended ? 'expired' : 'expiring'}`,
+    });
+    for (const s of staff)
       drafts.push({
-        userId: shop.id,
-        kind: 'message',
-        event: ended ? 'subscription.expired' : 'subscription.expiring',
-        params: { date },
+        userId: s.id,
+        kind: 'todo',
+        event: 'todo.renewal',
+        params: { shop: shop.nickname === '' ? shop.username : `${shop.nickname} (${shop.username})`, date },
         target: subscription,
-        dedupeKey: `subscription:${end}:${ended ? 'expired' : 'expiring'}`,
+        dedupeKey: `renewal:${shop.id}:${end}`,
       });
-      for (const s of staff)
-        drafts.push({
-          userId: s.id,
-          kind: 'todo',
-          event: 'todo.renewal',
-          params: { shop: shop.nickname === '' ? shop.username : `${shop.nickname} (${shop.username})`, date },
-          target: subscription,
-          dedupeKey: `renewal:${shop.id}:${end}`,
-        });
-    }
-    return send(trx, drafts, now);
-  });
+  }
+  return send(trx, drafts, now);
 }
 
 // ── reading ──

@@ -13,6 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME } from '../../config/settings.ts';
+import { MessageBell } from '../../features/messages/index.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
@@ -51,6 +52,7 @@ export function Navbar() {
         <span className="navbar-title">{APP_NAME}</span>
       </div>
       <Space size={8} className="navbar-actions">
+        <MessageBell />
         <Dropdown
           trigger={['click']}
           menu={{

@@ -1,4 +1,5 @@
 import type { ScreenMessages } from './zh-CN.ts';
+import { messagesEnUS } from './messages.en-US.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
@@ -263,6 +264,7 @@ const screensEnUS: ScreenMessages = {
   ...ordersEnUS,
   ...orderFormEnUS,
   ...ordersIoEnUS,
+  ...messagesEnUS,
 };
 
 export default screensEnUS;

@@ -1,4 +1,5 @@
 import { ordersZhCN } from './orders.zh-CN.ts';
+import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 /**
@@ -266,6 +267,7 @@ const screensZhCN = {
   ...ordersZhCN,
   ...orderFormZhCN,
   ...ordersIoZhCN,
+  ...messagesZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;
