@@ -113,14 +113,17 @@ function filtered(db: Db, f: MessageFilter) {
   return query;
 }
 
+/** The page's query (built, not run: the bench compiles it too). */
+export const listPageQuery = (db: Db, f: MessageFilter, offset: number, limit: number) =>
+  filtered(db, f).selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+
 export const listPage = (db: Db, f: MessageFilter, offset: number, limit: number): Promise<MessageRow[]> =>
-  filtered(db, f).selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  listPageQuery(db, f, offset, limit).execute();
+
+export const countQuery = (db: Db, f: MessageFilter) => filtered(db, f).select((eb) => eb.fn.countAll<number | string>().as('n'));
 
 export async function countFiltered(db: Db, f: MessageFilter): Promise<number> {
-  const row = await filtered(db, f)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return Number((await countQuery(db, f).executeTakeFirstOrThrow()).n);
 }
 
 export interface UnreadRow {
@@ -131,15 +134,17 @@ export interface UnreadRow {
 }
 
 /** Unread counts per kind and the newest unread id of each: one range of (user_id, is_read, kind, …), index only. */
-export async function unreadByKind(db: Db, userId: number): Promise<UnreadRow[]> {
-  const rows = await db
+export const unreadQuery = (db: Db, userId: number) =>
+  db
     .selectFrom('messages')
     .select((eb) => ['kind', eb.fn.countAll<number | string>().as('n'), eb.fn.max('id').as('newest')])
     .where('userId', '=', userId)
     .where('isRead', '=', 0)
     .where('kind', 'in', KINDS)
-    .groupBy('kind')
-    .execute();
+    .groupBy('kind');
+
+export async function unreadByKind(db: Db, userId: number): Promise<UnreadRow[]> {
+  const rows = await unreadQuery(db, userId).execute();
   return rows.map((r) => ({ kind: r.kind, n: Number(r.n), newest: Number(r.newest) }));
 }
 
