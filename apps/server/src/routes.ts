@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './http/route-context.ts';
+import accountRoutes from './modules/account/account.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
@@ -32,6 +33,7 @@ export const modules = [
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
   messageRoutes, // GET /api/admin/message/{list,unread} · POST /api/admin/message/read
+  accountRoutes, // /api/admin/account/{profile,password,logins,sessions,sessions/end-others,ledger,subscriptions}
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

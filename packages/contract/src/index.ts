@@ -17,3 +17,4 @@ export * from './uploads.ts';
 export * from './tracking.ts';
 export * from './orders.ts';
 export * from './messages.ts';
+export * from './account.ts';

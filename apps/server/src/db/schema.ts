@@ -35,6 +35,8 @@ export interface UsersTable {
   /** Sum of the user's ledger_entries in fen (0004); changed only together with an entry. bigint: PostgreSQL returns a string. */
   balance: Generated<number>;
   loginAt: number | null;
+  /** The language the user chose in their settings (0009): applied at sign-in; null = the browser's. */
+  locale: Generated<string | null>;
   passwordChangedAt: number;
   createdAt: number;
   updatedAt: number;

@@ -217,6 +217,9 @@ const enUS = {
   'message.todo.renewal.content': 'The service of {shop} ends on {date}: contact the shop about renewing.',
   'message.announcement.title': '{title}',
   'message.announcement.content': 'A new announcement was published.',
+  'account.wrongPassword': 'The current password is wrong',
+  'account.samePassword': 'The new password must differ from the current one',
+  'account.noLedger': 'Staff accounts have no balance or ledger',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -433,6 +436,9 @@ const zhCN: Record<MessageKey, string> = {
   'message.todo.renewal.content': '{shop} 的服务将于 {date} 到期，请联系店铺续费。',
   'message.announcement.title': '{title}',
   'message.announcement.content': '发布了一条新公告。',
+  'account.wrongPassword': '当前密码不正确',
+  'account.samePassword': '新密码不能与当前密码相同',
+  'account.noLedger': '工作人员账号没有余额和流水',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

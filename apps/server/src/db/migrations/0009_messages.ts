@@ -16,6 +16,10 @@
  * - (user_id, kind, created_at, id): a tab, every read state.
  * - (user_id, is_read, created_at, id) and (user_id, created_at, id): the full page without a kind.
  * - (target_type, target_id): closing the todos of an order or a subscription.
+ *
+ * The user centre and settings (same issue): users.locale, the language a user chose (applied
+ * at sign-in on any browser; null = the browser's), and login_records (user_id, created_at, id)
+ * for a user's own login history.
  */
 import { MysqlAdapter, PostgresAdapter, sql, type Kysely } from 'kysely';
 
@@ -55,8 +59,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await index(db, 'messages_user_created_idx', ['user_id', 'created_at', 'id']);
   await index(db, 'messages_user_dedupe_idx', ['user_id', 'dedupe_key'], true);
   await index(db, 'messages_target_idx', ['target_type', 'target_id']);
+
+  await db.schema.alterTable('users').addColumn('locale', 'varchar(8)').execute();
+  await db.schema.createIndex('login_records_user_created_idx').on('login_records').columns(['user_id', 'created_at', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  const drop = db.schema.dropIndex('login_records_user_created_idx');
+  await (isMysql(db) ? drop.on('login_records') : drop).execute();
+  await db.schema.alterTable('users').dropColumn('locale').execute();
   await db.schema.dropTable('messages').execute();
 }
