@@ -61,6 +61,8 @@ export const RouteNames = {
   ROLE: 'Role',
   DICT: 'Dict',
   MESSAGE: 'Message',
+  USER_INFO: 'UserInfo',
+  USER_SETTING: 'UserSetting',
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
 } as const;
@@ -152,6 +154,17 @@ export const routes: AppRoute[] = [
         name: RouteNames.MESSAGE,
         path: '/user/message',
         meta: { locale: 'route.message', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
+      },
+      {
+        // The user menu's user centre and settings: every signed-in role, not in the side menu.
+        name: RouteNames.USER_INFO,
+        path: '/user/info',
+        meta: { locale: 'route.userInfo', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
+      },
+      {
+        name: RouteNames.USER_SETTING,
+        path: '/user/setting',
+        meta: { locale: 'route.userSetting', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
       },
       {
         // Tab "reload": /redirect/<encoded path> re-navigates to the path, remounting the screen.

@@ -20,6 +20,8 @@ const enUS: Messages = {
   'route.login': 'Login',
   'route.redirect': 'Redirecting',
   'route.message': 'Message centre',
+  'route.userInfo': 'User centre',
+  'route.userSetting': 'User settings',
   'route.notFound': 'Page not found',
 
   'request.error': 'Error',

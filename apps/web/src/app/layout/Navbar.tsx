@@ -4,8 +4,10 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   GlobalOutlined,
+  IdcardOutlined,
   LogoutOutlined,
   MoonOutlined,
+  SettingOutlined,
   SunOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -90,6 +92,9 @@ export function Navbar() {
           trigger={['click']}
           menu={{
             items: [
+              { key: 'info', icon: <IdcardOutlined />, label: <span data-testid="user-info">{t('navbar.userInfo')}</span> },
+              { key: 'setting', icon: <SettingOutlined />, label: <span data-testid="user-setting">{t('navbar.userSetting')}</span> },
+              { type: 'divider' },
               {
                 key: 'logout',
                 icon: <LogoutOutlined />,
@@ -99,6 +104,8 @@ export function Navbar() {
             ],
             onClick: ({ key }) => {
               if (key === 'logout') logout.mutate();
+              else if (key === 'info') void navigate('/user/info');
+              else if (key === 'setting') void navigate('/user/setting');
             },
           }}
         >

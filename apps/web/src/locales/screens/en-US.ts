@@ -1,4 +1,5 @@
 import type { ScreenMessages } from './zh-CN.ts';
+import { accountEnUS } from './account.en-US.ts';
 import { messagesEnUS } from './messages.en-US.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
@@ -265,6 +266,7 @@ const screensEnUS: ScreenMessages = {
   ...orderFormEnUS,
   ...ordersIoEnUS,
   ...messagesEnUS,
+  ...accountEnUS,
 };
 
 export default screensEnUS;

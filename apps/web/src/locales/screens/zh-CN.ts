@@ -1,4 +1,5 @@
 import { ordersZhCN } from './orders.zh-CN.ts';
+import { accountZhCN } from './account.zh-CN.ts';
 import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
@@ -268,6 +269,7 @@ const screensZhCN = {
   ...orderFormZhCN,
   ...ordersIoZhCN,
   ...messagesZhCN,
+  ...accountZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;
