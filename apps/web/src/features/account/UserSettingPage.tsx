@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { App, Button, Card, Col, Form, Input, Row, Select } from 'antd';
 import type { AccountUpdateBody } from '@clearplay/contract';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract/constants';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { userStore } from '../../lib/current-user.ts';
@@ -23,8 +24,9 @@ interface ProfileValues {
  * session of mine then ends, this one stays.
  */
 export default function UserSettingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const { data: profile } = useProfile();
   const update = useUpdateProfile();
   const change = useChangePassword();
@@ -52,8 +54,12 @@ export default function UserSettingPage() {
     if (saved === null) return;
     const current = userStore.get();
     if (current !== null) userStore.set({ ...current, nickname: saved.nickname, wechat: saved.wechat, phone: saved.phone });
-    if (saved.locale !== null) await setLocale(saved.locale);
-    void message.success(t('account.saved'));
+    if (saved.locale !== null && saved.locale !== i18n.language) {
+      // Server texts on screen (messages, ledger remarks) are fetched again in the new language.
+      await setLocale(saved.locale);
+      void queryClient.invalidateQueries();
+    }
+    void message.success(i18n.t('account.saved'));
   };
 
   const savePassword = async (values: { oldPassword: string; newPassword: string }) => {

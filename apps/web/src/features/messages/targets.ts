@@ -4,12 +4,13 @@ import type { MessageItem } from '@clearplay/contract';
 export const MESSAGE_PAGE_PATH = '/user/message';
 const INSPECT_PATH = '/order/inspect';
 const USERS_PATH = '/system/user';
+const USER_INFO_PATH = '/user/info';
 
 /**
  * Where an item leads, for the reader `userId`: an order opens its detail on the order screen
  * (`?detail=<id>`); a renewal todo (another user's subscription) the user list where staff
- * renew; an announcement the notices of the full page. A message about the reader's own
- * subscription or balance leads nowhere yet (null): it says all there is to say.
+ * renew; an announcement the notices of the full page; the reader's own subscription or
+ * balance the user centre, which shows both with the ledger.
  */
 export function targetPath(item: Pick<MessageItem, 'target'>, userId: number | undefined): string | null {
   const target = item.target;
@@ -21,6 +22,6 @@ export function targetPath(item: Pick<MessageItem, 'target'>, userId: number | u
       return `${MESSAGE_PAGE_PATH}?type=notice`;
     case 'subscription':
     case 'ledger':
-      return target.id !== null && target.id !== userId ? USERS_PATH : null;
+      return target.id !== null && target.id !== userId ? USERS_PATH : USER_INFO_PATH;
   }
 }
