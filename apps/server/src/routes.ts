@@ -5,12 +5,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './http/route-context.ts';
 import announcementRoutes from './modules/announcements/announcements.routes.ts';
+import accountRoutes from './modules/account/account.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
 import monitorRoutes from './modules/monitor/monitor.routes.ts';
+import messageRoutes from './modules/messages/messages.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
 import publicRoutes from './modules/public/public.routes.ts';
@@ -39,6 +41,8 @@ export const modules = [
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/visit-stats/overview · GET /api/admin/user/session
   monitorRoutes, //  GET  /api/admin/monitor
   publicRoutes, //  GET /api/public/{lookup,verify/:code,links,prices,figures}
+  messageRoutes, // GET /api/admin/message/{list,unread} · POST /api/admin/message/read
+  accountRoutes, // /api/admin/account/{profile,password,logins,sessions,sessions/end-others,ledger,subscriptions}
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

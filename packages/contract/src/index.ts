@@ -20,3 +20,5 @@ export * from './announcements.ts';
 export * from './workplace.ts';
 export * from './visit-stats.ts';
 export * from './public.ts';
+export * from './messages.ts';
+export * from './account.ts';

@@ -12,6 +12,7 @@ const TABLES = [
   'job_leases',
   'ledger_entries',
   'login_records',
+  'messages',
   'operation_log_daily',
   'operation_logs',
   'order_daily',

@@ -35,6 +35,8 @@ export interface UsersTable {
   /** Sum of the user's ledger_entries in fen (0004); changed only together with an entry. bigint: PostgreSQL returns a string. */
   balance: Generated<number>;
   loginAt: number | null;
+  /** The language the user chose in their settings (0009): applied at sign-in; null = the browser's. */
+  locale: Generated<string | null>;
   passwordChangedAt: number;
   createdAt: number;
   updatedAt: number;
@@ -287,6 +289,24 @@ export interface EventDailyTable {
   day: number;
   event: string;
   n: number;
+export type MessageKind = 'message' | 'notice' | 'todo';
+
+/** The message box (0009): one row per recipient and event; the text is rendered from event + params in the reader's language. */
+export interface MessagesTable {
+  id: Generated<number>;
+  userId: number;
+  kind: MessageKind;
+  event: string;
+  /** JSON object of the event's parameters. */
+  params: string;
+  targetType: string | null;
+  /** bigint: PostgreSQL returns a string. */
+  targetId: number | null;
+  isRead: Generated<number>;
+  readAt: number | null;
+  doneAt: number | null;
+  dedupeKey: string | null;
+  createdAt: number;
 }
 
 export interface Database {
@@ -315,6 +335,7 @@ export interface Database {
   pageViewDaily: PageViewDailyTable;
   referrerDaily: ReferrerDailyTable;
   eventDaily: EventDailyTable;
+  messages: MessagesTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;
@@ -329,3 +350,4 @@ export type OperationLogRow = Selectable<OperationLogsTable>;
 export type NewOperationLog = Insertable<OperationLogsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+export type MessageRow = Selectable<MessagesTable>;

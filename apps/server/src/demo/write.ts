@@ -18,6 +18,7 @@ import type { Database } from '../db/schema.ts';
 import { newUserRow } from '../db/seed.ts';
 import { writeDemoAnnouncements } from './announcements.ts';
 import { planRecharges } from './ledger.ts';
+import { writeDemoMessages } from './messages.ts';
 import { demoLogs, type LoggedOrder, type LoggedRecharge } from './logs.ts';
 import { writeDemoPublic } from './public.ts';
 import type { DemoOrder } from './orders.ts';
@@ -278,6 +279,7 @@ export async function writeDemo(
     inspectors: inspectors.map((p) => p.username),
   });
   await writeDemoPublic(trx, now); // published prices and the link store (demo/public.ts)
+  await writeDemoMessages(trx, { now, orders: inserted, recharges });
 
   return {
     shops: shops.length,

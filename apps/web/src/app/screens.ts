@@ -23,6 +23,9 @@ export const screens: Record<ScreenName, ScreenModule> = {
   Log: () => import('../features/logs/LogsPage.tsx'),
   Role: () => import('../features/roles/RolesPage.tsx'),
   Dict: () => import('../features/dicts/DictsPage.tsx'),
+  Message: () => import('../features/messages/MessagePage.tsx'),
+  UserInfo: () => import('../features/account/UserInfoPage.tsx'),
+  UserSetting: () => import('../features/account/UserSettingPage.tsx'),
   redirect: () => import('./RedirectPage.tsx'),
   notFound: () => import('../components/NotFound.tsx'),
 };

@@ -63,6 +63,9 @@ export const RouteNames = {
   LOG: 'Log',
   ROLE: 'Role',
   DICT: 'Dict',
+  MESSAGE: 'Message',
+  USER_INFO: 'UserInfo',
+  USER_SETTING: 'UserSetting',
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
 } as const;
@@ -170,6 +173,23 @@ export const routes: AppRoute[] = [
             meta: { locale: 'menu.visualization.dataAnalysis', requiresAuth: true, roles: SUPER_ADMIN_ONLY },
           },
         ],
+      },
+      {
+        // The message box's full page ("view more"): every signed-in role, not in the menu.
+        name: RouteNames.MESSAGE,
+        path: '/user/message',
+        meta: { locale: 'route.message', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
+      },
+      {
+        // The user menu's user centre and settings: every signed-in role, not in the side menu.
+        name: RouteNames.USER_INFO,
+        path: '/user/info',
+        meta: { locale: 'route.userInfo', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
+      },
+      {
+        name: RouteNames.USER_SETTING,
+        path: '/user/setting',
+        meta: { locale: 'route.userSetting', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
       },
       {
         // Tab "reload": /redirect/<encoded path> re-navigates to the path, remounting the screen.

@@ -177,6 +177,35 @@ export async function request<T>(method: string, path: string, options: RequestO
   throw envelopeFailure(envelope, options);
 }
 
+/** What a conditional GET answers: the data and its version, or "not modified" (304). */
+export type Revalidated<T> = { changed: true; data: T; etag: string | null } | { changed: false };
+
+/**
+ * A conditional GET (a poll): sends If-None-Match with the version last seen; a 304 answers
+ * `{ changed: false }` without a body, anything else goes through the envelope and the error
+ * catalogue like `request`.
+ */
+export async function getIfChanged<T>(
+  path: string,
+  etag: string | null,
+  options: Omit<RequestOptions, 'body'> = {},
+): Promise<Revalidated<T>> {
+  const headers = buildHeaders('application/json');
+  if (etag !== null) headers['If-None-Match'] = etag;
+  let envelope: ApiEnvelope<unknown>;
+  let version: string | null;
+  try {
+    const response = await fetch(buildUrl(path, options.params), { method: 'GET', headers, signal: options.signal, cache: 'no-store' });
+    if (response.status === 304) return { changed: false };
+    version = response.headers.get('ETag');
+    envelope = await readEnvelope(response);
+  } catch (error) {
+    throw transportFailure(error, options);
+  }
+  if (envelope.status === Status.OK) return { changed: true, data: envelope.data as T, etag: version };
+  throw envelopeFailure(envelope, options);
+}
+
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first). */
 export function fileNameOf(disposition: string | null): string | undefined {
   if (!disposition) return undefined;

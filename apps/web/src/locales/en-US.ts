@@ -23,6 +23,9 @@ const enUS: Messages = {
   'route.linkstore': 'Link Store',
   'route.login': 'Login',
   'route.redirect': 'Redirecting',
+  'route.message': 'Message centre',
+  'route.userInfo': 'User centre',
+  'route.userSetting': 'User settings',
   'route.notFound': 'Page not found',
 
   'request.error': 'Error',

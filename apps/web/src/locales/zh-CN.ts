@@ -24,6 +24,9 @@ const zhCN = {
   'route.linkstore': '链接商店',
   'route.login': '登录',
   'route.redirect': '跳转中',
+  'route.message': '消息中心',
+  'route.userInfo': '个人中心',
+  'route.userSetting': '个人设置',
   'route.notFound': '页面不存在',
 
   'request.error': '错误',

@@ -17,3 +17,4 @@ export * from './sheets.ts';
 export * from './money.ts';
 export * from './workplace.ts';
 export * from './public.ts';
+export * from './messages.ts';

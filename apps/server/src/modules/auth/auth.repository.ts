@@ -130,3 +130,50 @@ export async function recentFailureTimes(db: Db, username: string, ip: string, s
     .execute();
   return rows.map((r) => Number(r.createdAt));
 }
+
+// ── a user's own sessions and sign-ins (user centre, issue 14); not on the session check's path ──
+
+/** Revokes every live session of a user but `keep`; returns how many. */
+export async function revokeOtherSessionsOfUser(db: Db, userId: number, keep: number, reason: RevokeReason, at: number): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revokedAt: at, revokeReason: reason })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('id', '<>', keep)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Live sessions of a user (sessions_user_id_idx: user_id, revoked_at), newest first. */
+export const liveSessionsOf = (db: Db, userId: number, now: number) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt'])
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+
+/** A user's own sign-ins, newest first (login_records_user_created_idx, 0009). */
+export const loginRecordsOf = (db: Db, userId: number, offset: number, limit: number) =>
+  db
+    .selectFrom('loginRecords')
+    .select(['id', 'ip', 'userAgent', 'success', 'reason', 'createdAt'])
+    .where('userId', '=', userId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export async function countLoginRecordsOf(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('loginRecords')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('userId', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -205,3 +205,24 @@ export function currentUser(user: AuthUser): CurrentUser {
   const { sessionId: _sessionId, ...current } = user;
   return current;
 }
+
+// ── the user's own sessions and sign-ins (user centre, issue 14); the session check above is untouched ──
+
+/** Ends every session of the user but `keepSessionId` (the caller's own); answers how many. */
+export const revokeOtherSessions = (
+  db: Db,
+  userId: number,
+  keepSessionId: number,
+  reason: Exclude<RevokeReason, 'logout'>,
+  at = nowMs(),
+): Promise<number> => repo.revokeOtherSessionsOfUser(db, userId, keepSessionId, reason, at);
+
+export const liveSessionsOf = (db: Db, userId: number, now = nowMs()) => repo.liveSessionsOf(db, userId, now);
+
+export async function loginHistoryOf(db: Db, userId: number, page: number, pageSize: number) {
+  const [rows, total] = await Promise.all([
+    repo.loginRecordsOf(db, userId, (page - 1) * pageSize, pageSize),
+    repo.countLoginRecordsOf(db, userId),
+  ]);
+  return { rows, total };
+}

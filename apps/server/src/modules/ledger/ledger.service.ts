@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { t, type Locale } from '../../lib/messages.ts';
 import { nowMs, toIso } from '../../lib/time.ts';
 import type { Operator } from '../../http/route-context.ts';
+import { recharged } from '../messages/messages.service.ts';
 import * as repo from './ledger.repository.ts';
 
 /**
@@ -125,6 +126,7 @@ export async function recharge(db: Db, body: RechargeBody, operator: Operator): 
       { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' },
       operator,
     );
+    await recharged(trx, { userId: body.userId, amount: body.amount, balance: entry.balanceAfter });
     return { entry, balance: entry.balanceAfter, username: user.username };
   });
 }

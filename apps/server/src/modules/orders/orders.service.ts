@@ -17,6 +17,7 @@ import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { DAY_MS, nowMs, toIso } from '../../lib/time.ts';
 import { enabledEntriesOf } from '../dicts/dicts.service.ts';
 import * as ledger from '../ledger/ledger.service.ts';
+import * as messages from '../messages/messages.service.ts';
 import { newVerificationCode } from './codes.ts';
 import * as repo from './orders.repository.ts';
 import {
@@ -215,7 +216,19 @@ function throwFirst(issues: Issue[]): never {
   );
 }
 
-// ── writes: order, counters and ledger in one transaction ──
+// ── writes: order, counters, ledger and messages in one transaction ──
+
+/** What the message box needs of an order (messages.service OrderFacts). */
+const factsOf = (o: OrderValues & { id: number | string; code: string }): messages.OrderFacts => ({
+  id: Number(o.id),
+  code: o.code,
+  userId: o.userId,
+  inspectorId: o.inspectorId,
+  result: o.result,
+  amount: Number(o.amount),
+  gameName: o.gameName,
+  objWechat: o.objWechat,
+});
 
 /** An order's key in the counters (orders.repository.ts bumpCounters), with its amount. */
 const countOf = (
@@ -247,6 +260,7 @@ export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): 
     if (values.amount !== 0) {
       await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
     }
+    await messages.orderRecorded(trx, factsOf({ ...values, id: orderId, code }), now);
     return orderId;
   });
   return orderDetail(db, id, op);
@@ -313,6 +327,7 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
         now,
       );
     }
+    await messages.orderChanged(trx, factsOf(existing), factsOf({ ...values, id: existing.id, code: existing.code }), now);
     if (existing.result !== values.result) changes.push(`result ${existing.result} → ${values.result}`);
     if (oldAmount !== values.amount) changes.push(`amount ${formatFen(oldAmount)} → ${formatFen(values.amount)}`);
   });
@@ -345,6 +360,7 @@ export async function deleteOrders(db: Db, ids: readonly number[], op: Operator)
       op,
       now,
     );
+    await messages.ordersDeleted(trx, unique, now);
     return rows.map((r) => r.code);
   });
 }
@@ -393,4 +409,5 @@ export async function recordInserted(trx: Db, rows: readonly InsertedOrder[], op
     op,
     now,
   );
+  await messages.ordersImported(trx, rows.map(factsOf), now);
 }

@@ -23,6 +23,7 @@ import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { parsePermissions, revokeUserSessions } from '../auth/auth.service.ts';
 import { assertDictValue, PUBLIC_DICT, STATUS_DICT } from '../dicts/dicts.service.ts';
 import { countEntriesOf } from '../ledger/ledger.service.ts';
+import { passwordReset, subscriptionRenewed } from '../messages/messages.service.ts';
 import { countOrdersOf } from '../orders/orders.service.ts';
 import * as repo from './users.repository.ts';
 
@@ -260,6 +261,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, operator: O
     const now = nowMs();
     await repo.updateUser(trx, target.id, { passwordHash, passwordChangedAt: now, updatedAt: now });
     await revokeUserSessions(trx, target.id, 'password_reset', now);
+    await passwordReset(trx, target.id, operator.username, now);
     return target.username;
   });
 }
@@ -348,6 +350,7 @@ export async function setSubscription(
     };
     const id = await repo.insertSubscription(trx, row);
     await repo.updateUser(trx, target.id, { serviceEndAt: endAt, updatedAt: now });
+    await subscriptionRenewed(trx, target.id, now);
     return { record: toSubscriptionRecord({ id, ...row }), username: target.username };
   });
   return { item: await getUserItem(db, body.userId), record, username };

@@ -4,8 +4,10 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   GlobalOutlined,
+  IdcardOutlined,
   LogoutOutlined,
   MoonOutlined,
+  SettingOutlined,
   SunOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -13,6 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME } from '../../config/settings.ts';
+import { MessageBell } from '../../features/messages/index.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
@@ -51,6 +54,7 @@ export function Navbar() {
         <span className="navbar-title">{APP_NAME}</span>
       </div>
       <Space size={8} className="navbar-actions">
+        <MessageBell />
         <Dropdown
           trigger={['click']}
           menu={{
@@ -88,6 +92,9 @@ export function Navbar() {
           trigger={['click']}
           menu={{
             items: [
+              { key: 'info', icon: <IdcardOutlined />, label: <span data-testid="user-info">{t('navbar.userInfo')}</span> },
+              { key: 'setting', icon: <SettingOutlined />, label: <span data-testid="user-setting">{t('navbar.userSetting')}</span> },
+              { type: 'divider' },
               {
                 key: 'logout',
                 icon: <LogoutOutlined />,
@@ -97,6 +104,8 @@ export function Navbar() {
             ],
             onClick: ({ key }) => {
               if (key === 'logout') logout.mutate();
+              else if (key === 'info') void navigate('/user/info');
+              else if (key === 'setting') void navigate('/user/setting');
             },
           }}
         >

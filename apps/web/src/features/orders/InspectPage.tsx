@@ -4,6 +4,7 @@ import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlin
 import type { OrderExportQuery, OrderItem, OrderListQuery } from '@clearplay/contract';
 import { ORDER_DICTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useConfirmDelete } from '../../components/confirm.ts';
 import { DictTag } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
@@ -37,6 +38,14 @@ export default function InspectPage() {
   const remove = useDeleteOrders();
 
   const [detail, setDetail] = useState<number | null>(null);
+  // `?detail=<id>` opens that order's details (a message box item leads here).
+  const [search, setSearch] = useSearchParams();
+  const detailFromUrl = Number(search.get('detail')) || null;
+  const shownDetail = detail ?? detailFromUrl;
+  const closeDetail = () => {
+    setDetail(null);
+    if (search.has('detail')) setSearch((next) => (next.delete('detail'), next), { replace: true });
+  };
   const [form, setForm] = useState<{ open: boolean; order?: OrderItem }>({ open: false });
   const [downloading, setDownloading] = useState<number | null>(null);
 
@@ -207,7 +216,7 @@ export default function InspectPage() {
         )}
         data-testid="order-table"
       />
-      <OrderDetailModal id={detail} onClose={() => setDetail(null)} onDownload={canDownload ? (o) => void download(o) : undefined} />
+      <OrderDetailModal id={shownDetail} onClose={closeDetail} onDownload={canDownload ? (o) => void download(o) : undefined} />
       <OrderFormModal
         open={form.open}
         order={form.order}

@@ -1,5 +1,7 @@
 import { workplaceEnUS } from './workplace.en-US.ts';
 import type { ScreenMessages } from './zh-CN.ts';
+import { accountEnUS } from './account.en-US.ts';
+import { messagesEnUS } from './messages.en-US.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
@@ -267,6 +269,8 @@ const screensEnUS: ScreenMessages = {
   ...ordersIoEnUS,
   ...workplaceEnUS,
   ...visitsEnUS,
+  ...messagesEnUS,
+  ...accountEnUS,
 };
 
 export default screensEnUS;

@@ -1,5 +1,7 @@
 import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
+import { accountZhCN } from './account.zh-CN.ts';
+import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 import { visitsZhCN } from './visits.zh-CN.ts';
@@ -270,6 +272,8 @@ const screensZhCN = {
   ...ordersIoZhCN,
   ...workplaceZhCN,
   ...visitsZhCN,
+  ...messagesZhCN,
+  ...accountZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

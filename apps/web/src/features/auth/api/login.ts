@@ -1,9 +1,19 @@
 import { useCallback, useState } from 'react';
-import type { LoginBody, LoginData } from '@clearplay/contract';
+import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
 import { api } from '../../../lib/api-client.ts';
 
 /** POST /api/admin/user/login. Part of the session life cycle: no session dialog, no 401 redirect. */
 export const login = (body: LoginBody): Promise<LoginData> => api.post<LoginData>('/admin/user/login', body, { session: 'guard' });
+
+/**
+ * The language the user saved in their settings (GET /admin/account/profile), applied at
+ * sign-in on any browser; null when they chose none or the call fails (the sign-in goes on).
+ */
+export const savedLocale = (): Promise<AccountProfile['locale']> =>
+  api
+    .get<AccountProfile>('/admin/account/profile', { session: 'guard', quiet: true })
+    .then((p) => p.locale)
+    .catch(() => null);
 
 /**
  * The login call with its pending state. Deliberately not a TanStack mutation: the login

@@ -7,8 +7,9 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
+import { setLocale } from '../../../lib/i18n.ts';
 import { StorageKey, removeToken, setToken, storage } from '../../../lib/storage.ts';
-import { useLogin } from '../api/login.ts';
+import { savedLocale, useLogin } from '../api/login.ts';
 import { afterLoginLocation } from '../redirect.ts';
 
 // Loaded on click, so the modal code is not part of the login page's first load.
@@ -27,7 +28,7 @@ const ERROR_KEYS = {
  * 200 KB first-load budget cannot afford. It looks and behaves like an antd vertical form.
  */
 export function LoginForm() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const { mutateAsync, isPending } = useLogin();
@@ -59,6 +60,9 @@ export function LoginForm() {
       setToken(token);
       // "Remember password" keeps the username only; the server gives the long session.
       storage.write(StorageKey.REMEMBERED_USERNAME, values.remember ? name : null);
+      // The language saved in the user's settings wins over this browser's.
+      const locale = await savedLocale();
+      if (locale !== null && locale !== i18n.language) await setLocale(locale);
       await navigate(afterLoginLocation(searchParams), { replace: true });
     } catch (error) {
       // Spec §4: a failed login removes any token.

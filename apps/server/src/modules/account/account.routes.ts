@@ -1,0 +1,145 @@
+import {
+  AccountPageQuery,
+  AccountProfile,
+  AccountUpdateBody,
+  ActiveSession,
+  EndedSessions,
+  LedgerPage,
+  LoginHistoryPage,
+  PasswordChangeBody,
+  PasswordChangeResult,
+  SubscriptionRecord,
+} from '@clearplay/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ok, responses } from '../../lib/envelope.ts';
+import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
+import * as account from './account.service.ts';
+
+const security = [{ bearer: [] }];
+const tags = ['account'];
+
+/** The signed-in user's own account (user centre, user settings): any signed-in user, on themselves only. */
+const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+  app.get(
+    '/admin/account/profile',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'My profile (and, for a shop, its subscription and balance)',
+        security,
+        response: responses(AccountProfile),
+      },
+    },
+    async (request) => ok(await account.profile(db, requireUser(request).id)),
+  );
+
+  app.post(
+    '/admin/account/profile',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'update' } },
+      schema: {
+        tags,
+        summary: 'Edit my nickname, chat ID, phone, avatar, language',
+        security,
+        body: AccountUpdateBody,
+        response: responses(AccountProfile),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const item = await account.updateProfile(db, user.id, request.body);
+      request.logContent = `user ${user.username} (#${user.id}): own profile updated`;
+      return ok(item);
+    },
+  );
+
+  app.post(
+    '/admin/account/password',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'password' } },
+      schema: {
+        tags,
+        summary: 'Change my password (the current one required); my other sessions end, this one stays',
+        security,
+        body: PasswordChangeBody,
+        response: responses(PasswordChangeResult),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const sessionsEnded = await account.changePassword(db, user.id, user.sessionId, request.body);
+      request.logContent = `user ${user.username} (#${user.id}): own password changed, ${sessionsEnded} other sessions ended`;
+      return ok({ sessionsEnded });
+    },
+  );
+
+  app.get(
+    '/admin/account/logins',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'My sign-ins, newest first',
+        security,
+        querystring: AccountPageQuery,
+        response: responses(LoginHistoryPage),
+      },
+    },
+    async (request) => ok(await account.loginHistory(db, requireUser(request).id, request.query.page, request.query.pageSize)),
+  );
+
+  app.get(
+    '/admin/account/sessions',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'My live sessions (this one marked current)', security, response: responses(Type.Array(ActiveSession)) },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      return ok(await account.sessions(db, user.id, user.sessionId));
+    },
+  );
+
+  app.post(
+    '/admin/account/sessions/end-others',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'endSessions' } },
+      schema: { tags, summary: 'Sign out my other sessions', security, response: responses(EndedSessions) },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const ended = await account.endOtherSessions(db, user.id, user.sessionId);
+      request.logContent = `user ${user.username} (#${user.id}): ${ended} other sessions signed out`;
+      return ok({ ended });
+    },
+  );
+
+  app.get(
+    '/admin/account/ledger',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: "A shop's own ledger and balance (read-only)",
+        security,
+        querystring: AccountPageQuery,
+        response: responses(LedgerPage),
+      },
+    },
+    async (request) =>
+      ok(await account.ownLedger(db, requireUser(request).id, request.query.page ?? 1, request.query.pageSize ?? 10, localeOf(request))),
+  );
+
+  app.get(
+    '/admin/account/subscriptions',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'My subscription records', security, response: responses(Type.Array(SubscriptionRecord)) },
+    },
+    async (request) => ok(await account.ownSubscriptions(db, requireUser(request).id)),
+  );
+};
+
+export default accountRoutes;

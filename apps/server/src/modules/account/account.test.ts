@@ -1,0 +1,141 @@
+import type { AccountProfile, ActiveSession, LedgerPage, LoginHistoryPage } from '@clearplay/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestContext, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
+
+/**
+ * The signed-in user's own account through HTTP (issue 14): profile and its edits (nickname,
+ * chat ID, phone, avatar, language), the password change that ends every other session but
+ * this one, own sign-ins and sessions, "sign out other sessions", a shop's own ledger.
+ */
+
+let ctx: TestContext;
+let admin: LoggedIn;
+let shop: LoggedIn;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await loginAs(ctx, 'admin');
+  shop = await loginAs(ctx, 'shop');
+});
+afterAll(() => ctx?.destroy());
+
+const as = (headers: { authorization: string }) => ({ headers });
+
+describe('the profile', () => {
+  it('answers my own profile; a shop sees its balance and subscription, staff none', async () => {
+    const mine = await call<AccountProfile>(ctx, 'GET', '/api/admin/account/profile', { as: shop });
+    expect(mine.status).toBe(200);
+    expect(mine.data).toMatchObject({ id: shop.id, username: shop.username, roleName: 'shop', locale: null });
+    expect(mine.data.shop).toEqual({ balance: 0, serviceEndDate: null, subscriptionState: 'none' });
+    expect(mine.data.loginTime).not.toBeNull();
+    expect((await call<AccountProfile>(ctx, 'GET', '/api/admin/account/profile', { as: admin })).data.shop).toBeNull();
+  });
+
+  it('edits my nickname, chat ID, phone, avatar and language, and nothing of anyone else', async () => {
+    const before = await ctx.db.selectFrom('users').select(['nickname']).where('id', '=', admin.id).executeTakeFirstOrThrow();
+    const res = await call<AccountProfile>(ctx, 'POST', '/api/admin/account/profile', {
+      as: shop,
+      payload: { nickname: ' 新名字 ', wechat: 'wx_new', phone: '13900000000', avatar: '/uploads/a.png', locale: 'en-US' },
+    });
+    expect(res.status, res.msg).toBe(200);
+    expect(res.data).toMatchObject({
+      nickname: '新名字',
+      wechat: 'wx_new',
+      phone: '13900000000',
+      avatar: '/uploads/a.png',
+      locale: 'en-US',
+    });
+    // The session's user shows it at once (the navbar reads user info).
+    const info = await call<{ nickname: string; avatar: string }>(ctx, 'GET', '/api/admin/user/info', { as: shop });
+    expect(info.data).toMatchObject({ nickname: '新名字', avatar: '/uploads/a.png' });
+    expect((await ctx.db.selectFrom('users').select(['nickname']).where('id', '=', admin.id).executeTakeFirstOrThrow()).nickname).toBe(
+      before.nickname,
+    );
+    // An id in the body is dropped (unknown fields are stripped): the call still edits only me.
+    const sneaky = await call<AccountProfile>(ctx, 'POST', '/api/admin/account/profile', {
+      as: shop,
+      payload: { id: admin.id, nickname: 'x', wechat: 'w', phone: '1' },
+    });
+    expect(sneaky.data).toMatchObject({ id: shop.id, nickname: 'x' });
+    expect((await ctx.db.selectFrom('users').select(['nickname']).where('id', '=', admin.id).executeTakeFirstOrThrow()).nickname).toBe(
+      before.nickname,
+    );
+    const empty = await call(ctx, 'POST', '/api/admin/account/profile', { as: shop, payload: { nickname: ' ', wechat: 'w', phone: '1' } });
+    expect(empty.http).toBe(400);
+    expect(empty.msg).toContain('nickname');
+    expect(
+      (
+        await call(ctx, 'POST', '/api/admin/account/profile', {
+          as: shop,
+          payload: { nickname: 'a', wechat: 'w', phone: '1', locale: 'fr' },
+        })
+      ).http,
+    ).toBe(400);
+  });
+});
+
+describe('changing my password', () => {
+  it('needs the current one, ends every other session of mine and keeps this one', async () => {
+    const me = await loginAs(ctx, 'inspector');
+    const other = await loginWith(ctx, me.username, TEST_PASSWORD);
+    const third = await loginWith(ctx, me.username, TEST_PASSWORD);
+    const bystander = await loginAs(ctx, 'inspector');
+
+    const wrong = await call(ctx, 'POST', '/api/admin/account/password', {
+      as: me,
+      payload: { oldPassword: 'nope-nope', newPassword: 'NewPass#1' },
+    });
+    expect(wrong.http).toBe(400);
+    expect((await call(ctx, 'GET', '/api/admin/user/info', { as: as(other.headers) })).status).toBe(200);
+    expect(
+      (await call(ctx, 'POST', '/api/admin/account/password', { as: me, payload: { oldPassword: TEST_PASSWORD, newPassword: '12345' } }))
+        .http,
+    ).toBe(400);
+
+    const res = await call<{ sessionsEnded: number }>(ctx, 'POST', '/api/admin/account/password', {
+      as: me,
+      payload: { oldPassword: TEST_PASSWORD, newPassword: 'NewPass#1' },
+    });
+    expect(res.status, res.msg).toBe(200);
+    expect(res.data.sessionsEnded).toBe(2);
+    expect((await call(ctx, 'GET', '/api/admin/user/info', { as: me })).status).toBe(200);
+    for (const ended of [other, third])
+      expect((await call(ctx, 'GET', '/api/admin/user/info', { as: as(ended.headers) })).status).toBe(50012);
+    expect((await call(ctx, 'GET', '/api/admin/user/info', { as: bystander })).status).toBe(200);
+    // The new password signs in; the old one no longer does.
+    await expect(loginWith(ctx, me.username, TEST_PASSWORD)).rejects.toThrow();
+    await loginWith(ctx, me.username, 'NewPass#1');
+  });
+});
+
+describe('my sign-ins and sessions', () => {
+  it('lists only my own sign-ins and live sessions, and signs out the others', async () => {
+    const me = await loginAs(ctx, 'shop');
+    const second = await loginWith(ctx, me.username, TEST_PASSWORD);
+    await ctx.app.inject({ method: 'POST', url: '/api/admin/user/login', payload: { username: me.username, password: 'wrong-one' } });
+    const logins = await call<LoginHistoryPage>(ctx, 'GET', '/api/admin/account/logins?pageSize=10', { as: me });
+    expect(logins.data.total).toBe(3);
+    expect(logins.data.list.map((l) => l.success)).toEqual([false, true, true]);
+
+    const sessions = await call<ActiveSession[]>(ctx, 'GET', '/api/admin/account/sessions', { as: me });
+    expect(sessions.data).toHaveLength(2);
+    expect(sessions.data.filter((s) => s.current)).toHaveLength(1);
+
+    const ended = await call<{ ended: number }>(ctx, 'POST', '/api/admin/account/sessions/end-others', { as: me });
+    expect(ended.data.ended).toBe(1);
+    expect((await call(ctx, 'GET', '/api/admin/user/info', { as: as(second.headers) })).status).toBe(50012);
+    expect((await call<ActiveSession[]>(ctx, 'GET', '/api/admin/account/sessions', { as: me })).data).toHaveLength(1);
+  });
+
+  it('shows a shop its own ledger, read-only; staff have none', async () => {
+    const boss = await loginAs(ctx, 'super_admin');
+    await call(ctx, 'POST', '/api/admin/user/recharge', { as: boss, payload: { userId: shop.id, amount: 5000 } });
+    const ledger = await call<LedgerPage>(ctx, 'GET', '/api/admin/account/ledger', { as: shop });
+    expect(ledger.status, ledger.msg).toBe(200);
+    expect(ledger.data.balance).toBe(5000);
+    expect(ledger.data.list.every((e) => e.userId === shop.id)).toBe(true);
+    expect((await call(ctx, 'GET', '/api/admin/account/ledger', { as: admin })).http).toBe(404);
+    // …while the staff ledger route stays closed to a shop.
+    expect((await call(ctx, 'GET', `/api/admin/user/ledger?userId=${shop.id}`, { as: shop })).http).toBe(403);
+  });
+});

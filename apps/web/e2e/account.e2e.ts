@@ -1,0 +1,108 @@
+// Browser journey of the user centre and settings on the demo business (issue 14): shop0001,
+// signed in in two browsers, finds its profile, subscription, balance, ledger, sessions and
+// sign-ins in the user centre; in the settings it changes its password and chooses English;
+// its other browser is signed out (the logged-out dialog, without any click there), and a
+// fresh Chinese browser signs in with the new password and is shown English. Screenshots in
+// both languages.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  DEMO_PASSWORD,
+  launchBrowser,
+  login,
+  newContext,
+  settledScreenshot,
+  signedIn,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: '1' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const NEW_PASSWORD = 'Shop#2026';
+
+describe('the user centre and settings', () => {
+  test('a shop reads its account, changes its password and language; its other browser is signed out', async () => {
+    const other = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const page = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+
+    // The user menu leads to the user centre.
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-info').click();
+    await until(() => new URL(page.url()).pathname).toBe('/user/info');
+    await until(() => page.getByTestId('account-profile').textContent()).toContain('shop0001');
+    await until(() => page.getByTestId('account-balance').textContent()).toMatch(/¥/);
+    await until(() => page.getByTestId('account-ledger').locator('.ant-table-row').count()).toBeGreaterThan(0);
+    await until(() => page.getByTestId('account-sessions').locator('.ant-list-item').count()).toBe(2);
+    await until(() => page.getByTestId('account-logins').locator('.ant-table-row').count()).toBeGreaterThan(1);
+    await settledScreenshot(page, 'account-info-zh-CN');
+
+    // The settings: a wrong current password is refused and changes nothing.
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-setting').click();
+    await until(() => new URL(page.url()).pathname).toBe('/user/setting');
+    await page.getByTestId('account-old-password').fill('wrong-password');
+    await page.getByTestId('account-new-password').fill(NEW_PASSWORD);
+    await page.getByTestId('account-confirm-password').fill(NEW_PASSWORD);
+    await page.getByTestId('account-password-save').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '当前密码不正确' }).first().isVisible()).toBe(true);
+
+    await page.getByTestId('account-old-password').fill(DEMO_PASSWORD);
+    await page.getByTestId('account-password-save').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '其他 1 个会话已退出登录' }).first().isVisible()).toBe(true);
+    // This browser stays signed in…
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    // …the other one is told, by itself (its message poll), that it was signed out.
+    await until(() => other.locator('.ant-modal-confirm-title', { hasText: '您已退出登录' }).isVisible(), 30_000).toBe(true);
+
+    // Language: English, saved on the server; the screen switches at once.
+    await page.getByTestId('account-locale').click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+      .filter({ hasText: 'English' })
+      .click();
+    await page.getByTestId('account-save').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: 'Saved' }).first().isVisible()).toBe(true);
+    await settledScreenshot(page, 'account-setting-en-US');
+
+    // A fresh Chinese browser: the new password signs in, and the saved language applies.
+    const context = await newContext(browser, server.url, 'zh-CN');
+    const fresh = await context.newPage();
+    await fresh.goto('/login');
+    await login(fresh, 'shop0001', NEW_PASSWORD);
+    await until(() => fresh.getByTestId('app-layout').isVisible()).toBe(true);
+    await fresh.goto('/user/info');
+    await until(() => fresh.getByTestId('account-profile').textContent()).toContain('Username');
+    expect(await fresh.evaluate(() => localStorage.getItem('locale'))).toBe('en-US');
+    await until(() => fresh.getByTestId('account-sessions').locator('.ant-list-item').count()).toBe(2);
+    await settledScreenshot(fresh, 'account-info-en-US');
+
+    // Sign out the other sessions from the user centre: the first browser is signed out too.
+    await fresh.getByTestId('account-end-others').click();
+    await until(() => fresh.getByTestId('account-sessions').locator('.ant-list-item').count()).toBe(1);
+    await until(() => page.locator('.ant-modal-confirm-title').isVisible(), 30_000).toBe(true);
+    await page.context().close();
+    await other.context().close();
+    await context.close();
+  });
+
+  test('the settings screen in Chinese', async () => {
+    const page = await signedIn(browser, server.url, { username: 'inspector01', password: DEMO_PASSWORD, path: '/user/setting' });
+    await until(() => page.getByTestId('account-nickname').inputValue()).not.toBe('');
+    expect(await page.getByTestId('account-shop').count()).toBe(0);
+    await settledScreenshot(page, 'account-setting-zh-CN');
+    await page.context().close();
+  });
+});

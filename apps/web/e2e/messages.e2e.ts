@@ -1,0 +1,167 @@
+// Browser journey of the message box on the demo business (issue 14): inspector01 records an
+// order for shop0001 while shop0001 is signed in in another browser; the shop's bell rises
+// without a reload (the poll), the popover lists the new order, the item opens the order's
+// details and is read, and "all read" clears the badge; "view more" opens the full page. The
+// inspector's box holds the demo's suspicious-order todos. Screenshots in both languages.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, settledScreenshot, signedIn, startServer, until, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: '1' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The poll runs every 15 s; a new item must show within 30 s. */
+const WITHIN_POLL = 30_000;
+
+const badgeCount = async (page: Page): Promise<number> =>
+  Number((await page.getByTestId('message-badge').getAttribute('data-count')) ?? NaN);
+
+interface Unread {
+  message: number;
+  notice: number;
+  todo: number;
+  total: number;
+}
+
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { status: number; data: T };
+  expect(body.status).toBe(200);
+  return body.data;
+}
+
+async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
+  const item = scope
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('label', { hasText: label }) })
+    .first();
+  await item.locator('.ant-select').first().click();
+  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
+}
+
+const box = (page: Page) => page.getByTestId('message-box');
+
+async function openBox(page: Page): Promise<void> {
+  await page.getByTestId('message-bell').click();
+  await until(() => box(page).isVisible()).toBe(true);
+}
+
+describe('the message box', () => {
+  test('a new order reaches the signed-in shop without a reload, leads to the order, and all read clears the badge', async () => {
+    const shop = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const before = await apiGet<Unread>(shop, '/admin/message/unread');
+    await until(() => badgeCount(shop)).toBe(before.total);
+    // The demo gave the shop messages about its recent orders and recharges.
+    expect((await apiGet<{ total: number }>(shop, '/admin/message/list?type=message')).total).toBeGreaterThan(0);
+    // A mark on the window: a reload would wipe it.
+    await shop.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+    const inspector = await signedIn(browser, server.url, { username: 'inspector01', password: DEMO_PASSWORD, path: '/order/inspect' });
+    await inspector.getByTestId('order-create').click();
+    const form = inspector.locator('.ant-modal').filter({ has: inspector.getByTestId('order-form-objWechat') });
+    await until(() => form.isVisible()).toBe(true);
+    const objWechat = `wx_msg_${Date.now().toString(36)}`;
+    await form.getByTestId('order-form-objWechat').fill(objWechat);
+    await form.getByTestId('order-form-objWechatName').fill('消息目标');
+    await form.getByTestId('order-form-objClientName').fill('目标所属店铺乙');
+    await form.getByTestId('order-form-mac').fill('aa:bb:cc:dd:ee:43');
+    await pick(inspector, form, '游戏', '王者荣耀');
+    await pick(inspector, form, '检测结果', '作弊');
+    await pick(inspector, form, '客户店铺', /shop0001/, 'shop0001');
+    await until(() => form.getByTestId('order-form-amount').inputValue()).not.toBe('');
+    await form.locator('.ant-modal-footer .ant-btn-primary').click();
+    await until(() => form.isVisible()).toBe(false);
+    const created = inspector.locator('.ant-table-row').filter({ hasText: objWechat });
+    await until(() => created.isVisible()).toBe(true);
+    const code = ((await created.locator('[data-testid^="order-detail-"]').getAttribute('data-testid')) ?? '').replace('order-detail-', '');
+    expect(code).not.toBe('');
+
+    // The shop's bell rises by itself.
+    await until(() => badgeCount(shop), WITHIN_POLL).toBe(before.total + 1);
+    expect(await shop.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+    await openBox(shop);
+    const item = box(shop)
+      .locator('[data-testid^="message-item-"]')
+      .filter({ hasText: `新订单 ${code}` });
+    await until(() => item.isVisible()).toBe(true);
+    expect(await item.getAttribute('data-read')).toBe('false');
+    expect(await item.textContent()).toMatch(/作弊/);
+    expect(await item.textContent()).toMatch(/秒前|分钟前|几秒前/);
+    await settledScreenshot(shop, 'messages-box-zh-CN');
+
+    // The item opens the order's details on the order screen and is read.
+    await item.click();
+    await until(() => new URL(shop.url()).pathname).toBe('/order/inspect');
+    const detail = shop.locator('.ant-modal').filter({ has: shop.getByTestId('order-detail') });
+    await until(() => detail.isVisible()).toBe(true);
+    expect(await detail.textContent()).toContain(code);
+    await until(() => badgeCount(shop)).toBe(before.total);
+    await detail.locator('.ant-modal-close').click();
+    await until(() => detail.isVisible()).toBe(false);
+
+    // "All read" on the message tab: the shop has no notices or to-dos, so the badge clears.
+    await openBox(shop);
+    await shop.getByTestId('message-all-read').click();
+    await until(() => badgeCount(shop)).toBe(before.notice + before.todo);
+    expect(await apiGet<Unread>(shop, '/admin/message/unread')).toMatchObject({ message: 0 });
+    expect(before.notice + before.todo).toBe(0);
+
+    // "View more": the full page, read ones included.
+    await shop.getByTestId('message-view-more').click();
+    await until(() => new URL(shop.url()).pathname).toBe('/user/message');
+    const table = shop.getByTestId('message-table');
+    await until(() => table.locator('.ant-table-row').count()).toBeGreaterThan(0);
+    expect(await table.locator('.ant-table-row').first().textContent()).toContain(code);
+    await settledScreenshot(shop, 'messages-page-zh-CN');
+    await shop.context().close();
+    await inspector.context().close();
+  });
+
+  test('an inspector finds the demo’s suspicious orders as to-dos and marks some read on the full page (en-US)', async () => {
+    const page = await signedIn(browser, server.url, {
+      username: 'inspector01',
+      password: DEMO_PASSWORD,
+      path: '/order/inspect',
+      locale: 'en-US',
+    });
+    const before = await apiGet<Unread>(page, '/admin/message/unread');
+    expect(before.todo).toBeGreaterThan(0);
+    await until(() => badgeCount(page)).toBe(before.total);
+    await openBox(page);
+    await page.getByTestId('message-tab-todo').click();
+    const first = box(page).locator('[data-testid^="message-item-"]').first();
+    await until(() => first.textContent()).toMatch(/^Re-check order/);
+    expect(await first.textContent()).toMatch(/ago/);
+    await settledScreenshot(page, 'messages-box-en-US');
+
+    await page.getByTestId('message-view-more').click();
+    await until(() => page.url()).toContain('/user/message?type=todo');
+    const table = page.getByTestId('message-table');
+    await until(() => table.locator('.ant-table-row').count()).toBeGreaterThan(1);
+    const rows = table.locator('.ant-table-row');
+    await rows.nth(0).locator('.ant-checkbox-input').check();
+    await rows.nth(1).locator('.ant-checkbox-input').check();
+    await page.getByTestId('message-batch-read').click();
+    await until(() => badgeCount(page)).toBe(before.total - 2);
+    await until(() => table.locator('.ant-table-row').first().textContent()).toContain('Read');
+    await settledScreenshot(page, 'messages-page-en-US');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,61 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AccountPageQuery,
+  AccountProfile,
+  AccountUpdateBody,
+  ActiveSession,
+  EndedSessions,
+  LedgerPage,
+  LoginHistoryPage,
+  PasswordChangeBody,
+  PasswordChangeResult,
+  SubscriptionRecord,
+} from '@clearplay/contract';
+import { api } from '../../../lib/api-client.ts';
+
+/** Query keys of the signed-in user's own account. */
+export const accountKeys = {
+  all: ['account'] as const,
+  profile: ['account', 'profile'] as const,
+  sessions: ['account', 'sessions'] as const,
+  logins: ['account', 'logins'] as const,
+  ledger: ['account', 'ledger'] as const,
+  subscriptions: ['account', 'subscriptions'] as const,
+};
+
+export const getProfile = () => api.get<AccountProfile>('/admin/account/profile');
+export const getLogins = (query: AccountPageQuery, signal?: AbortSignal) =>
+  api.get<LoginHistoryPage>('/admin/account/logins', { params: { ...query }, signal });
+export const getOwnLedger = (query: AccountPageQuery, signal?: AbortSignal) =>
+  api.get<LedgerPage>('/admin/account/ledger', { params: { ...query }, signal });
+
+export const useProfile = () => useQuery({ queryKey: accountKeys.profile, queryFn: getProfile });
+export const useSessions = () =>
+  useQuery({ queryKey: accountKeys.sessions, queryFn: () => api.get<ActiveSession[]>('/admin/account/sessions') });
+export const useOwnSubscriptions = (enabled: boolean) =>
+  useQuery({ queryKey: accountKeys.subscriptions, queryFn: () => api.get<SubscriptionRecord[]>('/admin/account/subscriptions'), enabled });
+
+/** Edits the profile; the navbar's user (user info) is fetched again so it shows the new name. */
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AccountUpdateBody) => api.post<AccountProfile>('/admin/account/profile', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
+  });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PasswordChangeBody) => api.post<PasswordChangeResult>('/admin/account/password', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
+  });
+}
+
+export function useEndOtherSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<EndedSessions>('/admin/account/sessions/end-others'),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
+  });
+}

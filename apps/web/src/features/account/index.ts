@@ -1,0 +1,2 @@
+/** The signed-in user's own account (issue 14): the user centre and settings are screens (app/screens.ts). */
+export { accountKeys } from './api/account.ts';

@@ -1,0 +1,22 @@
+/** Chinese strings of the message box (navbar bell, popover, full page). */
+export const messagesZhCN = {
+  'messages.bell': '消息',
+  'messages.kind.message': '消息',
+  'messages.kind.notice': '通知',
+  'messages.kind.todo': '待办',
+  'messages.kind.all': '全部',
+  'messages.allRead': '全部已读',
+  'messages.viewMore': '查看更多',
+  'messages.empty': '暂无内容',
+  'messages.done': '已完成',
+  'messages.read.unread': '未读',
+  'messages.read.read': '已读',
+  'messages.read.all': '全部',
+  'messages.field.read': '状态',
+  'messages.field.type': '类型',
+  'messages.field.title': '标题',
+  'messages.field.content': '内容',
+  'messages.field.createdTime': '时间',
+  'messages.markRead': '标记已读（{{count}}）',
+  'messages.page.description': '发给你的消息、通知和待办。点击标题查看相关内容并标记为已读。',
+} as const;

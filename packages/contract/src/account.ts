@@ -1,0 +1,98 @@
+import { Type, type Static } from 'typebox';
+import { Instant } from './common.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from './constants/index.ts';
+import { SubscriptionState } from './users.ts';
+
+/**
+ * The signed-in user's own account (issue 14: user centre `/user/info`, user settings
+ * `/user/setting`): GET/POST /admin/account/profile, POST /admin/account/password,
+ * GET /admin/account/logins, GET /admin/account/sessions, POST /admin/account/sessions/end-others.
+ * Every call acts on the session's own user only.
+ */
+export const AccountLocale = Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')]);
+
+export const AccountProfile = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  nickname: Type.String(),
+  roleName: Type.String(),
+  roleDescription: Type.String(),
+  wechat: Type.String(),
+  phone: Type.String(),
+  avatar: Type.String(),
+  /** The language chosen in the settings; null: the browser's. Applied at sign-in. */
+  locale: Type.Union([AccountLocale, Type.Null()]),
+  loginTime: Type.Union([Instant, Type.Null()]),
+  createdTime: Instant,
+  /** A shop (a role that is not an administrator): its subscription and balance. */
+  shop: Type.Union([
+    Type.Object({
+      balance: Type.Integer(),
+      serviceEndDate: Type.Union([Instant, Type.Null()]),
+      subscriptionState: SubscriptionState,
+    }),
+    Type.Null(),
+  ]),
+});
+export type AccountProfile = Static<typeof AccountProfile>;
+
+const Required = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+
+export const AccountUpdateBody = Type.Object(
+  {
+    nickname: Required(50),
+    wechat: Required(64),
+    phone: Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9+\\-() ]+$' }),
+    avatar: Type.Optional(Type.String({ maxLength: 500 })),
+    locale: Type.Optional(Type.Union([AccountLocale, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
+
+export const PasswordChangeBody = Type.Object(
+  {
+    oldPassword: Type.String({ minLength: 1, maxLength: 128 }),
+    newPassword: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
+export const PasswordChangeResult = Type.Object({ sessionsEnded: Type.Integer({ minimum: 0 }) });
+export type PasswordChangeResult = Static<typeof PasswordChangeResult>;
+
+export const AccountPageQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  },
+  { additionalProperties: false },
+);
+export type AccountPageQuery = Static<typeof AccountPageQuery>;
+
+export const LoginHistoryItem = Type.Object({
+  id: Type.Integer(),
+  ip: Type.String(),
+  userAgent: Type.String(),
+  success: Type.Boolean(),
+  reason: Type.String(),
+  createdTime: Instant,
+});
+export type LoginHistoryItem = Static<typeof LoginHistoryItem>;
+export const LoginHistoryPage = Type.Object({ list: Type.Array(LoginHistoryItem), total: Type.Integer({ minimum: 0 }) });
+export type LoginHistoryPage = Static<typeof LoginHistoryPage>;
+
+export const ActiveSession = Type.Object({
+  id: Type.Integer(),
+  ip: Type.String(),
+  userAgent: Type.String(),
+  createdTime: Instant,
+  lastSeenTime: Instant,
+  expiresTime: Instant,
+  /** The session of this very call. */
+  current: Type.Boolean(),
+});
+export type ActiveSession = Static<typeof ActiveSession>;
+
+export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) });
+export type EndedSessions = Static<typeof EndedSessions>;
