@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_tracking.ts';
 import * as m0003 from './migrations/0003_system.ts';
 import * as m0004 from './migrations/0004_orders.ts';
 import * as m0005 from './migrations/0005_data_care.ts';
+import * as m0011 from './migrations/0011_target_history.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0003_system': m0003,
   '0004_orders': m0004,
   '0005_data_care': m0005,
+  '0011_target_history': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

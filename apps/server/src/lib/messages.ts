@@ -192,6 +192,8 @@ const enUS = {
   'orderImport.userAmbiguous': '"{name}" is the nickname of {count} users; use the username',
   'orderImport.amount': '"{value}" is not an amount in CNY such as 12.50',
   'orderImport.time': '"{value}" is not a date and time such as 2026-01-02 15:04',
+  // target history (issue 17)
+  'history.needTarget': 'Give a chat ID or a MAC address to look up',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -383,6 +385,8 @@ const zhCN: Record<MessageKey, string> = {
   'orderImport.userAmbiguous': '“{name}”是 {count} 个用户的昵称，请填写用户名',
   'orderImport.amount': '“{value}”不是人民币金额，如 12.50',
   'orderImport.time': '“{value}”不是日期时间，如 2026-01-02 15:04',
+  // target history (issue 17)
+  'history.needTarget': '请填写要查询的微信号或 MAC 地址',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

@@ -1,0 +1,199 @@
+import type { OrderHistory, OrderItem } from '@clearplay/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { orderBody } from '../../test/orders.ts';
+
+/**
+ * GET /admin/order/history (issue 17, decision 0065) on a real database: the records of a chat
+ * ID and of a machine for each role under the order list's visibility rules (nothing of
+ * another shop's private record, not even a count), every MAC spelling the list filter
+ * accepts, the "changed MAC" proposal, and the answers to bad input.
+ */
+
+const PRICES = { defaultPrice: 1000, defaultPriceCheat: 3000, defaultPriceNotPass: 500, defaultPriceSuspect: 1500 };
+const PRICE_OF = [1000, 3000, 500, 1500];
+
+const M1 = 'AA-BB-CC-00-00-01';
+const M2 = 'AA-BB-CC-00-00-02';
+const M3 = 'AA-BB-CC-00-00-03';
+
+let ctx: TestContext;
+let admin: LoggedIn;
+let inspector: LoggedIn;
+let shopA: LoggedIn;
+let shopB: LoggedIn;
+let shopC: LoggedIn;
+/** o1 A private cheat M1 · o2 B public suspicious M1 · o3 B private cheat M2 (all "WX_Rep"); o4 C private normal M2 "wx_other"; o5 A public failed M1 "wx_alt". */
+const o: Record<string, OrderItem> = {};
+
+async function create(shop: LoggedIn, values: { objWechat: string; mac: string; result: number; ifPublic: 0 | 1 }): Promise<OrderItem> {
+  const res = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+    as: admin,
+    payload: orderBody({ userId: shop.id, inspectorId: inspector.id, amount: PRICE_OF[values.result]! }, values),
+  });
+  expect(res.status, res.msg).toBe(200);
+  return res.data;
+}
+
+async function history(as: LoggedIn | null, q: Record<string, string | number>) {
+  const res = await call<OrderHistory>(
+    ctx,
+    'GET',
+    `/api/admin/order/history?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`,
+    { as },
+  );
+  expect(res.http).toBeLessThan(500);
+  return res;
+}
+
+async function ok(as: LoggedIn, q: Record<string, string | number>): Promise<OrderHistory> {
+  const res = await history(as, q);
+  expect(res.status, res.msg).toBe(200);
+  return res.data;
+}
+
+const ids = (list: { id: number }[]) => list.map((r) => r.id);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await loginAs(ctx, 'admin');
+  inspector = await loginAs(ctx, 'inspector');
+  shopA = await loginAs(ctx, 'shop');
+  shopB = await loginAs(ctx, 'shop');
+  shopC = await loginAs(ctx, 'shop');
+  await ctx.db.updateTable('users').set(PRICES).where('id', 'in', [shopA.id, shopB.id, shopC.id]).execute();
+  o.o1 = await create(shopA, { objWechat: 'WX_Rep', mac: M1, result: 1, ifPublic: 0 });
+  o.o2 = await create(shopB, { objWechat: 'wx_rep', mac: M1, result: 3, ifPublic: 1 });
+  o.o3 = await create(shopB, { objWechat: 'Wx_Rep', mac: M2, result: 1, ifPublic: 0 });
+  o.o4 = await create(shopC, { objWechat: 'wx_other', mac: M2, result: 0, ifPublic: 0 });
+  o.o5 = await create(shopA, { objWechat: 'wx_alt', mac: M1, result: 2, ifPublic: 1 });
+});
+afterAll(() => ctx?.destroy());
+
+describe('history of a chat ID, per role', () => {
+  it('staff see every record, newest first, with shop and inspector, and the counts of all', async () => {
+    for (const as of [admin, inspector]) {
+      const h = await ok(as, { objWechat: ' wx_REP ', mac: M3 });
+      expect(ids(h.sameTarget)).toEqual([o.o3!.id, o.o2!.id, o.o1!.id]);
+      expect(h.summary.byResult).toEqual({ '0': 0, '1': 2, '2': 0, '3': 1 });
+      expect(h.summary.latestFlagged?.id).toBe(o.o3!.id);
+      expect(h.summary.previousMac).toBe(M2);
+      expect(h.summary.macChanged).toBe(true);
+      expect(h.proposedChangedMac).toBe(1);
+      expect(h.sameTarget[0]!.userName).not.toBeNull();
+      expect(h.sameTarget[0]!.inspectorName).not.toBeNull();
+      expect(h.objWechat).toBe('wx_REP');
+      expect(h.mac).toBe(M3);
+    }
+  });
+
+  it('a shop sees its own records and public ones only: no other private record in the lists, the counts or the proposal', async () => {
+    const a = await ok(shopA, { objWechat: 'wx_rep', mac: M3 });
+    expect(ids(a.sameTarget)).toEqual([o.o2!.id, o.o1!.id]);
+    expect(a.summary.byResult).toEqual({ '0': 0, '1': 1, '2': 0, '3': 1 });
+    expect(a.summary.latestFlagged?.id).toBe(o.o2!.id);
+    expect(a.summary.previousMac).toBe(M1); // o3 (M2) is shop B's private record
+    expect(a.sameTarget.every((r) => r.userName === null && r.inspectorName === null)).toBe(true);
+
+    const b = await ok(shopB, { objWechat: 'wx_rep', mac: M3 });
+    expect(ids(b.sameTarget)).toEqual([o.o3!.id, o.o2!.id]);
+    expect(b.summary.byResult).toEqual({ '0': 0, '1': 1, '2': 0, '3': 1 });
+
+    const c = await ok(shopC, { objWechat: 'wx_rep', mac: M1 });
+    expect(ids(c.sameTarget)).toEqual([o.o2!.id]);
+    expect(c.summary.byResult).toEqual({ '0': 0, '1': 0, '2': 0, '3': 1 });
+    expect(c.summary.latestFlagged?.id).toBe(o.o2!.id);
+    expect(c.proposedChangedMac).toBe(0); // o2 was on M1 too
+    expect(JSON.stringify(c)).not.toContain(M2);
+  });
+});
+
+describe('the same machine under other chat IDs', () => {
+  it('staff see every other chat ID of the machine; the chat ID looked up is left out', async () => {
+    const h = await ok(admin, { objWechat: 'wx_rep', mac: M2 });
+    expect(ids(h.sameMachine)).toEqual([o.o4!.id]);
+    expect(h.summary.otherChatIds).toEqual(['wx_other']);
+    const m1 = await ok(admin, { objWechat: 'wx_rep', mac: M1 });
+    expect(ids(m1.sameMachine)).toEqual([o.o5!.id]);
+    expect(m1.summary.otherChatIds).toEqual(['wx_alt']);
+  });
+
+  it("a shop never learns of another shop's private record on the machine", async () => {
+    const a = await ok(shopA, { objWechat: 'wx_rep', mac: M2 });
+    expect(a.sameMachine).toEqual([]);
+    expect(a.summary.otherChatIds).toEqual([]);
+    const c = await ok(shopC, { objWechat: 'wx_rep', mac: M2 });
+    expect(ids(c.sameMachine)).toEqual([o.o4!.id]);
+    expect(c.summary.otherChatIds).toEqual(['wx_other']);
+    // A MAC alone: every visible record of the machine.
+    const byMac = await ok(shopA, { mac: M1 });
+    expect(ids(byMac.sameMachine)).toEqual([o.o5!.id, o.o2!.id, o.o1!.id]);
+    expect(byMac.sameTarget).toEqual([]);
+    expect(byMac.proposedChangedMac).toBeNull();
+    const byMacC = await ok(shopC, { mac: M1 });
+    expect(ids(byMacC.sameMachine)).toEqual([o.o5!.id, o.o2!.id]);
+    expect(byMacC.summary.otherChatIds.map((s) => s.toLowerCase()).sort()).toEqual(['wx_alt', 'wx_rep']);
+  });
+});
+
+describe('MAC spellings', () => {
+  it('every spelling the list filter accepts finds the same records', async () => {
+    const spellings = [
+      'AA-BB-CC-00-00-02',
+      'aa-bb-cc-00-00-02',
+      'aa:bb:cc:00:00:02',
+      'AA:BB:CC:00:00:02',
+      'aabbcc000002',
+      'AABBCC000002',
+      'aabb.cc00.0002',
+      ' aabb.CC00.0002 ',
+    ];
+    for (const mac of spellings) {
+      const h = await ok(admin, { mac });
+      expect(h.mac, mac).toBe(M2);
+      expect(ids(h.sameMachine), mac).toEqual([o.o4!.id, o.o3!.id]);
+    }
+  });
+
+  it('a MAC that is not one answers 400 naming the field (a list-filter prefix is not enough)', async () => {
+    for (const mac of ['aa:bb:cc', 'zz-bb-cc-00-00-02', 'aabbcc0000021']) {
+      const res = await history(admin, { mac });
+      expect(res.status, mac).toBe(400);
+      expect(JSON.stringify(res.data ?? res)).toContain('mac');
+    }
+  });
+});
+
+describe('the changed-MAC proposal', () => {
+  it('is on when the latest earlier record of the chat ID has another MAC, off otherwise, unknown without a MAC', async () => {
+    expect((await ok(admin, { objWechat: 'wx_rep', mac: M2 })).proposedChangedMac).toBe(0); // latest (o3) on M2
+    expect((await ok(admin, { objWechat: 'wx_rep', mac: M1 })).proposedChangedMac).toBe(1);
+    expect((await ok(shopA, { objWechat: 'wx_rep', mac: M1 })).proposedChangedMac).toBe(0); // shop A's latest visible (o2) on M1
+    expect((await ok(admin, { objWechat: 'nobody_here', mac: M1 })).proposedChangedMac).toBe(0);
+    const noMac = await ok(admin, { objWechat: 'wx_rep' });
+    expect(noMac.proposedChangedMac).toBeNull();
+    expect(noMac.summary.macChanged).toBeNull();
+    expect(noMac.summary.previousMac).toBe(M2);
+  });
+
+  it('as of an existing order: only the records before it, and its own chat ID and MAC', async () => {
+    const h = await ok(admin, { orderId: o.o3!.id });
+    expect(ids(h.sameTarget)).toEqual([o.o2!.id, o.o1!.id]);
+    expect(h.mac).toBe(M2);
+    expect(h.proposedChangedMac).toBe(1);
+    expect(ids(h.sameMachine)).toEqual([]); // o4 came after o3
+    const first = await ok(admin, { orderId: o.o1!.id });
+    expect(first.sameTarget).toEqual([]);
+    expect(first.proposedChangedMac).toBe(0);
+  });
+});
+
+describe('bad input and access', () => {
+  it('answers 400 without a chat ID or MAC, 404 for an order the caller cannot see, 401 signed out', async () => {
+    expect((await history(admin, {})).status).toBe(400);
+    expect((await history(admin, { objWechat: '  ' })).status).toBe(400);
+    expect((await history(shopC, { orderId: o.o1!.id })).status).toBe(404);
+    expect((await history(admin, { orderId: 999_999 })).status).toBe(404);
+    expect((await history(null, { objWechat: 'wx_rep' })).status).toBe(401);
+  });
+});
