@@ -100,6 +100,8 @@ const orderFields = {
   amount: Fen,
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
+  /** The "changed MAC" the target history proposed when the form was saved (issue 17): a different ifChangedMac is logged as an override. */
+  changedMacProposed: Type.Optional(Flag),
   description: Type.Optional(Type.String({ maxLength: ORDER_TEXT_MAX.description })),
   certImages: Type.Optional(ImageList),
   proofImages: Type.Optional(ImageList),

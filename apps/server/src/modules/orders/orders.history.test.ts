@@ -188,6 +188,42 @@ describe('the changed-MAC proposal', () => {
   });
 });
 
+describe('the override in the operation log', () => {
+  const lastContent = async () =>
+    (
+      await ctx.db
+        .selectFrom('operationLogs')
+        .select('content')
+        .where('path', 'in', ['/api/admin/order/create', '/api/admin/order/update'])
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+    ).content;
+
+  it('notes a saved flag that differs from the proposal, and nothing when it follows it', async () => {
+    const base = orderBody({ userId: shopA.id, inspectorId: inspector.id, amount: PRICE_OF[1]! }, { objWechat: 'wx_log', mac: M1 });
+    const followed = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: admin,
+      payload: { ...base, ifChangedMac: 1, changedMacProposed: 1 },
+    });
+    expect(followed.status, followed.msg).toBe(200);
+    expect(await lastContent()).not.toContain('override');
+    const overridden = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+      as: admin,
+      payload: { ...base, ifChangedMac: 0, changedMacProposed: 1 },
+    });
+    expect(overridden.status, overridden.msg).toBe(200);
+    expect(await lastContent()).toContain('changed MAC proposed 1, set 0 (override)');
+    const { code: _c, userName: _u, inspectorName: _i, createdTime: _ct, updatedTime: _ut, view: _v, ...fields } = overridden.data;
+    const updated = await call<OrderItem>(ctx, 'POST', '/api/admin/order/update', {
+      as: admin,
+      payload: { ...fields, ifChangedMac: 1, changedMacProposed: 0 },
+    });
+    expect(updated.status, updated.msg).toBe(200);
+    expect(await lastContent()).toContain('changed MAC proposed 0, set 1 (override)');
+    await ctx.db.deleteFrom('orders').where('objWechat', '=', 'wx_log').execute();
+  });
+});
+
 describe('bad input and access', () => {
   it('answers 400 without a chat ID or MAC, 404 for an order the caller cannot see, 401 signed out', async () => {
     expect((await history(admin, {})).status).toBe(400);

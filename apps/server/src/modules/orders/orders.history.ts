@@ -91,3 +91,13 @@ export async function orderHistory(db: Db, query: OrderHistoryQuery, op: Operato
     proposedChangedMac: key === undefined ? null : proposeChangedMac(previousMac, mac ?? null),
   };
 }
+
+/**
+ * The operation log's note when the inspector overrode the history's "changed MAC" proposal
+ * (decision 0065): empty when no proposal was sent or the saved flag follows it.
+ */
+export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?: 0 | 1 }): string {
+  if (body.changedMacProposed === undefined) return '';
+  const final = body.ifChangedMac ?? 0;
+  return final === body.changedMacProposed ? '' : `; changed MAC proposed ${body.changedMacProposed}, set ${final} (override)`;
+}
