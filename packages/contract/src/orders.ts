@@ -40,6 +40,8 @@ export const OrderItem = Type.Object({
   createdTime: Instant,
   updatedTime: Instant,
   view: Type.Union([Type.Literal('full'), Type.Literal('public')]),
+  /** In the list: the chat ID has an earlier cheating record the caller may see (issue 17). */
+  repeatTarget: Type.Optional(Type.Boolean()),
 });
 export type OrderItem = Static<typeof OrderItem>;
 
@@ -61,6 +63,8 @@ const orderFilters = {
   inspectorId: Type.Optional(Id),
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
+  /** 1: only orders whose chat ID has an earlier cheating record the caller may see (issue 17). */
+  repeatOnly: Type.Optional(Flag),
   code: TextFilter,
   /** Order (created) time range, inclusive. */
   orderStartTime: Type.Optional(Instant),

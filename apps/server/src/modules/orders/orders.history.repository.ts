@@ -1,9 +1,11 @@
 import { HISTORY_CHAT_IDS_MAX, HISTORY_LIST_MAX } from '@clearplay/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { dialectOf, lowerAsDb } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { where, withNames } from './orders.repository.ts';
+import { chatKeyOf } from './orders.target-key.ts';
+
+export { chatKeyFor } from './orders.target-key.ts';
 
 /**
  * Target history queries (issue 17, decision 0065). A target is found by its normalized chat
@@ -14,13 +16,6 @@ import { where, withNames } from './orders.repository.ts';
  */
 
 type OrdersEb = ExpressionBuilder<Database, 'orders'>;
-
-/** The normalized chat ID of a row: lower(obj_wechat), or MariaDB's indexed virtual column holding it. */
-export const chatKeyOf = (db: Db, table = 'orders') =>
-  dialectOf(db) === 'mysql' ? sql<string>`${sql.ref(`${table}.objWechatKey`)}` : sql<string>`lower(${sql.ref(`${table}.objWechat`)})`;
-
-/** A chat ID as its key: trimmed and folded the way this database folds lower(column). */
-export const chatKeyFor = (db: Db, objWechat: string) => lowerAsDb(db, objWechat.trim());
 
 export interface HistoryScope {
   /** A shop's view (its own orders and every public one); undefined for staff. */
@@ -99,4 +94,18 @@ export async function machineChatIds(db: Db, mac: string, exceptKey: string | un
     .limit(HISTORY_CHAT_IDS_MAX)
     .execute();
   return rows.map((r) => String(r.objWechat));
+}
+
+/** The first cheating record's time per chat key, among these keys, as the reader sees them (the list's marker). */
+export async function firstCheats(db: Db, keys: readonly string[], visibleTo: number | undefined): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('orders')
+    .select((eb) => [chatKeyOf(db).as('chatKey'), eb.fn.min('orders.createdAt').as('first')])
+    .where(chatKeyOf(db), 'in', [...new Set(keys)])
+    .where('orders.result', '=', 1)
+    .where((eb) => where(db, eb, { visibleTo }))
+    .groupBy(chatKeyOf(db))
+    .execute();
+  return new Map(rows.map((r) => [String(r.chatKey), Number(r.first)]));
 }

@@ -4,6 +4,7 @@ import {
   type HistoryRecord,
   type OrderHistory,
   type OrderHistoryQuery,
+  type OrderItem,
   type OrderResult,
 } from '@clearplay/contract';
 import { textFilter } from '../../db/dialect.ts';
@@ -100,4 +101,17 @@ export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?
   if (body.changedMacProposed === undefined) return '';
   const final = body.ifChangedMac ?? 0;
   return final === body.changedMacProposed ? '' : `; changed MAC proposed ${body.changedMacProposed}, set ${final} (override)`;
+}
+
+/**
+ * Marks the list's orders whose chat ID has an earlier cheating record the reader may see
+ * (issue 17): one grouped query for the whole page, on the 0011 index.
+ */
+export async function markRepeatTargets(db: Db, list: OrderItem[], op: Operator): Promise<OrderItem[]> {
+  const keyOf = (item: OrderItem) => repo.chatKeyFor(db, item.objWechat);
+  const first = await repo.firstCheats(db, list.map(keyOf), seesAll(op) ? undefined : op.id);
+  return list.map((item) => {
+    const at = first.get(keyOf(item));
+    return { ...item, repeatTarget: at !== undefined && at < Date.parse(item.createdTime) };
+  });
 }

@@ -13,7 +13,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
-import { changedMacNote } from './orders.history.ts';
+import { changedMacNote, markRepeatTargets } from './orders.history.ts';
 import * as orders from './orders.service.ts';
 
 const security = [{ bearer: [] }];
@@ -33,7 +33,10 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
         response: responses(Page(OrderItem)),
       },
     },
-    async (request) => ok(await orders.listOrders(db, request.query, operatorOf(request))),
+    async (request) => {
+      const page = await orders.listOrders(db, request.query, operatorOf(request));
+      return ok({ ...page, list: await markRepeatTargets(db, page.list, operatorOf(request)) });
+    },
   );
 
   app.get(

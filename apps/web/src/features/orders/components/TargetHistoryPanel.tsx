@@ -1,5 +1,6 @@
-import { Alert, Card, Flex, Space, Spin, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import type { HistoryRecord, OrderHistory } from '@clearplay/contract';
+import { Alert, Card, Flex, Space, Spin, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { WarningFilled } from '@ant-design/icons';
+import type { HistoryRecord, OrderHistory, OrderItem } from '@clearplay/contract';
 import { ORDER_DICTS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { DictTag, findDictEntry } from '../../../components/DictTag.tsx';
@@ -133,5 +134,19 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
         ) : null}
       </Flex>
     </Card>
+  );
+}
+
+/** The list's chat ID, marked when the target was caught cheating before (as the reader may see). */
+export function RepeatTargetMark({ order }: { order: OrderItem }) {
+  const { t } = useTranslation();
+  if (order.repeatTarget !== true) return <>{order.objWechat}</>;
+  return (
+    <Tooltip title={t('history.repeatMarker')}>
+      <span data-testid={`order-repeat-${order.code}`}>
+        <WarningFilled style={{ color: 'var(--ant-color-error, #ff4d4f)', marginInlineEnd: 4 }} aria-label={t('history.repeatMarker')} />
+        {order.objWechat}
+      </span>
+    </Tooltip>
   );
 }
