@@ -137,6 +137,8 @@ export const OrderImportResult = Type.Object({
   imported: Type.Integer(),
   rejected: Type.Array(ImportRejectedRow),
   keepValid: Type.Boolean(),
+  /** Target history (issue 17): valid rows with "changed MAC" on (given or proposed), and on a machine seen under another chat ID; absent when both are 0. */
+  history: Type.Optional(Type.Object({ macChanged: Type.Integer(), knownMachine: Type.Integer() })),
 });
 export type OrderImportResult = Static<typeof OrderImportResult>;
 

@@ -109,3 +109,51 @@ export async function firstCheats(db: Db, keys: readonly string[], visibleTo: nu
     .execute();
   return new Map(rows.map((r) => [String(r.chatKey), Number(r.first)]));
 }
+
+/** The MAC of the latest record per chat key, among these keys, as the reader sees them (import proposals). */
+export async function latestMacByKey(db: Db, keys: readonly string[], visibleTo: number | undefined): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const latest = await db
+    .selectFrom('orders')
+    .select((eb) => [chatKeyOf(db).as('chatKey'), eb.fn.max('orders.createdAt').as('last')])
+    .where(chatKeyOf(db), 'in', keys)
+    .where((eb) => where(db, eb, { visibleTo }))
+    .groupBy(chatKeyOf(db))
+    .execute();
+  if (latest.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('orders')
+    .select([chatKeyOf(db).as('chatKey'), 'orders.mac', 'orders.createdAt', 'orders.id'])
+    .where(
+      chatKeyOf(db),
+      'in',
+      latest.map((r) => String(r.chatKey)),
+    )
+    .where('orders.createdAt', 'in', [...new Set(latest.map((r) => Number(r.last)))])
+    .where((eb) => where(db, eb, { visibleTo }))
+    .execute();
+  const last = new Map(latest.map((r) => [String(r.chatKey), Number(r.last)]));
+  const best = new Map<string, { id: number; mac: string }>();
+  for (const r of rows) {
+    const key = String(r.chatKey);
+    if (Number(r.createdAt) !== last.get(key)) continue;
+    const seen = best.get(key);
+    if (seen === undefined || Number(r.id) > seen.id) best.set(key, { id: Number(r.id), mac: r.mac });
+  }
+  return new Map([...best].map(([key, v]) => [key, v.mac]));
+}
+
+/** The chat keys each of these MACs was seen under, as the reader sees them (import counts); at most HISTORY_CHAT_IDS_MAX + 1 per MAC matter. */
+export async function machineKeys(db: Db, macs: readonly string[], visibleTo: number | undefined): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>();
+  if (macs.length === 0) return found;
+  const rows = await db
+    .selectFrom('orders')
+    .select([chatKeyOf(db).as('chatKey'), 'orders.mac'])
+    .where('orders.mac', 'in', macs)
+    .where((eb) => where(db, eb, { visibleTo }))
+    .groupBy(['orders.mac', chatKeyOf(db)])
+    .execute();
+  for (const r of rows) found.set(r.mac, (found.get(r.mac) ?? new Set()).add(String(r.chatKey)));
+  return found;
+}

@@ -1,4 +1,4 @@
-import type { OrderHistory, OrderItem } from '@clearplay/contract';
+import type { OrderHistory, OrderImportResult, OrderItem } from '@clearplay/contract';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
@@ -298,5 +298,71 @@ describe('the override in the operation log', () => {
     });
     expect(updated.status, updated.msg).toBe(200);
     expect(await logOf(overridden.data.code, true)).toContain('changed MAC proposed 0, set 1 (override)');
+  });
+});
+
+describe('the import', () => {
+  const HEADERS = [
+    'Target WeChat ID',
+    'Target name',
+    'Game',
+    'MAC address',
+    'Install time',
+    'Result',
+    'Client shop',
+    "Target's shop",
+    'Inspector',
+    'Amount',
+    'Public',
+    'MAC changed',
+  ];
+  const row = (objWechat: string, mac: string, changed: string) => [
+    objWechat,
+    'Name',
+    'CS2',
+    mac,
+    '2026-01-02 15:04',
+    '1',
+    shopA.username,
+    'Their shop',
+    inspector.username,
+    '30.00',
+    '0',
+    changed,
+  ];
+
+  async function importCsv(rows: string[][]) {
+    const body = `${[HEADERS, ...rows].map((r) => r.join(',')).join('\r\n')}\r\n`;
+    const form = new FormData();
+    form.append('file', new Blob([body]), 'orders.csv');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/order/import',
+      headers: { ...admin.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ data: OrderImportResult }>().data;
+  }
+
+  it('proposes "changed MAC" for rows whose cell is empty, keeps a given value, and counts MAC changes and known machines', async () => {
+    const result = await importCsv([
+      row('wx_rep', 'aa:bb:cc:00:00:03', ''), // latest earlier record (o3) on M2: proposed on
+      row('WX_REP', 'aabbcc000003', ''), // the row above is now the latest, on this machine: off
+      row('wx_imp_new', M2, ''), // no earlier record: off; machine known under wx_rep and wx_other
+      row('wx_rep', M1, 'no'), // given: stays off; machine known under other chat IDs
+    ]);
+    expect(result.rejected).toEqual([]);
+    expect(result.imported).toBe(4);
+    expect(result.history).toEqual({ macChanged: 1, knownMachine: 2 });
+    const rows = await ctx.db
+      .selectFrom('orders')
+      .select(['objWechat', 'mac', 'ifChangedMac'])
+      .where('id', '>', o.o5!.id)
+      .where('objWechat', '<>', 'wx_log')
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.ifChangedMac)).toEqual([1, 0, 0, 0]);
   });
 });

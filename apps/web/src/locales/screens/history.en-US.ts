@@ -17,4 +17,6 @@ export const historyEnUS: Record<keyof typeof historyZhCN, string> = {
   'history.repeatMarker': 'Caught cheating before',
   'history.repeatOnly': 'Repeat targets only',
   'history.detail.title': 'Target history (before this order)',
+  'history.import.macChanged': 'Rows with a MAC change',
+  'history.import.knownMachine': 'Rows on a machine known under another chat ID',
 };

@@ -15,4 +15,6 @@ export const historyZhCN = {
   'history.repeatMarker': '曾被检测出作弊',
   'history.repeatOnly': '仅看重复目标',
   'history.detail.title': '目标历史（本单之前）',
+  'history.import.macChanged': '更换 MAC 的行',
+  'history.import.knownMachine': '机器曾以其他微信号出现的行',
 };
