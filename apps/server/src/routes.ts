@@ -14,6 +14,7 @@ import logRoutes from './modules/logs/logs.routes.ts';
 import monitorRoutes from './modules/monitor/monitor.routes.ts';
 import messageRoutes from './modules/messages/messages.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
+import orderHistoryRoutes from './modules/orders/orders.history.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
 import publicRoutes from './modules/public/public.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
@@ -33,6 +34,7 @@ export const modules = [
   logRoutes, //     GET  /api/admin/log/list · GET /api/admin/log/detail
   orderRoutes, //   /api/admin/order/{list,detail,price,create,update,delete}
   orderFileRoutes, // GET /api/admin/order/import/template · POST /api/admin/order/import · GET /api/admin/order/{export,download}
+  orderHistoryRoutes, // GET /api/admin/order/history
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session

@@ -22,3 +22,4 @@ export * from './visit-stats.ts';
 export * from './public.ts';
 export * from './messages.ts';
 export * from './account.ts';
+export * from './orders-history.ts';

@@ -147,6 +147,15 @@ describe('the demo business', () => {
     for (const o of orders.filter((x) => x.result === 1))
       cheats.set(`${o.objWechat} ${o.mac}`, (cheats.get(`${o.objWechat} ${o.mac}`) ?? 0) + 1);
     expect([...cheats.values()].filter((n) => n > 1).length).toBeGreaterThan(3);
+    // Target history (issue 17): chat IDs seen on several machines (spoofed MACs) and machines seen under several chat IDs.
+    const macsOf = new Map<string, Set<string>>();
+    const chatIdsOf = new Map<string, Set<string>>();
+    for (const o of orders) {
+      macsOf.set(o.objWechat, (macsOf.get(o.objWechat) ?? new Set()).add(o.mac));
+      chatIdsOf.set(o.mac, (chatIdsOf.get(o.mac) ?? new Set()).add(o.objWechat));
+    }
+    expect([...macsOf.values()].filter((s) => s.size > 1).length).toBeGreaterThan(10);
+    expect([...chatIdsOf.values()].filter((s) => s.size > 1).length).toBeGreaterThan(3);
     // Verification codes as the app makes them.
     for (const o of orders) expect(o.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$/);
   });

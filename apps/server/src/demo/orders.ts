@@ -175,10 +175,16 @@ export function demoOrders(
     let target: Caught;
     let result: string;
     if (again !== null) {
-      // A target caught before, checked again: mostly on a new MAC (and caught again or not), now and then caught on the same one.
+      // A target caught before, checked again: mostly on a new MAC (and caught again or not), now and then caught on the same one,
+      // and now and then a new account on the same machine (issue 17: the history shows the machine's other chat IDs).
       const sameMac = rng.chance(0.35);
-      ifChangedMac = sameMac ? 0 : 1;
-      target = sameMac ? again : { ...again, mac: mac(rng) };
+      const newAccount = !sameMac && rng.chance(0.25);
+      ifChangedMac = sameMac || newAccount ? 0 : 1;
+      target = sameMac
+        ? again
+        : newAccount
+          ? { ...again, objWechat: chatId(rng), objWechatName: nickname(rng) }
+          : { ...again, mac: mac(rng) };
       result = sameMac || rng.chance(0.6) ? '1' : rng.weighted(results);
       if (!dicts.results.includes(result)) result = rng.weighted(results);
     } else {

@@ -18,3 +18,4 @@ export * from './money.ts';
 export * from './workplace.ts';
 export * from './public.ts';
 export * from './messages.ts';
+export * from './history.ts';

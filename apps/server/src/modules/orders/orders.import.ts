@@ -16,6 +16,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Locale } from '../../lib/messages.ts';
 import { nowMs } from '../../lib/time.ts';
 import { batchChecker, mapHeaders } from './import/check.ts';
+import { importHistory } from './import/history.ts';
 import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './import/read.ts';
 import { importReport } from './import/report.ts';
 import { batchWriter } from './import/write.ts';
@@ -52,6 +53,7 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
         // one. SQLite has one connection, and it is the transaction's.
         const lookups = dialectOf(db) === 'sqlite' ? trx : db;
         const check = batchChecker({ lookups, headers: sheet.headers, at, vocabulary, op, now, report });
+        const history = importHistory(lookups, op);
         const writer = batchWriter(trx, op, now, keepValid, report.rejected);
         const { rejected } = report;
 
@@ -64,7 +66,7 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
         const handOver = () => {
           const next = batch;
           batch = [];
-          const valid = checked.then(() => check(next));
+          const valid = checked.then(() => check(next)).then((rows) => history.apply(rows));
           checked = valid;
           work = Promise.all([work, valid]).then(([, rows]) => writer.write(rows));
           // Seen here so a failure is not "unhandled" while the parser reads on; awaited below.
@@ -85,9 +87,9 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
         await work;
 
         if (total === 0) throw new AppError(400, 'orderImport.noRows');
-        if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid });
+        if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid, ...history.report() });
         await writer.finish();
-        return { total, imported: writer.count(), rejected, keepValid };
+        return { total, imported: writer.count(), rejected, keepValid, ...history.report() };
       },
       { bulk: true },
     );

@@ -12,6 +12,7 @@ import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { businessDayOf, hourOf } from '../../lib/business-time.ts';
 import { DAY_MS } from '../../lib/time.ts';
+import { earlierCheatExists, type RepeatFilter } from './orders.target-key.ts';
 
 /** Filters of the order list and export, normalised (trimmed text, MAC prefix in normal form, epoch ms). */
 export interface OrderFilter {
@@ -31,6 +32,8 @@ export interface OrderFilter {
   end?: number;
   /** A shop's view: its own orders and every public one (PRODUCT.md). */
   visibleTo?: number;
+  /** Repeat targets only: an earlier cheating record under the chat ID, as the reader sees it (issue 17). */
+  repeatOnly?: RepeatFilter;
 }
 
 export type OrderSort = { field: 'createdAt' | 'amount'; dir: 'asc' | 'desc' };
@@ -59,6 +62,7 @@ export function where(db: Db, eb: OrdersEb, f: OrderFilter): Expression<SqlBool>
   if (f.ifChangedMac !== undefined) parts.push(eb('orders.ifChangedMac', '=', f.ifChangedMac));
   if (f.start !== undefined) parts.push(eb('orders.createdAt', '>=', f.start));
   if (f.end !== undefined) parts.push(eb('orders.createdAt', '<=', f.end));
+  if (f.repeatOnly !== undefined) parts.push(earlierCheatExists(db, eb, f.repeatOnly));
   // `+user_id`: no index on user_id for this OR. Without planner statistics SQLite would
   // otherwise merge two indexes and sort a third of the table; this way it walks the
   // created_at index newest first and stops at the page (PostgreSQL plans it the same either way).

@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
+import { changedMacNote, markRepeatTargets } from './orders.history.ts';
 import * as orders from './orders.service.ts';
 
 const security = [{ bearer: [] }];
@@ -32,7 +33,10 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
         response: responses(Page(OrderItem)),
       },
     },
-    async (request) => ok(await orders.listOrders(db, request.query, operatorOf(request))),
+    async (request) => {
+      const page = await orders.listOrders(db, request.query, operatorOf(request));
+      return ok({ ...page, list: await markRepeatTargets(db, page.list, operatorOf(request)) });
+    },
   );
 
   app.get(
@@ -79,7 +83,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     },
     async (request) => {
       const item = await orders.createOrder(db, request.body, operatorOf(request));
-      request.logContent = `order ${item.code} (#${item.id}): ${item.objWechat}, result ${item.result}, client #${item.userId}, ${orders.formatFen(item.amount ?? 0)}`;
+      request.logContent = `order ${item.code} (#${item.id}): ${item.objWechat}, result ${item.result}, client #${item.userId}, ${orders.formatFen(item.amount ?? 0)}${changedMacNote(request.body)}`;
       return ok(item);
     },
   );
@@ -98,7 +102,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
     },
     async (request) => {
       const { item, changes } = await orders.updateOrder(db, request.body, operatorOf(request));
-      request.logContent = `order ${item.code} (#${item.id}): updated${changes.length > 0 ? `, ${changes.join(', ')}` : ''}`;
+      request.logContent = `order ${item.code} (#${item.id}): updated${changes.length > 0 ? `, ${changes.join(', ')}` : ''}${changedMacNote(request.body)}`;
       return ok(item);
     },
   );

@@ -104,6 +104,7 @@ export function toOrderFilter(query: OrderExportQuery, op: Operator): repo.Order
     if (f.userId !== undefined && f.userId !== op.id) return null;
     if (f.userId === undefined) f.visibleTo = op.id;
   }
+  if (query.repeatOnly === 1) f.repeatOnly = { visibleTo: seesAll(op) ? undefined : op.id };
   return f;
 }
 

@@ -18,6 +18,7 @@ import { LedgerButton } from '../ledger/index.ts';
 import { OrderDetailModal } from './components/OrderDetailModal.tsx';
 import { OrderFormModal } from './components/OrderFormModal.tsx';
 import { formatOrderTime } from './format.ts';
+import { RepeatTargetMark } from './components/TargetHistoryPanel.tsx';
 import { can, canAny, useActor } from '../../lib/permissions.ts';
 import { canEditOrder } from './permissions.ts';
 
@@ -77,7 +78,14 @@ export default function InspectPage() {
 
   const columns: SearchTableColumn<OrderItem>[] = [
     { key: 'code', title: t('order.field.code'), fixed: 'left', width: 110 },
-    { key: 'objWechat', title: t('order.field.objWechat'), width: 140, ellipsis: true, search: { type: 'input' } },
+    {
+      key: 'objWechat',
+      title: t('order.field.objWechat'),
+      width: 160,
+      ellipsis: true,
+      search: { type: 'input' },
+      render: (_, o) => <RepeatTargetMark order={o} />,
+    },
     { key: 'objWechatName', title: t('order.field.objWechatName'), width: 130, ellipsis: true, search: { type: 'input' } },
     { key: 'gameName', title: t('order.field.gameName'), width: 120, ellipsis: true, search: { type: 'dict', dictType: ORDER_DICTS.game } },
     { key: 'mac', title: t('order.field.mac'), width: 170, search: { type: 'input' } },
@@ -116,6 +124,12 @@ export default function InspectPage() {
     },
     codedColumn('ifPublic', 100),
     codedColumn('ifChangedMac', 120),
+    {
+      key: 'repeatOnly',
+      title: t('history.repeatOnly'),
+      hideInTable: true,
+      search: { type: 'select', options: [{ label: t('common.yes'), value: 1 }], showSearch: false },
+    },
     // The code is searched near the end of the form: the first row holds the usual filters.
     { key: 'codeSearch', title: t('order.field.code'), hideInTable: true, search: { type: 'input', name: 'code' } },
     {

@@ -6,6 +6,7 @@ import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
 import { visitsEnUS } from './visits.en-US.ts';
+import { historyEnUS } from './history.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -271,6 +272,7 @@ const screensEnUS: ScreenMessages = {
   ...visitsEnUS,
   ...messagesEnUS,
   ...accountEnUS,
+  ...historyEnUS,
 };
 
 export default screensEnUS;

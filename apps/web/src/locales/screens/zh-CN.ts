@@ -5,6 +5,7 @@ import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 import { visitsZhCN } from './visits.zh-CN.ts';
+import { historyZhCN } from './history.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -274,6 +275,7 @@ const screensZhCN = {
   ...visitsZhCN,
   ...messagesZhCN,
   ...accountZhCN,
+  ...historyZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

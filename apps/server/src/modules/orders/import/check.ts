@@ -22,6 +22,7 @@ import {
   type ImportVocabulary,
   type SheetColumn,
 } from '../orders.sheet.ts';
+import { changedMacUnset } from './history.ts';
 import { cellText, isBlank, type Cell, type SheetRow } from './read.ts';
 import type { ImportReport, Problem } from './report.ts';
 
@@ -325,6 +326,7 @@ export function batchChecker({
         if (!reported.has(column)) problems.push({ column, key: issue.key, params: issue.params });
       }
       if (problems.length === 0 && values !== null) {
+        if (parsed.input.ifChangedMac === undefined) changedMacUnset.add(values);
         valid.push(values);
         continue;
       }

@@ -209,6 +209,16 @@ function ImportReport({ result }: { result: OrderImportResult }) {
           styles={{ content: { color: rejected > 0 ? 'var(--ant-color-error)' : undefined } }}
           data-testid="order-import-rejected-count"
         />
+        {result.history ? (
+          <>
+            <Statistic title={t('history.import.macChanged')} value={result.history.macChanged} data-testid="order-import-mac-changed" />
+            <Statistic
+              title={t('history.import.knownMachine')}
+              value={result.history.knownMachine}
+              data-testid="order-import-known-machine"
+            />
+          </>
+        ) : null}
       </Flex>
       <Alert type={outcome.type} showIcon title={outcome.text} data-testid="order-import-outcome" />
       {rejected > 0 ? (

@@ -6,8 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { DictTag } from '../../../components/DictTag.tsx';
 import { Money } from '../../../components/Money.tsx';
 import { parseImageList } from '../../../components/ImageUploader/index.ts';
+import { useOrderHistory } from '../api/order-history.ts';
 import { useOrder } from '../api/orders.ts';
 import { formatOrderTime } from '../format.ts';
+import { TargetHistoryPanel } from './TargetHistoryPanel.tsx';
 
 /** The images of one kind as thumbnails; a click previews them (arrows go through the kind). */
 function ImageGroup({ kind, value }: { kind: OrderImageKind; value: string }) {
@@ -89,6 +91,18 @@ function OrderDescriptions({ order }: { order: OrderItem }) {
   );
 }
 
+/** The target's history as of this order (issue 17): the records before it, under the reader's visibility. */
+function OrderHistorySection({ orderId }: { orderId: number }) {
+  const { t } = useTranslation();
+  const history = useOrderHistory({ orderId });
+  return (
+    <div data-testid="order-detail-history" style={{ marginTop: 16 }}>
+      <Typography.Title level={5}>{t('history.detail.title')}</Typography.Title>
+      <TargetHistoryPanel history={history.data} loading={history.isFetching} />
+    </div>
+  );
+}
+
 /**
  * The detail modal "Order Details" (spec §2): every field, the images grouped by kind as
  * previewable thumbnails, "No description" when there is none, and a close action.
@@ -127,7 +141,16 @@ export function OrderDetailModal({
         </Flex>
       }
     >
-      <div data-testid="order-detail">{shown ? <OrderDescriptions order={shown} /> : <Skeleton active />}</div>
+      <div data-testid="order-detail">
+        {shown ? (
+          <>
+            <OrderDescriptions order={shown} />
+            <OrderHistorySection orderId={shown.id} />
+          </>
+        ) : (
+          <Skeleton active />
+        )}
+      </div>
     </Modal>
   );
 }

@@ -20,9 +20,11 @@ import { UserSelect } from '../../../components/UserSelect.tsx';
 import dayjs from '../../../lib/dayjs.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { useDictData } from '../../../lib/dicts.ts';
+import { HISTORY_DEBOUNCE_MS, historyParams, useDebounced, useOrderHistory } from '../api/order-history.ts';
 import { useOrderPrices } from '../api/order-price.ts';
 import { useCreateOrder, useUpdateOrder } from '../api/orders.ts';
 import { uploadTokenGetter } from '../api/upload-token.ts';
+import { TargetHistoryPanel } from './TargetHistoryPanel.tsx';
 import { can, useActor } from '../../../lib/permissions.ts';
 
 export interface OrderFormModalProps {
@@ -142,6 +144,28 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
     form.setFieldValue('ifPublic', shopDefault);
   }, [form, shopDefault, userId]);
 
+  // Target history (issue 17): looked up once the chat ID or MAC has rested; it proposes
+  // "changed MAC" on a new order until the inspector picks a value themselves. It never blocks saving.
+  const history = useTargetHistory(Form.useWatch('objWechat', form), Form.useWatch('mac', form), order?.id);
+  const ifChangedMac = Form.useWatch('ifChangedMac', form);
+  const changedMacPicked = useRef(false);
+  const proposal = history.proposal;
+  useEffect(() => {
+    if (editing || proposal === null || changedMacPicked.current) return;
+    if (form.getFieldValue('ifChangedMac') !== proposal) form.setFieldValue('ifChangedMac', proposal);
+  }, [editing, form, proposal]);
+  const proposalExtra =
+    proposal === null ? undefined : (
+      <span data-testid="history-proposal" data-proposal={proposal}>
+        {proposal === 1 ? t('history.proposed.on', { mac: history.data?.summary.previousMac ?? '' }) : t('history.proposed.off')}
+        {ifChangedMac !== undefined && ifChangedMac !== proposal ? (
+          <Typography.Text type="warning" style={{ display: 'block' }} data-testid="history-proposal-overridden">
+            {t('history.proposed.overridden')}
+          </Typography.Text>
+        ) : null}
+      </span>
+    );
+
   // Names of the people the form starts with, for pickers whose search page may not list them.
   const knownNames = new Map<number, string>();
   if (me) knownNames.set(me.id, userLabel(me.nickname, me.username));
@@ -196,6 +220,7 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
       amount: yuanToFen(values.amount),
       ifPublic: values.ifPublic,
       ifChangedMac: values.ifChangedMac,
+      ...(proposal === null ? {} : { changedMacProposed: proposal }),
       description: values.description ?? '',
       certImages: values.certImages ?? '',
       proofImages: values.proofImages ?? '',
@@ -299,11 +324,19 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item name="ifChangedMac" label={t('order.field.ifChangedMac')}>
-            <Radio.Group options={changedMacOptions} optionType="button" data-testid="order-form-ifChangedMac" />
+          <Form.Item name="ifChangedMac" label={t('order.field.ifChangedMac')} extra={proposalExtra}>
+            <Radio.Group
+              options={changedMacOptions}
+              optionType="button"
+              onChange={() => {
+                changedMacPicked.current = true;
+              }}
+              data-testid="order-form-ifChangedMac"
+            />
           </Form.Item>
         </Col>
       </Row>
+      <TargetHistoryPanel history={history.data} loading={history.loading} />
 
       <Divider titlePlacement="start" plain style={{ marginTop: 0 }}>
         {t('orderForm.section.detection')}
@@ -401,4 +434,23 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
       ))}
     </FormModal>
   );
+}
+
+/**
+ * The history of the chat ID and MAC being typed, debounced (HISTORY_DEBOUNCE_MS): the last
+ * answer while the next loads, nothing once both fields are empty, and the "changed MAC"
+ * proposal only from an answer for what is in the fields now.
+ */
+function useTargetHistory(objWechat: string | undefined, mac: string | undefined, orderId: number | undefined) {
+  const settledWechat = useDebounced(objWechat ?? '', HISTORY_DEBOUNCE_MS);
+  const settledMac = useDebounced(mac ?? '', HISTORY_DEBOUNCE_MS);
+  const lookup = { objWechat: settledWechat, mac: settledMac, orderId };
+  const query = useOrderHistory(lookup);
+  const idle = historyParams(lookup) === null;
+  const current = !idle && query.data !== undefined && !query.isPlaceholderData;
+  return {
+    data: idle ? undefined : query.data,
+    loading: !idle && query.isFetching,
+    proposal: current ? (query.data?.proposedChangedMac ?? null) : null,
+  };
 }
