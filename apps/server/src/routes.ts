@@ -9,6 +9,7 @@ import dictRoutes from './modules/dicts/dicts.routes.ts';
 import healthRoutes from './modules/health/health.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
+import menuRoutes from './modules/menu/menu.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
 import roleRoutes from './modules/roles/roles.routes.ts';
@@ -30,6 +31,7 @@ export const modules = [
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
+  menuRoutes, //    POST /api/menu
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -16,3 +16,4 @@ export * from './logs.ts';
 export * from './uploads.ts';
 export * from './tracking.ts';
 export * from './orders.ts';
+export * from './menu.ts';

@@ -1,6 +1,6 @@
 /**
  * Every localStorage key the web app uses, in one place. public/boot.js (loaded by index.html) reads
- * THEME and LOCALE before React loads; keep the names in sync with it.
+ * THEME, LOCALE, SETTINGS and PALETTE before React loads; keep the names in sync with it.
  */
 export const StorageKey = {
   /** Spec §4/§9: a token under "token" means logged in. */
@@ -9,6 +9,10 @@ export const StorageKey = {
   LOCALE: 'locale',
   /** light or dark. */
   THEME: 'theme',
+  /** The app settings of spec §3 as JSON (lib/settings.ts); boot.js reads colorWeak. */
+  SETTINGS: 'settings',
+  /** The theme colour's 10 shades for light and dark as JSON (lib/theme.ts); boot.js sets them. */
+  PALETTE: 'theme-palette',
   /** "Remember password" keeps the username only; the password is never stored. */
   REMEMBERED_USERNAME: 'remembered-username',
 } as const;

@@ -59,6 +59,8 @@ const enUS: Messages = {
   'navbar.logout': 'Log out',
   'navbar.menu.collapse': 'Collapse menu',
   'navbar.menu.expand': 'Expand menu',
+  'navbar.menu.open': 'Open menu',
+  'navbar.settings': 'Settings',
 
   'tabBar.actions': 'Tab actions',
   'tabBar.reload': 'Reload',

@@ -59,6 +59,8 @@ const zhCN = {
   'navbar.logout': '退出登录',
   'navbar.menu.collapse': '收起菜单',
   'navbar.menu.expand': '展开菜单',
+  'navbar.menu.open': '打开菜单',
+  'navbar.settings': '页面配置',
 
   'tabBar.actions': '标签操作',
   'tabBar.reload': '重新加载',

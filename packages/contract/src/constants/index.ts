@@ -15,3 +15,4 @@ export * from './uploads.ts';
 export * from './mac.ts';
 export * from './sheets.ts';
 export * from './money.ts';
+export * from './routes.ts';

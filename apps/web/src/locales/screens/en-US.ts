@@ -2,6 +2,7 @@ import type { ScreenMessages } from './zh-CN.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
+import { settingsEnUS } from './settings.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -263,6 +264,7 @@ const screensEnUS: ScreenMessages = {
   ...ordersEnUS,
   ...orderFormEnUS,
   ...ordersIoEnUS,
+  ...settingsEnUS,
 };
 
 export default screensEnUS;

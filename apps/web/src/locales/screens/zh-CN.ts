@@ -1,6 +1,7 @@
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
+import { settingsZhCN } from './settings.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -266,6 +267,7 @@ const screensZhCN = {
   ...ordersZhCN,
   ...orderFormZhCN,
   ...ordersIoZhCN,
+  ...settingsZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;
