@@ -1,4 +1,4 @@
-import { App as AntApp, Drawer, FloatButton, Layout } from 'antd';
+import { App as AntApp, Button, Drawer, Layout, Tooltip } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
@@ -112,13 +112,18 @@ export default function DefaultLayout() {
         ) : null}
         {/* Spec §2: the floating settings button shows only when the navbar is hidden. */}
         {navbar ? null : (
-          <FloatButton
-            icon={<SettingOutlined />}
-            tooltip={t('navbar.settings')}
-            aria-label={t('navbar.settings')}
-            data-testid="settings-float"
-            onClick={openSettings}
-          />
+          <Tooltip title={t('navbar.settings')} placement="left">
+            <Button
+              type="primary"
+              shape="circle"
+              size="large"
+              className="app-settings-float"
+              icon={<SettingOutlined />}
+              aria-label={t('navbar.settings')}
+              data-testid="settings-float"
+              onClick={openSettings}
+            />
+          </Tooltip>
         )}
         {settingsLoaded ? (
           <Suspense fallback={null}>

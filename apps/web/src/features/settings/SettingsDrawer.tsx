@@ -1,7 +1,7 @@
-import { App, Button, ColorPicker, Divider, Drawer, Flex, InputNumber, Segmented, Space, Switch } from 'antd';
+import { App, Button, Divider, Drawer, Flex, InputNumber, Segmented, Space, Switch } from 'antd';
 import { CopyOutlined, MoonOutlined, ReloadOutlined, SunOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { MENU_WIDTH_MAX, MENU_WIDTH_MIN, THEME_COLOR_PRESETS, type AppSettings } from '../../config/settings.ts';
+import { MENU_WIDTH_MAX, MENU_WIDTH_MIN, type AppSettings } from '../../config/settings.ts';
 import {
   appStore,
   persistedSettings,
@@ -13,6 +13,7 @@ import {
 } from '../../lib/settings.ts';
 import { themeShades } from '../../lib/theme.ts';
 import { fetchServerMenu } from './api/server-menu.ts';
+import { ThemeColorPicker } from './ThemeColorPicker.tsx';
 import './settings.css';
 
 type Toggle = keyof Pick<
@@ -117,15 +118,7 @@ export default function SettingsDrawer({ open, onClose }: { open: boolean; onClo
         />
       </SettingRow>
       <SettingRow label={t('settings.themeColor')}>
-        <ColorPicker
-          size="small"
-          value={settings.themeColor}
-          disabledAlpha
-          showText
-          presets={[{ label: t('settings.themeColor.presets'), colors: [...THEME_COLOR_PRESETS] }]}
-          onChangeComplete={(color) => updateSettings({ themeColor: color.toHexString().toUpperCase() })}
-          data-testid="settings-themeColor"
-        />
+        <ThemeColorPicker />
       </SettingRow>
       <div className="settings-shades" data-testid="settings-shades" aria-label={t('settings.themeColor.shades')}>
         {shades.map((shade, index) => (

@@ -12,6 +12,7 @@ export const settingsEnUS: Record<keyof typeof settingsZhCN, string> = {
   'settings.themeColor': 'Theme colour',
   'settings.themeColor.presets': 'Presets',
   'settings.themeColor.shades': 'The theme colour’s 10 shades',
+  'settings.themeColor.custom': 'Custom colour',
   'settings.colorWeak': 'Colour weak',
   'settings.navbar': 'Navbar',
   'settings.menu': 'Menu',

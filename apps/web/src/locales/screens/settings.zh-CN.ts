@@ -10,6 +10,7 @@ export const settingsZhCN = {
   'settings.themeColor': '主题色',
   'settings.themeColor.presets': '推荐',
   'settings.themeColor.shades': '主题色的 10 个色阶',
+  'settings.themeColor.custom': '自定义颜色',
   'settings.colorWeak': '色弱模式',
   'settings.navbar': '导航栏',
   'settings.menu': '菜单栏',
