@@ -233,6 +233,24 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     expect(await rootState(page)).toMatchObject({ theme: 'light', filter: '', primary: '#165dff' });
   });
 
+  test('a tab keeps its screen as it was when another tab is shown; the tabs survive a reload', async () => {
+    const tabBar = page.locator('.app-tab-bar');
+    const table = page.getByTestId('order-table');
+    await until(() => table.locator('.ant-table-row').count()).toBe(20);
+    // A selected row and a scrolled page: neither is in the URL.
+    await table.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').check();
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await tabBar.getByText('工作台').click();
+    await until(() => new URL(page.url()).pathname).toBe('/dashboard/workplace');
+    await tabBar.getByText('检测记录').click();
+    await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+    expect(await table.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').isChecked()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-tab-kept');
+    await page.reload();
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => tabBar.locator('.ant-tabs-tab').allTextContents()).toEqual(['工作台', '检测记录']);
+  });
+
   test('menu from server: "loading" then "success"; off again; a failed load says "error"', async () => {
     let drawer = await openDrawer(page);
     const menuCall = page.waitForRequest((request) => request.url().endsWith('/api/menu') && request.method() === 'POST');

@@ -13,6 +13,8 @@ export const StorageKey = {
   SETTINGS: 'settings',
   /** The theme colour's 10 shades for light and dark as JSON (lib/theme.ts); boot.js sets them. */
   PALETTE: 'theme-palette',
+  /** The tab bar's tabs, in sessionStorage (they survive a reload, not a new browser tab). */
+  TABS: 'tabs',
   /** "Remember password" keeps the username only; the password is never stored. */
   REMEMBERED_USERNAME: 'remembered-username',
 } as const;
@@ -41,6 +43,25 @@ function write(key: string, value: string | null): void {
 }
 
 export const storage = { read, write };
+
+/** The same over sessionStorage (per browser tab). */
+export const sessionStore = {
+  read(key: string): string | null {
+    try {
+      return window.sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  write(key: string, value: string | null): void {
+    try {
+      if (value === null) window.sessionStorage.removeItem(key);
+      else window.sessionStorage.setItem(key, value);
+    } catch {
+      // Unavailable: the tabs live in memory only.
+    }
+  },
+};
 
 export const getToken = (): string | null => read(StorageKey.TOKEN);
 export const setToken = (token: string): void => write(StorageKey.TOKEN, token);

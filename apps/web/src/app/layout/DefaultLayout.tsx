@@ -10,6 +10,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { updateSettings, useAppState } from '../../lib/settings.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { Footer } from './Footer.tsx';
+import { KeepAliveOutlet } from './KeepAliveOutlet.tsx';
 import { Navbar } from './Navbar.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TabBar } from './TabBar.tsx';
@@ -90,7 +91,8 @@ export default function DefaultLayout() {
               {tabBar ? <TabBar /> : null}
               <Layout.Content className="app-content">
                 <Breadcrumbs />
-                <Outlet />
+                {/* With the tab bar, each tab's screen keeps its state while another is shown. */}
+                {tabBar ? <KeepAliveOutlet /> : <Outlet />}
               </Layout.Content>
               {footer ? <Footer /> : null}
             </Layout>
