@@ -251,6 +251,24 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     await until(() => tabBar.locator('.ant-tabs-tab').allTextContents()).toEqual(['工作台', '检测记录']);
   });
 
+  test('the exception pages: from the menu, and from the router when a route fails', async () => {
+    const menu = page.getByTestId('side-menu');
+    await menu.getByTestId('menu-Exception403').click();
+    await until(() => page.getByTestId('exception-403').isVisible()).toBe(true);
+    await menu.getByTestId('menu-Exception500').click();
+    await until(() => page.getByTestId('exception-500').isVisible()).toBe(true);
+    await page.goto('/no/such/page');
+    await until(() => page.getByTestId('not-found').isVisible()).toBe(true);
+    // A screen whose code cannot load (a deploy replaced it): the router's error boundary shows the 500 page.
+    await page.route(/\/assets\/LogsPage-[^/]+\.js$/, (route) => route.abort('failed'));
+    await page.goto('/system/log');
+    await until(() => page.getByTestId('exception-500').isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-exception-500');
+    await page.unroute(/\/assets\/LogsPage-[^/]+\.js$/);
+    await page.goto('/order/inspect');
+    await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
+  });
+
   test('menu from server: "loading" then "success"; off again; a failed load says "error"', async () => {
     let drawer = await openDrawer(page);
     const menuCall = page.waitForRequest((request) => request.url().endsWith('/api/menu') && request.method() === 'POST');

@@ -20,6 +20,9 @@ export const screens: Record<ScreenName, ScreenModule> = {
   Log: () => import('../features/logs/LogsPage.tsx'),
   Role: () => import('../features/roles/RolesPage.tsx'),
   Dict: () => import('../features/dicts/DictsPage.tsx'),
+  Exception403: () => import('../features/exception/Exception403Page.tsx'),
+  Exception404: () => import('../features/exception/Exception404Page.tsx'),
+  Exception500: () => import('../features/exception/Exception500Page.tsx'),
   redirect: () => import('./RedirectPage.tsx'),
   notFound: () => import('../components/NotFound.tsx'),
 };

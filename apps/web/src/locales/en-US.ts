@@ -95,6 +95,17 @@ const enUS: Messages = {
   'linkstore.back': 'Back to home',
 
   'redirect.text': 'Redirecting…',
+
+  // ---- layout (issue 15): exception pages and their menu ----
+  'menu.exception': 'Exceptions',
+  'menu.exception.403': '403',
+  'menu.exception.404': '404',
+  'menu.exception.500': '500',
+  'exception.403.title': '403',
+  'exception.403.text': 'Sorry, you may not open this page.',
+  'exception.500.title': '500',
+  'exception.500.text': 'Sorry, something went wrong. Reload to try again; if it persists, tell your administrator.',
+  'exception.reload': 'Reload',
 };
 
 export default enUS;

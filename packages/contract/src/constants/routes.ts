@@ -12,7 +12,7 @@ import { RoleName } from './roles.ts';
  */
 
 /** Icons are named here and drawn by the web's menu, so no icon code lands in the entry chunk. */
-export type MenuIcon = 'dashboard' | 'order' | 'system';
+export type MenuIcon = 'dashboard' | 'order' | 'system' | 'exception';
 
 export interface RouteMeta<L extends string = string> {
   /** Translation key of the title (menu, breadcrumb, tab, document title). */
@@ -54,6 +54,9 @@ export const RouteNames = {
   LOG: 'Log',
   ROLE: 'Role',
   DICT: 'Dict',
+  EXCEPTION_403: 'Exception403',
+  EXCEPTION_404: 'Exception404',
+  EXCEPTION_500: 'Exception500',
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
 } as const;
@@ -137,6 +140,29 @@ export const routeTable: RouteDef[] = [
             name: RouteNames.DICT,
             path: '/system/dict',
             meta: { locale: 'menu.system.dict', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 3 },
+          },
+        ],
+      },
+      {
+        // Server-menu "exception" (PRODUCT.md): the 403/404/500 pages the router's error boundary shows.
+        name: 'exception',
+        path: '/exception',
+        meta: { locale: 'menu.exception', requiresAuth: true, icon: 'exception', order: 3 },
+        children: [
+          {
+            name: RouteNames.EXCEPTION_403,
+            path: '/exception/403',
+            meta: { locale: 'menu.exception.403', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 0 },
+          },
+          {
+            name: RouteNames.EXCEPTION_404,
+            path: '/exception/404',
+            meta: { locale: 'menu.exception.404', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 1 },
+          },
+          {
+            name: RouteNames.EXCEPTION_500,
+            path: '/exception/500',
+            meta: { locale: 'menu.exception.500', requiresAuth: true, roles: SUPER_ADMIN_ONLY, order: 2 },
           },
         ],
       },

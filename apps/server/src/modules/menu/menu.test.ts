@@ -30,6 +30,9 @@ describe('POST /api/menu', () => {
       'system>Log:/system/log',
       'system>Role:/system/role',
       'system>Dict:/system/dict',
+      'exception>Exception403:/exception/403',
+      'exception>Exception404:/exception/404',
+      'exception>Exception500:/exception/500',
     ]);
     expect(menu[0]).toMatchObject({ name: 'dashboard', path: '/dashboard', locale: 'menu.dashboard', icon: 'dashboard' });
     expect(menu[2]?.children?.[0]).toEqual({ name: 'User', path: '/system/user', locale: 'menu.system.user' });

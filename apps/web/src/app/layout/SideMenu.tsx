@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { Menu, type MenuProps } from 'antd';
-import { DashboardOutlined, FileSearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { DashboardOutlined, FileSearchOutlined, SettingOutlined, WarningOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { findRouteByPath, isScreen, menuRoutes, type AppRoute, type MenuIcon } from '../../config/paths.ts';
@@ -11,6 +11,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   dashboard: <DashboardOutlined />,
   order: <FileSearchOutlined />,
   system: <SettingOutlined />,
+  exception: <WarningOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
