@@ -13,6 +13,7 @@ import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import logRoutes from './modules/logs/logs.routes.ts';
 import monitorRoutes from './modules/monitor/monitor.routes.ts';
 import messageRoutes from './modules/messages/messages.routes.ts';
+import menuRoutes from './modules/menu/menu.routes.ts';
 import orderFileRoutes from './modules/orders/orders.files.routes.ts';
 import orderHistoryRoutes from './modules/orders/orders.history.routes.ts';
 import orderRoutes from './modules/orders/orders.routes.ts';
@@ -45,6 +46,7 @@ export const modules = [
   publicRoutes, //  GET /api/public/{lookup,verify/:code,links,prices,figures}
   messageRoutes, // GET /api/admin/message/{list,unread} · POST /api/admin/message/read
   accountRoutes, // /api/admin/account/{profile,password,logins,sessions,sessions/end-others,ledger,subscriptions}
+  menuRoutes, //    POST /api/menu
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -23,3 +23,4 @@ export * from './public.ts';
 export * from './messages.ts';
 export * from './account.ts';
 export * from './orders-history.ts';
+export * from './menu.ts';

@@ -4,11 +4,13 @@ import { SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { canAccess, firstPermittedRoute, type AppRoute } from '../config/paths.ts';
 import { userInfoQueryOptions } from '../features/auth/api/get-user-info.ts';
 import { loginLocation } from '../features/auth/redirect.ts';
+import { fetchServerMenu } from '../features/settings/api/server-menu.ts';
 import { resetUser, userStore } from '../lib/current-user.ts';
 import { loadDicts } from '../lib/dicts.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { loadScreenMessages } from '../lib/i18n.ts';
+import { appStore, serverMenuNames, setServerMenu } from '../lib/settings.ts';
 import { getToken, isLoggedIn } from '../lib/storage.ts';
 import { logout } from './session.ts';
 
@@ -19,9 +21,10 @@ import { logout } from './session.ts';
  *    &<original query>. With a token, the user info is loaded once (cached for the session);
  *    if that fails the user is logged out and sent to login the same way. After user info,
  *    the dictionaries are loaded.
- * 2. Role guard: allowed when meta.roles has '*' or the user's role name; otherwise the
- *    first permitted route of the table, else not-found. (The spec's server menu, which would
- *    also limit routes, needs POST /api/menu; it comes with the layout issue, not before.)
+ * 2. Role guard: allowed when meta.roles has '*' or the user's role name and, with "menu from
+ *    server" on, the route is in the server menu (POST /api/menu, fetched once per session;
+ *    routes hidden from menus, like /redirect, need only the role); otherwise the first
+ *    permitted route of the table, else not-found.
  */
 
 /** The token the current user was loaded with: a new login means a new user. */
@@ -41,6 +44,15 @@ async function ensureUser(): Promise<CurrentUser> {
   userStore.set(user);
   loadDicts();
   return user;
+}
+
+/** The server menu's route names (spec §5), loaded once per session while the setting is on. */
+async function ensureServerMenuNames(): Promise<Set<string>> {
+  const known = appStore.get().serverMenu;
+  if (known) return serverMenuNames(known);
+  const menu = await fetchServerMenu();
+  setServerMenu(menu);
+  return serverMenuNames(menu);
 }
 
 const notFound = () => data(null, { status: 404, statusText: 'Not Found' });
@@ -66,6 +78,13 @@ export async function guard(route: AppRoute, request: Request): Promise<null> {
   await loadScreenMessages();
 
   const role = user.role.name;
+  if (appStore.get().menuFromServer) {
+    const names = await ensureServerMenuNames();
+    const allowed = (candidate: AppRoute) => names.has(candidate.name);
+    if (canAccess(route, role) && (route.meta.hideInMenu || allowed(route))) return null;
+    const first = firstPermittedRoute(role, allowed);
+    throw first ? redirect(first.path) : notFound();
+  }
   if (canAccess(route, role)) return null;
   const first = firstPermittedRoute(role);
   throw first ? redirect(first.path) : notFound();

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
 import { Provider as MotionProvider } from '@rc-component/motion';
 import antdZhCN from 'antd/locale/zh_CN';
@@ -10,16 +10,10 @@ import { themeConfig, useReducedMotion } from '../lib/theme.ts';
 
 const ANTD_LOCALES = { 'zh-CN': antdZhCN, 'en-US': antdEnUS } satisfies Record<Locale, unknown>;
 
-/** Colour-weak mode (spec §4, §9): an 80% invert filter on the whole page. */
-function useColorWeak(colorWeak: boolean) {
-  useEffect(() => {
-    document.body.style.filter = colorWeak ? 'invert(80%)' : '';
-  }, [colorWeak]);
-}
-
 /**
- * What every screen gets: antd's theme (dark algorithm, primary colour, no animations when the
- * system asks for reduced motion) and locale.
+ * What every screen gets: antd's theme (dark algorithm, the theme colour's shades, no animations
+ * when the system asks for reduced motion) and locale. The colour-weak filter, data-theme and the
+ * shades' CSS variables are set on <html> by lib/settings.ts (and before paint by public/boot.js).
  * TanStack Query's provider sits in the default layout (app/layout/DefaultLayout.tsx), not
  * here, to keep it out of the login page's first load.
  */
@@ -27,9 +21,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const theme = useAppState((s) => s.theme);
   const themeColor = useAppState((s) => s.themeColor);
-  const colorWeak = useAppState((s) => s.colorWeak);
   const reducedMotion = useReducedMotion();
-  useColorWeak(colorWeak);
   const locale = ANTD_LOCALES[i18n.language as Locale] ?? antdZhCN;
 
   return (

@@ -26,6 +26,9 @@ export const screens: Record<ScreenName, ScreenModule> = {
   Message: () => import('../features/messages/MessagePage.tsx'),
   UserInfo: () => import('../features/account/UserInfoPage.tsx'),
   UserSetting: () => import('../features/account/UserSettingPage.tsx'),
+  Exception403: () => import('../features/exception/Exception403Page.tsx'),
+  Exception404: () => import('../features/exception/Exception404Page.tsx'),
+  Exception500: () => import('../features/exception/Exception500Page.tsx'),
   redirect: () => import('./RedirectPage.tsx'),
   notFound: () => import('../components/NotFound.tsx'),
 };

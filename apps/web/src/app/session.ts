@@ -3,18 +3,20 @@ import { logoutRequest, logoutMutationKey } from '../features/auth/api/logout.ts
 import { resetUser } from '../lib/current-user.ts';
 import { clearDicts } from '../lib/dicts.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { clearServerMenu } from '../lib/settings.ts';
 import { getToken, removeToken } from '../lib/storage.ts';
 import { removeRouteListener } from '../lib/route-listener.ts';
 
 /**
  * Spec §4 logout, client side: reset the user, remove the token, clear the dictionaries,
- * unsubscribe the route-change listeners. The rest of the query
+ * clear the server menu, unsubscribe the route-change listeners. The rest of the query
  * cache goes too, so nothing of one user's data is shown to the next.
  */
 export function clearSession(): void {
   resetUser();
   removeToken();
   clearDicts();
+  clearServerMenu();
   removeRouteListener();
   queryClient.clear();
 }

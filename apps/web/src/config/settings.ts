@@ -1,6 +1,7 @@
 /**
- * App settings (spec §3) and their defaults. The live values are in lib/settings.ts;
- * only the theme is saved across reloads (with the language, see lib/i18n.ts).
+ * App settings (spec §3) and their defaults. The live values are in lib/settings.ts, which
+ * saves PERSISTED_SETTINGS per browser (local storage); public/boot.js restores the theme, the
+ * colour-weak filter and the theme colour's shades before the first paint.
  */
 export interface AppSettings {
   theme: 'light' | 'dark';
@@ -17,11 +18,9 @@ export interface AppSettings {
   /** Side menu width in px. */
   menuWidth: number;
   tabBar: boolean;
-  /**
-   * Spec §3: the menu and the role guard would also follow a server menu (POST /api/menu).
-   * That call does not exist yet (the layout issue builds it), so nothing reads this yet.
-   */
+  /** Spec §3–§5: the menu and the role guard also follow the server menu (POST /api/menu). */
   menuFromServer: boolean;
+  /** Follows the window (app/layout/use-device.ts): below 992 px, 'mobile'. Not saved. */
   device: 'desktop' | 'mobile';
   globalSettings: boolean;
 }
@@ -42,5 +41,30 @@ export const DEFAULT_SETTINGS: AppSettings = {
   device: 'desktop',
   globalSettings: false,
 };
+
+/** What survives a reload (the device follows the window instead). */
+export const PERSISTED_SETTINGS = [
+  'theme',
+  'colorWeak',
+  'navbar',
+  'menu',
+  'topMenu',
+  'hideMenu',
+  'menuCollapse',
+  'footer',
+  'themeColor',
+  'menuWidth',
+  'tabBar',
+  'menuFromServer',
+  'globalSettings',
+] as const satisfies readonly (keyof AppSettings)[];
+export type PersistedSettings = Pick<AppSettings, (typeof PERSISTED_SETTINGS)[number]>;
+
+/** Spec §9: the menu width's bounds in the settings drawer. */
+export const MENU_WIDTH_MIN = 160;
+export const MENU_WIDTH_MAX = 400;
+
+/** Preset theme colours offered next to the picker (antd's palette; the first is the default). */
+export const THEME_COLOR_PRESETS = ['#165DFF', '#722ED1', '#13C2C2', '#52C41A', '#FA8C16', '#F5222D', '#EB2F96', '#2F54EB'] as const;
 
 export const APP_NAME = 'ClearPlay';

@@ -1,6 +1,6 @@
 /**
  * Every localStorage key the web app uses, in one place. public/boot.js (loaded by index.html) reads
- * THEME and LOCALE before React loads; keep the names in sync with it.
+ * THEME, LOCALE, SETTINGS and PALETTE before React loads; keep the names in sync with it.
  */
 export const StorageKey = {
   /** Spec §4/§9: a token under "token" means logged in. */
@@ -9,6 +9,12 @@ export const StorageKey = {
   LOCALE: 'locale',
   /** light or dark. */
   THEME: 'theme',
+  /** The app settings of spec §3 as JSON (lib/settings.ts); boot.js reads colorWeak. */
+  SETTINGS: 'settings',
+  /** The theme colour's 10 shades for light and dark as JSON (lib/theme.ts); boot.js sets them. */
+  PALETTE: 'theme-palette',
+  /** The tab bar's tabs, in sessionStorage (they survive a reload, not a new browser tab). */
+  TABS: 'tabs',
   /** "Remember password" keeps the username only; the password is never stored. */
   REMEMBERED_USERNAME: 'remembered-username',
 } as const;
@@ -37,6 +43,25 @@ function write(key: string, value: string | null): void {
 }
 
 export const storage = { read, write };
+
+/** The same over sessionStorage (per browser tab). */
+export const sessionStore = {
+  read(key: string): string | null {
+    try {
+      return window.sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  write(key: string, value: string | null): void {
+    try {
+      if (value === null) window.sessionStorage.removeItem(key);
+      else window.sessionStorage.setItem(key, value);
+    } catch {
+      // Unavailable: the tabs live in memory only.
+    }
+  },
+};
 
 export const getToken = (): string | null => read(StorageKey.TOKEN);
 export const setToken = (token: string): void => write(StorageKey.TOKEN, token);

@@ -66,6 +66,8 @@ const enUS: Messages = {
   'navbar.logout': 'Log out',
   'navbar.menu.collapse': 'Collapse menu',
   'navbar.menu.expand': 'Expand menu',
+  'navbar.menu.open': 'Open menu',
+  'navbar.settings': 'Settings',
 
   'tabBar.actions': 'Tab actions',
   'tabBar.reload': 'Reload',
@@ -102,6 +104,17 @@ const enUS: Messages = {
   ...publicEnUS,
 
   'redirect.text': 'Redirecting…',
+
+  // ---- layout (issue 15): exception pages and their menu ----
+  'menu.exception': 'Exceptions',
+  'menu.exception.403': '403',
+  'menu.exception.404': '404',
+  'menu.exception.500': '500',
+  'exception.403.title': '403',
+  'exception.403.text': 'Sorry, you may not open this page.',
+  'exception.500.title': '500',
+  'exception.500.text': 'Sorry, something went wrong. Reload to try again; if it persists, tell your administrator.',
+  'exception.reload': 'Reload',
 };
 
 export default enUS;

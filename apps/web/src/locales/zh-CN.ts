@@ -66,6 +66,8 @@ const zhCN = {
   'navbar.logout': '退出登录',
   'navbar.menu.collapse': '收起菜单',
   'navbar.menu.expand': '展开菜单',
+  'navbar.menu.open': '打开菜单',
+  'navbar.settings': '页面配置',
 
   'tabBar.actions': '标签操作',
   'tabBar.reload': '重新加载',
@@ -101,6 +103,17 @@ const zhCN = {
   ...publicZhCN,
 
   'redirect.text': '正在跳转…',
+
+  // ---- layout (issue 15): exception pages and their menu ----
+  'menu.exception': '异常页',
+  'menu.exception.403': '403',
+  'menu.exception.404': '404',
+  'menu.exception.500': '500',
+  'exception.403.title': '403',
+  'exception.403.text': '抱歉，您无权访问此页面。',
+  'exception.500.title': '500',
+  'exception.500.text': '抱歉，出错了。请刷新重试；问题仍在时请联系管理员。',
+  'exception.reload': '刷新',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

@@ -19,3 +19,4 @@ export * from './workplace.ts';
 export * from './public.ts';
 export * from './messages.ts';
 export * from './history.ts';
+export * from './routes.ts';

@@ -1,41 +1,75 @@
-import { App as AntApp, Layout } from 'antd';
+import { App as AntApp, Button, Drawer, Layout, Tooltip } from 'antd';
+import { SettingOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Outlet } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import '../../lib/dayjs.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { updateSettings, useAppState } from '../../lib/settings.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { Footer } from './Footer.tsx';
+import { KeepAliveOutlet } from './KeepAliveOutlet.tsx';
 import { Navbar } from './Navbar.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TabBar } from './TabBar.tsx';
+import { useDevice } from './use-device.ts';
 import './layout.css';
+
+// The settings drawer is a chunk of its own, fetched the first time it opens.
+const SettingsDrawer = lazy(() => import('../../features/settings/SettingsDrawer.tsx'));
 
 /**
  * The default layout of every logged-in screen: navbar, side menu, tab bar, breadcrumbs,
- * footer. It also provides TanStack Query to the screens inside it (public screens that need
- * server data wrap themselves in the same QueryClientProvider).
+ * footer, and the settings drawer (spec §3–§4). Below 992 px (device 'mobile') the side menu is
+ * a drawer opened from the navbar. It also provides TanStack Query to the screens inside it
+ * (public screens that need server data wrap themselves in the same QueryClientProvider).
  */
 export default function DefaultLayout() {
+  const { t } = useTranslation();
+  useDevice();
+  const mobile = useAppState((s) => s.device === 'mobile');
   const navbar = useAppState((s) => s.navbar);
-  const menu = useAppState((s) => s.menu && !s.hideMenu && !s.topMenu);
+  const menuShown = useAppState((s) => s.menu && !s.hideMenu);
+  const topMenu = useAppState((s) => s.topMenu);
   const menuWidth = useAppState((s) => s.menuWidth);
   const collapsed = useAppState((s) => s.menuCollapse);
   const tabBar = useAppState((s) => s.tabBar);
   const footer = useAppState((s) => s.footer);
+  const sider = menuShown && !topMenu && !mobile;
+
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsLoaded, setSettingsLoaded] = useState(false);
+  const openSettings = () => {
+    setSettingsLoaded(true);
+    setSettingsOpen(true);
+  };
+  // The mobile menu is open on the page it was opened on: navigating (a tap in it, back/forward) closes it.
+  const { pathname } = useLocation();
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = menuOpenAt === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenAt(open ? pathname : null);
 
   return (
     <QueryClientProvider client={queryClient}>
       {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
       <AntApp component={false}>
-        <Layout className="app-layout" data-testid="app-layout">
+        <Layout
+          className={mobile ? 'app-layout app-layout-mobile' : 'app-layout'}
+          data-testid="app-layout"
+          data-device={mobile ? 'mobile' : 'desktop'}
+        >
           {navbar ? (
             <Layout.Header className="app-navbar">
-              <Navbar />
+              <Navbar
+                onOpenSettings={openSettings}
+                onOpenMenu={mobile && menuShown ? () => setMenuOpen(true) : undefined}
+                topMenu={topMenu && menuShown && !mobile}
+              />
             </Layout.Header>
           ) : null}
-          <Layout hasSider={menu}>
-            {menu ? (
+          <Layout hasSider={sider}>
+            {sider ? (
               <Layout.Sider
                 className="app-sider"
                 width={menuWidth}
@@ -44,7 +78,7 @@ export default function DefaultLayout() {
                 onCollapse={(value) => updateSettings({ menuCollapse: value })}
                 // 'light' follows the antd algorithm (dark grey in dark mode); 'dark' would be navy.
                 theme="light"
-                breakpoint="lg"
+                data-testid="app-sider"
               >
                 <SideMenu />
               </Layout.Sider>
@@ -53,12 +87,47 @@ export default function DefaultLayout() {
               {tabBar ? <TabBar /> : null}
               <Layout.Content className="app-content">
                 <Breadcrumbs />
-                <Outlet />
+                {/* With the tab bar, each tab's screen keeps its state while another is shown. */}
+                {tabBar ? <KeepAliveOutlet /> : <Outlet />}
               </Layout.Content>
               {footer ? <Footer /> : null}
             </Layout>
           </Layout>
         </Layout>
+        {mobile ? (
+          <Drawer
+            placement="left"
+            open={menuOpen && menuShown}
+            onClose={() => setMenuOpen(false)}
+            size={Math.min(menuWidth, 300)}
+            title={t('app.name')}
+            className="app-menu-drawer"
+            data-testid="menu-drawer"
+            styles={{ body: { padding: 0 } }}
+          >
+            <SideMenu onNavigate={() => setMenuOpen(false)} />
+          </Drawer>
+        ) : null}
+        {/* Spec §2: the floating settings button shows only when the navbar is hidden. */}
+        {navbar ? null : (
+          <Tooltip title={t('navbar.settings')} placement="left">
+            <Button
+              type="primary"
+              shape="circle"
+              size="large"
+              className="app-settings-float"
+              icon={<SettingOutlined />}
+              aria-label={t('navbar.settings')}
+              data-testid="settings-float"
+              onClick={openSettings}
+            />
+          </Tooltip>
+        )}
+        {settingsLoaded ? (
+          <Suspense fallback={null}>
+            <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+          </Suspense>
+        ) : null}
       </AntApp>
     </QueryClientProvider>
   );

@@ -6,6 +6,7 @@ import {
   GlobalOutlined,
   IdcardOutlined,
   LogoutOutlined,
+  MenuOutlined,
   MoonOutlined,
   SettingOutlined,
   SunOutlined,
@@ -20,6 +21,7 @@ import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
 import { useLogout } from '../session.ts';
+import { SideMenu } from './SideMenu.tsx';
 
 function useFullscreen() {
   const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
@@ -35,7 +37,16 @@ function useFullscreen() {
   return { isFullscreen, toggle, supported: document.fullscreenEnabled };
 }
 
-export function Navbar() {
+export interface NavbarProps {
+  /** Opens the settings drawer (spec §2). */
+  onOpenSettings: () => void;
+  /** Mobile: opens the menu drawer (absent when the menu is not shown as a drawer). */
+  onOpenMenu?: () => void;
+  /** "Top menu" on (desktop): the menu sits in the navbar, horizontal (spec §4). */
+  topMenu: boolean;
+}
+
+export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -50,9 +61,23 @@ export function Navbar() {
   return (
     <div className="navbar">
       <div className="navbar-brand">
+        {onOpenMenu ? (
+          <Button
+            data-testid="menu-drawer-open"
+            type="text"
+            icon={<MenuOutlined />}
+            aria-label={t('navbar.menu.open')}
+            onClick={onOpenMenu}
+          />
+        ) : null}
         <span className="navbar-logo" aria-hidden="true" />
         <span className="navbar-title">{APP_NAME}</span>
       </div>
+      {topMenu ? (
+        <div className="navbar-menu">
+          <SideMenu mode="horizontal" />
+        </div>
+      ) : null}
       <Space size={8} className="navbar-actions">
         <MessageBell />
         <Dropdown
@@ -88,6 +113,15 @@ export function Navbar() {
             />
           </Tooltip>
         ) : null}
+        <Tooltip title={t('navbar.settings')}>
+          <Button
+            data-testid="settings-open"
+            shape="circle"
+            icon={<SettingOutlined />}
+            aria-label={t('navbar.settings')}
+            onClick={onOpenSettings}
+          />
+        </Tooltip>
         <Dropdown
           trigger={['click']}
           menu={{

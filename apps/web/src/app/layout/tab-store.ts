@@ -2,6 +2,7 @@ import { RouteNames, findRouteByName, firstPermittedRoute } from '../../config/p
 import { userStore } from '../../lib/current-user.ts';
 import type { MessageKey } from '../../locales/zh-CN.ts';
 import type { RouteChange } from '../../lib/route-listener.ts';
+import { StorageKey, sessionStore } from '../../lib/storage.ts';
 import { createStore } from '../../lib/store.ts';
 
 /** One tab per visited screen (keyed by route name; it remembers the last path and query). */
@@ -11,7 +12,32 @@ export interface TabItem {
   title: MessageKey;
 }
 
-export const tabStore = createStore<TabItem[]>([]);
+/**
+ * The tabs saved in this browser tab's session (they survive a reload): only screens of the
+ * table, each titled from the table, so a stale or edited entry cannot show a wrong tab.
+ */
+export function savedTabs(): TabItem[] {
+  let saved: unknown;
+  try {
+    saved = JSON.parse(sessionStore.read(StorageKey.TABS) ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(saved)) return [];
+  const tabs: TabItem[] = [];
+  for (const item of saved as unknown[]) {
+    if (!item || typeof item !== 'object') continue;
+    const { name, fullPath } = item as Record<string, unknown>;
+    const entry = typeof name === 'string' ? findRouteByName(name) : undefined;
+    if (!entry || entry.route.meta.hideInTabBar || typeof fullPath !== 'string' || !fullPath.startsWith('/')) continue;
+    if (tabs.some((tab) => tab.name === entry.route.name)) continue;
+    tabs.push({ name: entry.route.name, fullPath, title: entry.route.meta.locale });
+  }
+  return tabs;
+}
+
+export const tabStore = createStore<TabItem[]>(savedTabs());
+tabStore.subscribe(() => sessionStore.write(StorageKey.TABS, JSON.stringify(tabStore.get())));
 
 // A new user starts with fresh tabs.
 userStore.subscribe(() => {

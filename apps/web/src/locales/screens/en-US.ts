@@ -7,6 +7,7 @@ import { orderFormEnUS } from './order-form.en-US.ts';
 import { ordersIoEnUS } from './orders-io.en-US.ts';
 import { visitsEnUS } from './visits.en-US.ts';
 import { historyEnUS } from './history.en-US.ts';
+import { settingsEnUS } from './settings.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -273,6 +274,7 @@ const screensEnUS: ScreenMessages = {
   ...messagesEnUS,
   ...accountEnUS,
   ...historyEnUS,
+  ...settingsEnUS,
 };
 
 export default screensEnUS;

@@ -6,6 +6,7 @@ import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 import { visitsZhCN } from './visits.zh-CN.ts';
 import { historyZhCN } from './history.zh-CN.ts';
+import { settingsZhCN } from './settings.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -276,6 +277,7 @@ const screensZhCN = {
   ...messagesZhCN,
   ...accountZhCN,
   ...historyZhCN,
+  ...settingsZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

@@ -1,0 +1,364 @@
+// Browser journey of the layout on the demo business (DEMO=1): the settings drawer and every
+// setting of spec §3 (dark, colour weak, top menu, hidden navbar with the floating button, a
+// custom theme colour whose shades reach the buttons and the menu, menu width, hidden tab bar),
+// the settings surviving a reload before the first paint, copy and reset, the server menu on
+// and off with the role guard following it, and the mobile layout at 390 px.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  launchBrowser,
+  newContext,
+  settledScreenshot,
+  signedIn,
+  startServer,
+  until,
+  type RunningServer,
+} from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: '1' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const rootState = (page: Page) =>
+  page.evaluate(() => ({
+    theme: document.documentElement.getAttribute('data-theme'),
+    filter: document.documentElement.style.filter,
+    primary: document.documentElement.style.getPropertyValue('--cp-primary-6'),
+    primary1: document.documentElement.style.getPropertyValue('--cp-primary-1'),
+  }));
+
+async function openDrawer(page: Page): Promise<Locator> {
+  const drawer = page.getByTestId('settings-drawer');
+  if (!(await drawer.isVisible())) {
+    const float = page.getByTestId('settings-float');
+    await ((await float.isVisible()) ? float : page.getByTestId('settings-open')).click();
+  }
+  await until(() => drawer.isVisible()).toBe(true);
+  return drawer;
+}
+
+async function closeDrawer(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await until(() => page.getByTestId('settings-drawer').isVisible()).toBe(false);
+}
+
+const checked = (drawer: Locator, key: string) => drawer.getByTestId(`settings-${key}`).getAttribute('aria-checked');
+
+async function toggle(drawer: Locator, key: string, on: boolean): Promise<void> {
+  const control = drawer.getByTestId(`settings-${key}`);
+  if ((await control.getAttribute('aria-checked')) !== String(on)) await control.click();
+  await until(() => checked(drawer, key)).toBe(String(on));
+}
+
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+
+describe('the settings drawer, as the super admin on the order screen', () => {
+  let page: Page;
+
+  test('opens from the navbar with every setting of spec §3', async () => {
+    page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/order/inspect' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await until(() => page.getByTestId('order-table').locator('.ant-table-row').count()).toBe(20);
+    const drawer = await openDrawer(page);
+    for (const key of [
+      'theme',
+      'themeColor',
+      'colorWeak',
+      'navbar',
+      'menu',
+      'topMenu',
+      'hideMenu',
+      'menuCollapse',
+      'footer',
+      'tabBar',
+      'menuFromServer',
+      'menuWidth',
+    ])
+      await until(() => drawer.getByTestId(`settings-${key}`).count(), 5_000).toBeGreaterThan(0);
+    // Spec §9: the menu width's number input is 80 px wide, 220 by default.
+    const width = drawer.getByTestId('settings-menuWidth');
+    expect(await width.evaluate((el) => (el.closest('.ant-input-number') as HTMLElement).getBoundingClientRect().width)).toBe(80);
+    expect(await drawer.locator('.ant-input-number input').inputValue()).toBe('220');
+    expect(await drawer.getByTestId('settings-shades').locator('span').count()).toBe(10);
+    await settledScreenshot(page, 'layout-settings-drawer');
+  });
+
+  test('dark theme', async () => {
+    const drawer = await openDrawer(page);
+    await drawer.getByTestId('settings-theme').getByText('暗黑').click();
+    await until(async () => (await rootState(page)).theme).toBe('dark');
+    await until(() => page.locator('.app-navbar').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(20, 20, 20)');
+    await settledScreenshot(page, 'layout-settings-dark');
+    await drawer.getByTestId('settings-theme').getByText('亮色').click();
+    await until(async () => (await rootState(page)).theme).toBe('light');
+  });
+
+  test('colour weak: an 80% invert filter on the page', async () => {
+    const drawer = await openDrawer(page);
+    await toggle(drawer, 'colorWeak', true);
+    await until(async () => (await rootState(page)).filter).toBe('invert(80%)');
+    await settledScreenshot(page, 'layout-settings-colour-weak');
+    await toggle(drawer, 'colorWeak', false);
+    await until(async () => (await rootState(page)).filter).toBe('');
+  });
+
+  test('top menu: the menu moves to the navbar and the side menu is un-collapsed', async () => {
+    const drawer = await openDrawer(page);
+    await toggle(drawer, 'menuCollapse', true);
+    await toggle(drawer, 'topMenu', true);
+    await until(() => checked(drawer, 'menuCollapse')).toBe('false');
+    await closeDrawer(page);
+    await until(() => page.getByTestId('top-menu').isVisible()).toBe(true);
+    expect(await page.getByTestId('app-sider').count()).toBe(0);
+    await until(() => page.getByTestId('top-menu').getByText('检测管理').isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-top-menu');
+    await toggle(await openDrawer(page), 'topMenu', false);
+    await until(() => page.getByTestId('app-sider').isVisible()).toBe(true);
+  });
+
+  test('hidden navbar: the floating settings button is the way in', async () => {
+    expect(await page.getByTestId('settings-float').count()).toBe(0);
+    await toggle(await openDrawer(page), 'navbar', false);
+    await closeDrawer(page);
+    expect(await page.locator('.app-navbar').count()).toBe(0);
+    await until(() => page.getByTestId('settings-float').isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-no-navbar');
+    await page.getByTestId('settings-float').click();
+    const drawer = await openDrawer(page);
+    await toggle(drawer, 'navbar', true);
+    await until(() => page.getByTestId('settings-float').count()).toBe(0);
+  });
+
+  test('custom theme colour: its 10 shades on the CSS variables, the buttons and the menu', async () => {
+    const drawer = await openDrawer(page);
+    await drawer.getByTestId('settings-themeColor-#722ED1').click();
+    await until(async () => (await rootState(page)).primary).toBe('#722ed1');
+    expect((await rootState(page)).primary1).toBe('#f9f0ff');
+    // The drawer shows the 10 shades it made.
+    expect(
+      await drawer
+        .getByTestId('settings-shades')
+        .locator('span')
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe(rgb('#f9f0ff'));
+    await closeDrawer(page);
+    const primaryButton = page.locator('.ant-btn-primary').first();
+    await until(() => primaryButton.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb('#722ed1'));
+    const selected = page.getByTestId('side-menu').locator('.ant-menu-item-selected');
+    await until(() => selected.evaluate((el) => getComputedStyle(el).color)).toBe(rgb('#722ed1'));
+    // The selected item's background is the palette's first shade, as antd's token says.
+    await until(() => selected.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb('#f9f0ff'));
+    await settledScreenshot(page, 'layout-settings-colour');
+  });
+
+  test('menu width', async () => {
+    const drawer = await openDrawer(page);
+    const input = drawer.locator('.ant-input-number input');
+    await input.fill('300');
+    await input.press('Tab');
+    await closeDrawer(page);
+    await until(() => page.getByTestId('app-sider').evaluate((el) => el.getBoundingClientRect().width)).toBe(300);
+    await settledScreenshot(page, 'layout-settings-menu-width');
+  });
+
+  test('hidden tab bar', async () => {
+    expect(await page.locator('.app-tab-bar').count()).toBe(1);
+    await toggle(await openDrawer(page), 'tabBar', false);
+    await closeDrawer(page);
+    await until(() => page.locator('.app-tab-bar').count()).toBe(0);
+    await settledScreenshot(page, 'layout-settings-no-tab-bar');
+  });
+
+  test('the settings survive a reload, in place before the first paint', async () => {
+    await toggle(await openDrawer(page), 'colorWeak', true);
+    await (await openDrawer(page)).getByTestId('settings-theme').getByText('暗黑').click();
+    await closeDrawer(page);
+    // What <html> carries when the parser reaches #root: boot.js has run, no module yet.
+    await page.addInitScript(() => {
+      const observer = new MutationObserver(() => {
+        if (!document.getElementById('root')) return;
+        observer.disconnect();
+        const root = document.documentElement;
+        (window as unknown as { __atRoot: unknown }).__atRoot = {
+          theme: root.getAttribute('data-theme'),
+          filter: root.style.filter,
+          primary: root.style.getPropertyValue('--cp-primary-6'),
+          react: document.getElementById('root')?.childElementCount ?? 0,
+        };
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    const atRoot = await page.evaluate(() => (window as unknown as { __atRoot: unknown }).__atRoot);
+    // Dark shades of #722ED1 (antd's dark algorithm): shade 6 is #642ab5.
+    expect(atRoot).toEqual({ theme: 'dark', filter: 'invert(80%)', primary: '#642ab5', react: 0 });
+    await until(() => page.getByTestId('app-sider').evaluate((el) => el.getBoundingClientRect().width)).toBe(300);
+    expect(await page.locator('.app-tab-bar').count()).toBe(0);
+    await settledScreenshot(page, 'layout-settings-reloaded');
+  });
+
+  test('copy settings gives JSON; reset restores the defaults', async () => {
+    const drawer = await openDrawer(page);
+    await drawer.getByTestId('settings-copy').click();
+    await until(() => page.getByText('配置已复制到剪贴板').isVisible()).toBe(true);
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
+    expect(copied).toMatchObject({
+      theme: 'dark',
+      colorWeak: true,
+      themeColor: '#722ED1',
+      menuWidth: 300,
+      tabBar: false,
+      menuFromServer: false,
+    });
+    await drawer.getByTestId('settings-reset').click();
+    await until(() => rootState(page)).toMatchObject({ theme: 'light', filter: '', primary: '#165dff' });
+    await closeDrawer(page);
+    await until(() => page.getByTestId('app-sider').evaluate((el) => el.getBoundingClientRect().width)).toBe(220);
+    expect(await page.locator('.app-tab-bar').count()).toBe(1);
+    await page.reload();
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    expect(await rootState(page)).toMatchObject({ theme: 'light', filter: '', primary: '#165dff' });
+  });
+
+  test('a tab keeps its screen as it was when another tab is shown; the tabs survive a reload', async () => {
+    const tabBar = page.locator('.app-tab-bar');
+    const table = page.getByTestId('order-table');
+    await until(() => table.locator('.ant-table-row').count()).toBe(20);
+    // A selected row and a scrolled page: neither is in the URL.
+    await table.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').check();
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await tabBar.getByText('工作台').click();
+    await until(() => new URL(page.url()).pathname).toBe('/dashboard/workplace');
+    await tabBar.getByText('检测记录').click();
+    await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+    expect(await table.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').isChecked()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-tab-kept');
+    await page.reload();
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await until(() => tabBar.locator('.ant-tabs-tab').allTextContents()).toEqual(['工作台', '检测记录']);
+  });
+
+  test('the exception pages: from the menu, and from the router when a route fails', async () => {
+    const menu = page.getByTestId('side-menu');
+    await menu.getByTestId('menu-Exception403').click();
+    await until(() => page.getByTestId('exception-403').isVisible()).toBe(true);
+    await menu.getByTestId('menu-Exception500').click();
+    await until(() => page.getByTestId('exception-500').isVisible()).toBe(true);
+    await page.goto('/no/such/page');
+    await until(() => page.getByTestId('not-found').isVisible()).toBe(true);
+    // A screen whose code cannot load (a deploy replaced it): the router's error boundary shows the 500 page.
+    await page.route(/\/assets\/LogsPage-[^/]+\.js$/, (route) => route.abort('failed'));
+    await page.goto('/system/log');
+    await until(() => page.getByTestId('exception-500').isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-exception-500');
+    await page.unroute(/\/assets\/LogsPage-[^/]+\.js$/);
+    await page.goto('/order/inspect');
+    await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
+  });
+
+  test('menu from server: "loading" then "success"; off again; a failed load says "error"', async () => {
+    let drawer = await openDrawer(page);
+    const menuCall = page.waitForRequest((request) => request.url().endsWith('/api/menu') && request.method() === 'POST');
+    await drawer.getByTestId('settings-menuFromServer').click();
+    await menuCall;
+    await until(() => page.getByText('菜单加载成功').isVisible()).toBe(true);
+    await until(() => checked(drawer, 'menuFromServer')).toBe('true');
+    await closeDrawer(page);
+    const menu = page.getByTestId('side-menu');
+    for (const name of ['Workplace', 'Inspect', 'User', 'Log', 'Role', 'Dict'])
+      await until(() => menu.getByTestId(`menu-${name}`).count()).toBe(1);
+    await settledScreenshot(page, 'layout-settings-server-menu', { waitForToasts: false });
+    drawer = await openDrawer(page);
+    await toggle(drawer, 'menuFromServer', false);
+    // A failed load: the message says so and the setting stays off.
+    await page.route('**/api/menu', (route) => route.abort('connectionrefused'));
+    await drawer.getByTestId('settings-menuFromServer').click();
+    await until(() => page.getByText('菜单加载失败').isVisible()).toBe(true);
+    await until(() => checked(drawer, 'menuFromServer')).toBe('false');
+    await page.unroute('**/api/menu');
+    await closeDrawer(page);
+  });
+});
+
+describe('the server menu limits the role guard (spec §5)', () => {
+  test('a shop with the server menu on is sent from a route outside it to its first menu screen', async () => {
+    const page = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const drawer = await openDrawer(page);
+    await drawer.getByTestId('settings-menuFromServer').click();
+    await until(() => page.getByText('菜单加载成功').isVisible()).toBe(true);
+    await closeDrawer(page);
+    const menu = page.getByTestId('side-menu');
+    await until(() => menu.getByTestId('menu-Inspect').count()).toBe(1);
+    expect(await menu.getByTestId('menu-User').count()).toBe(0);
+    // The list the guard follows is the server's, kept for the session.
+    const list = await page.evaluate(async () => {
+      const res = await fetch('/api/menu', { method: 'POST', headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
+      return ((await res.json()) as { data: { children?: { name: string }[] }[] }).data.flatMap((group) =>
+        (group.children ?? []).map((c) => c.name),
+      );
+    });
+    expect(list).toEqual(['Inspect']);
+    await page.goto('/system/user');
+    await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+    await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-server-menu-guard', { waitForToasts: false });
+    // Logout clears the server menu with the session: signed in again, the guard asks the server anew.
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await until(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/login');
+    const menuAgain = page.waitForRequest((request) => request.url().endsWith('/api/menu'));
+    await page.getByTestId('login-username').fill('shop0001');
+    await page.getByTestId('login-password').fill(DEMO_PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await menuAgain;
+    await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+    await page.context().close();
+  });
+});
+
+describe('mobile, 390 px wide', () => {
+  test('the side menu is a drawer from the navbar; the order table scrolls sideways', async () => {
+    const context = await newContext(browser, server.url);
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'zh-CN');
+    });
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill('superadmin');
+    await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await page.goto('/order/inspect');
+    await until(() => page.getByTestId('order-table').locator('.ant-table-row').count()).toBe(20);
+    expect(await page.getByTestId('app-layout').getAttribute('data-device')).toBe('mobile');
+    expect(await page.getByTestId('app-sider').count()).toBe(0);
+    // Nothing but the table's own scroller is wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const scroller = page.getByTestId('order-table').locator('.ant-table-content, .ant-table-body').first();
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await settledScreenshot(page, 'layout-settings-mobile-orders');
+    await page.getByTestId('menu-drawer-open').click();
+    const drawer = page.getByTestId('menu-drawer');
+    await until(() => drawer.isVisible()).toBe(true);
+    await settledScreenshot(page, 'layout-settings-mobile-menu');
+    await drawer.getByTestId('menu-User').click();
+    await until(() => new URL(page.url()).pathname).toBe('/system/user');
+    await until(() => drawer.isVisible()).toBe(false);
+    await context.close();
+  });
+});

@@ -1,0 +1,33 @@
+import type { settingsZhCN } from './settings.zh-CN.ts';
+
+/** The settings drawer in English: the same keys as settings.zh-CN.ts. */
+export const settingsEnUS: Record<keyof typeof settingsZhCN, string> = {
+  'settings.title': 'Settings',
+  'settings.section.theme': 'Theme',
+  'settings.section.layout': 'Layout',
+  'settings.section.other': 'Other',
+  'settings.theme': 'Mode',
+  'settings.theme.light': 'Light',
+  'settings.theme.dark': 'Dark',
+  'settings.themeColor': 'Theme colour',
+  'settings.themeColor.presets': 'Presets',
+  'settings.themeColor.shades': 'The theme colour’s 10 shades',
+  'settings.themeColor.custom': 'Custom colour',
+  'settings.colorWeak': 'Colour weak',
+  'settings.navbar': 'Navbar',
+  'settings.menu': 'Menu',
+  'settings.topMenu': 'Top menu',
+  'settings.hideMenu': 'Hide menu',
+  'settings.menuCollapse': 'Collapse menu',
+  'settings.footer': 'Footer',
+  'settings.tabBar': 'Tab bar',
+  'settings.menuFromServer': 'Menu from server',
+  'settings.menuWidth': 'Menu width (px)',
+  'settings.copy': 'Copy settings',
+  'settings.copy.success': 'Settings copied to the clipboard',
+  'settings.copy.error': 'Copy failed: the browser denied the clipboard',
+  'settings.reset': 'Reset',
+  'settings.serverMenu.loading': 'Loading the menu…',
+  'settings.serverMenu.success': 'Menu loaded',
+  'settings.serverMenu.error': 'The menu failed to load',
+};
