@@ -289,6 +289,8 @@ export interface EventDailyTable {
   day: number;
   event: string;
   n: number;
+}
+
 export type MessageKind = 'message' | 'notice' | 'todo';
 
 /** The message box (0009): one row per recipient and event; the text is rendered from event + params in the reader's language. */

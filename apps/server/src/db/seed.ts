@@ -100,6 +100,8 @@ export const DICTIONARIES: readonly { code: string; name: string; remark: string
       { label: '活动', value: 'activity', listClass: 'success' },
       { label: '新闻', value: 'news', listClass: 'info' },
     ],
+  },
+  {
     code: 'public_price',
     name: '公开价格',
     remark: '首页公布的检测价格：标签为结果，值为价格（分）',

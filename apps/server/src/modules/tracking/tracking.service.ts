@@ -126,9 +126,3 @@ export async function visitOverview(db: Db, now = nowMs()): Promise<VisitOvervie
   });
   return { timeZone: BUSINESS_TIME_ZONE, today: days[days.length - 1]!, days, topPages, topReferrers, topEvents };
 }
-
-/** The user's recently visited pages: the latest visit per distinct path, newest first. */
-export async function recentlyVisited(db: Db, userId: number, limit: number): Promise<{ path: string; visitedAt: string }[]> {
-  const rows = await repo.latestPathsOf(db, userId, limit);
-  return rows.map((r) => ({ path: r.path, visitedAt: new Date(Number(r.at)).toISOString() }));
-}
