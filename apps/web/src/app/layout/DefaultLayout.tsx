@@ -1,7 +1,7 @@
 import { App as AntApp, Button, Drawer, Layout, Tooltip } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import '../../lib/dayjs.ts';
