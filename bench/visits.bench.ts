@@ -12,7 +12,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { createDb, type Db } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
-import { BUSINESS_OFFSET_MS, businessDayStart } from '../apps/server/src/lib/business-day.ts';
+import { BUSINESS_UTC_OFFSET_MS, businessDayOf } from '../apps/server/src/lib/business-time.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as trackingRepo from '../apps/server/src/modules/tracking/tracking.repository.ts';
 import { overviewFrom, TOP_LIMIT, visitorKey } from '../apps/server/src/modules/tracking/tracking.service.ts';
@@ -79,7 +79,7 @@ async function seedVisits(db: Db): Promise<string> {
           const path = PATHS[Math.floor(Math.pow(random(), 2) * PATHS.length)]!;
           const referrer = REFERRERS[Math.floor(random() * REFERRERS.length)]!;
           rows.push({ userId, path, userAgent, referrer, ip, createdAt });
-          const day = businessDayStart(createdAt);
+          const day = businessDayOf(createdAt);
           const entry = visitDay.get(day) ?? { pv: 0, visitors: new Set<string>() };
           entry.pv += 1;
           entry.visitors.add(visitorKey({ userId, ip, userAgent }, userAgent));
@@ -97,7 +97,7 @@ async function seedVisits(db: Db): Promise<string> {
       const createdAt = NOW - DAYS * DAY_MS + Math.floor((i / EVENTS) * DAYS * DAY_MS);
       const event = EVENT_NAMES[Math.floor(random() * EVENT_NAMES.length)]!;
       rows.push({ userId: null, event, data: '', clientTime: createdAt, createdAt });
-      bump(eventDay, `${businessDayStart(createdAt)}|${event}`);
+      bump(eventDay, `${businessDayOf(createdAt)}|${event}`);
     }
     await db.insertInto('clientEvents').values(rows).execute();
   }
@@ -140,7 +140,7 @@ async function seedVisits(db: Db): Promise<string> {
 
 /** The plain recount the counters replace: the same figures from the raw rows of the 30 days. */
 function recountQueries(db: Db, from: number): CompiledQuery[] {
-  const day = sql.raw(`(((created_at + ${BUSINESS_OFFSET_MS}) / ${DAY_MS}) * ${DAY_MS} - ${BUSINESS_OFFSET_MS})`);
+  const day = sql.raw(`(((created_at + ${BUSINESS_UTC_OFFSET_MS}) / ${DAY_MS}) * ${DAY_MS} - ${BUSINESS_UTC_OFFSET_MS})`);
   const visitor = sql.raw(`coalesce(cast(user_id as varchar(20)), ip || user_agent)`);
   const top = (column: string, table: string, extra = '') =>
     sql`select ${sql.ref(column)} as name, count(*) as count from ${sql.table(table)} where created_at >= ${from} ${sql.raw(extra)}

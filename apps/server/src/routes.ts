@@ -38,7 +38,6 @@ export const modules = [
   orderHistoryRoutes, // GET /api/admin/order/history
   ledgerRoutes, //  POST /api/admin/user/recharge · GET /api/admin/user/ledger
   uploadRoutes, //  GET  /api/admin/upload/token
-  trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/user/session
   workplaceRoutes, // GET /api/admin/workplace · GET /api/admin/analysis/orders
   announcementRoutes, // GET /api/admin/announcement/{list,delete} · POST /api/admin/announcement/add
   trackingRoutes, // POST /api/visit-stats/create · POST /api/analytics/event · GET /api/admin/visit-stats/overview · GET /api/admin/user/session

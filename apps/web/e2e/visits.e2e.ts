@@ -93,6 +93,8 @@ describe('visit statistics and the monitor', () => {
 
     await viaMenu(page, '数据可视化', '数据分析', /\/visualization\/data-analysis/);
     await chartsDrawn(page, ['visits-daily-chart', 'visits-top-pages-chart', 'visits-top-referrers-chart', 'visits-top-events-chart']);
+    // The orders section above it: the demo's orders by result, game and shop, from the order counters.
+    await chartsDrawn(page, ['analysis-result-chart', 'analysis-game-chart', 'analysis-shop-chart']);
     const shown = Number(
       (await page.getByTestId('visits-today-pv').locator('.ant-statistic-content-value').textContent())?.replace(/,/g, ''),
     );

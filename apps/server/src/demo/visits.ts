@@ -8,7 +8,7 @@
  * right after the first start.
  */
 import type { Db } from '../db/index.ts';
-import { businessDayStart } from '../lib/business-day.ts';
+import { businessDayOf } from '../lib/business-time.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts';
 import { writeEvent, writePageView, type Visitor } from '../modules/tracking/tracking.service.ts';
 import type { Rng } from './prng.ts';
@@ -77,7 +77,7 @@ const QUIET_MS = 20 * MINUTE_MS;
 /** The visits as data (pure), oldest first. */
 export function planVisits(rng: Rng, input: DemoVisitInput): Planned[] {
   const { now, ids } = input;
-  const today = businessDayStart(now);
+  const today = businessDayOf(now);
   const planned: Planned[] = [];
   const staff = (username: string): Visitor => ({
     userId: ids.get(username) ?? null,

@@ -40,8 +40,8 @@ describe('message catalogues', () => {
 
 /** Attributes whose string value a reader sees or hears. */
 const VISIBLE_ATTRIBUTES = new Set(['title', 'placeholder', 'label', 'aria-label', 'alt', 'tooltip', 'okText', 'cancelText', 'content']);
-/** Text that is not language: punctuation, digits, symbols, a currency sign. */
-const NOT_WORDS = /^[\s\d\p{P}\p{S}]*$/u;
+/** Text that is not language: punctuation, digits, symbols, a currency sign, a heading glyph (H1–H6) on a toolbar button. */
+const NOT_WORDS = /^(?:[\s\d\p{P}\p{S}]*|\s*H[1-6]\s*)$/u;
 
 function tsxFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -57,7 +57,12 @@ function literalTexts(file: string): string[] {
   const where = (node: ts.Node) => `${relative(src, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
   const visit = (node: ts.Node) => {
     if (ts.isJsxText(node) && !NOT_WORDS.test(node.text)) found.push(`${where(node)} text "${node.text.trim()}"`);
-    if (ts.isJsxAttribute(node) && node.initializer && ts.isStringLiteral(node.initializer)) {
+    // <meta content="…"> is read by crawlers, not by people (its words go through i18n where they are language).
+    const onMeta = (attr: ts.JsxAttribute) => {
+      const element = attr.parent.parent;
+      return (ts.isJsxSelfClosingElement(element) || ts.isJsxOpeningElement(element)) && element.tagName.getText(source) === 'meta';
+    };
+    if (ts.isJsxAttribute(node) && node.initializer && ts.isStringLiteral(node.initializer) && !onMeta(node)) {
       const name = node.name.getText(source);
       if (VISIBLE_ATTRIBUTES.has(name) && !NOT_WORDS.test(node.initializer.text))
         found.push(`${where(node)} ${name}="${node.initializer.text}"`);

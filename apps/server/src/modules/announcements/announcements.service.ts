@@ -14,6 +14,7 @@ import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { nowMs, toIso } from '../../lib/time.ts';
 import { enabledEntriesOf } from '../dicts/dicts.service.ts';
 import { sanitizeAnnouncementHtml, textOf } from './announcements.sanitize.ts';
+import * as messages from '../messages/messages.service.ts';
 import * as repo from './announcements.repository.ts';
 
 /**
@@ -94,7 +95,7 @@ export async function addAnnouncement(
   const values = await checked(db, body, rules);
   const id = await writeTransaction(db, async (trx) => {
     const now = nowMs();
-    return repo.insert(trx, {
+    const inserted = await repo.insert(trx, {
       ...values,
       pinned: body.pinned === 1 ? 1 : 0,
       publishedAt: now,
@@ -103,6 +104,9 @@ export async function addAnnouncement(
       createdAt: now,
       updatedAt: now,
     });
+    // The message box's notice tab: one notice per enabled user, written with the announcement.
+    await messages.notifyAll(trx, { announcementId: inserted, title: values.title }, now);
+    return inserted;
   });
   const row = await repo.findById(db, id);
   if (row === undefined) throw new AppError(404, 'announcement.notFound', { id });
@@ -114,6 +118,7 @@ export async function deleteAnnouncement(db: Db, id: number): Promise<string> {
   return writeTransaction(db, async (trx) => {
     const row = await repo.findById(trx, id);
     if (row === undefined || (await repo.remove(trx, id)) === 0) throw new AppError(404, 'announcement.notFound', { id });
+    await messages.announcementRemoved(trx, id);
     return row.title;
   });
 }

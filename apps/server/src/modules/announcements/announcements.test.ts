@@ -119,6 +119,29 @@ describe('announcement calls', () => {
     expect(w.data.announcements.map((a) => a.id)).toEqual([pinned.data.id, third.data.id, first.data.id]);
   });
 
+  it('writes one notice per enabled user into the message box with the announcement, and takes them away with it', async () => {
+    const enabled = await ctx.db.selectFrom('users').select('id').where('status', '=', 1).execute();
+    const item = await add({ title: 'Maintenance tonight', content: '<p>22:00</p>' });
+    expect(item.status, item.msg).toBe(200);
+    const notices = () =>
+      ctx.db
+        .selectFrom('messages')
+        .select(['userId', 'kind'])
+        .where('targetType', '=', 'announcement')
+        .where('targetId', '=', item.data.id)
+        .execute();
+    const written = await notices();
+    expect(written.map((m) => m.userId).sort((a, b) => a - b)).toEqual(enabled.map((u) => u.id).sort((a, b) => a - b));
+    expect(new Set(written.map((m) => m.kind))).toEqual(new Set(['notice']));
+    const box = await call<{ list: { title: string }[] }>(ctx, 'GET', '/api/admin/message/list?type=notice&page=1&pageSize=50', {
+      as: shop,
+    });
+    expect(box.data.list.map((m) => m.title)).toContain('Maintenance tonight');
+    const del = await call(ctx, 'GET', `/api/admin/announcement/delete?id=${item.data.id}`, { as: boss });
+    expect(del.status, del.msg).toBe(200);
+    expect(await notices()).toEqual([]);
+  });
+
   it('refuses bad input with a 400 naming the problem', async () => {
     const empty = await add({ title: '   ', content: '<p>x</p>' });
     expect([empty.http, fieldOf(empty)]).toEqual([400, 'title']);

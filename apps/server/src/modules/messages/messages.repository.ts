@@ -190,3 +190,9 @@ export const endingBetween = (db: Db, from: number, to: number) =>
     .where('roles.isAdmin', '=', 0)
     .orderBy('users.serviceEndAt')
     .execute();
+
+/** Removes every message about one target (a deleted announcement's notices). */
+export async function removeForTarget(db: Db, targetType: string, targetId: number): Promise<number> {
+  const res = await db.deleteFrom('messages').where('targetType', '=', targetType).where('targetId', '=', targetId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

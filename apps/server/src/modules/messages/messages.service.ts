@@ -255,6 +255,10 @@ export async function notifyAll(trx: Db, a: { announcementId: number; title: str
   });
 }
 
+/** A deleted announcement's notices go with it, in the delete's transaction (read or not). */
+export const announcementRemoved = (trx: Db, announcementId: number): Promise<number> =>
+  repo.removeForTarget(trx, 'announcement', announcementId);
+
 /**
  * The reminder job's turn: a shop whose service ends within 7 days (or ended within the last
  * 7) gets "ends soon" / "has ended", and every enabled user who may renew a renewal todo, each keyed

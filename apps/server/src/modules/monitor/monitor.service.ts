@@ -1,6 +1,6 @@
 import type { MonitorData } from '@clearplay/contract';
 import type { Db } from '../../db/index.ts';
-import { BUSINESS_TIME_ZONE, businessDate, businessDayStart } from '../../lib/business-day.ts';
+import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { listLogs } from '../logs/logs.service.ts';
 import * as repo from './monitor.repository.ts';
@@ -12,7 +12,7 @@ export const LATEST_IMPORTS = 5;
 
 /** GET /admin/monitor: today's (Shanghai) orders per hour, staff online now, the latest imports. */
 export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
-  const today = businessDayStart(now);
+  const today = businessDayOf(now);
   const [perHour, staff, imports] = await Promise.all([
     repo.ordersPerHour(db, today, today + DAY_MS),
     repo.staffSeenSince(db, now - ONLINE_WINDOW_MINUTES * MINUTE_MS),
@@ -22,7 +22,7 @@ export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
   for (const h of perHour) if (h.hour >= 0 && h.hour < 24) hours[h.hour] = h;
   return {
     timeZone: BUSINESS_TIME_ZONE,
-    date: businessDate(today),
+    date: businessDateLabel(today),
     generatedAt: toIso(now),
     hours,
     todayCount: hours.reduce((sum, h) => sum + h.count, 0),

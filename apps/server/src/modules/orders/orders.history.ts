@@ -105,7 +105,7 @@ export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?
 
 /**
  * Marks the list's orders whose chat ID has an earlier cheating record the reader may see
- * (issue 17): one grouped query for the whole page, on the 0011 index.
+ * (issue 17): one grouped query for the whole page, on the 0010 index.
  */
 export async function markRepeatTargets(db: Db, list: OrderItem[], op: Operator): Promise<OrderItem[]> {
   const keyOf = (item: OrderItem) => repo.chatKeyFor(db, item.objWechat);

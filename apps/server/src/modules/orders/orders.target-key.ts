@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 
 /**
  * A target's normalized chat ID (issue 17, decision 0065): lower(obj_wechat), indexed by
- * migration 0011 as (lower(obj_wechat), result, created_at, id); on MariaDB, which has no
+ * migration 0010 as (lower(obj_wechat), result, created_at, id); on MariaDB, which has no
  * expression indexes, the indexed virtual column obj_wechat_key holding the same.
  */
 export const chatKeyOf = (db: Db, table = 'orders') =>
@@ -21,7 +21,7 @@ export interface RepeatFilter {
 
 /**
  * The order's chat ID has an earlier cheating record the reader may see: one probe of the
- * 0011 index (key, result = 1, created_at < the order's) per order.
+ * 0010 index (key, result = 1, created_at < the order's) per order.
  */
 export function earlierCheatExists(db: Db, eb: ExpressionBuilder<Database, 'orders'>, f: RepeatFilter): Expression<SqlBool> {
   let sub = db

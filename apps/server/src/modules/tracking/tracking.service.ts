@@ -1,7 +1,7 @@
 import type { EventBody, PageViewBody, VisitOverview } from '@clearplay/contract';
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
-import { BUSINESS_TIME_ZONE, businessDate, businessDayStart } from '../../lib/business-day.ts';
+import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, nowMs, toIso } from '../../lib/time.ts';
 import * as repo from './tracking.repository.ts';
 
@@ -56,7 +56,7 @@ export function referrerName(referrer: string, host: string | undefined): string
 export async function writePageView(trx: Db, body: PageViewBody, visitor: Visitor, now: number): Promise<void> {
   const userAgent = (body.userAgent ?? visitor.userAgent).slice(0, 512);
   const referrer = body.referrer ?? '';
-  const day = businessDayStart(now);
+  const day = businessDayOf(now);
   await repo.insertPageView(trx, { userId: visitor.userId, path: body.path, userAgent, referrer, ip: visitor.ip, createdAt: now });
   const first = await repo.addVisitor(trx, day, visitorKey(visitor, userAgent));
   await repo.bumpVisitDay(trx, day, 1, first ? 1 : 0);
@@ -69,7 +69,7 @@ export async function writePageView(trx: Db, body: PageViewBody, visitor: Visito
 export async function writeEvent(trx: Db, body: EventBody, visitor: Visitor, now: number): Promise<void> {
   const data = body.data === undefined ? '' : JSON.stringify(body.data).slice(0, EVENT_DATA_MAX);
   await repo.insertEvent(trx, { userId: visitor.userId, event: body.event, data, clientTime: body.timestamp ?? now, createdAt: now });
-  await repo.bumpNamed(trx, 'eventDaily', businessDayStart(now), body.event);
+  await repo.bumpNamed(trx, 'eventDaily', businessDayOf(now), body.event);
 }
 
 /** A page view: its raw row and counters in one transaction. */
@@ -108,7 +108,7 @@ export async function recentlyVisited(db: Db, userId: number, limit: number): Pr
 }
 
 /** The first day of the overview's window (Shanghai day start) at `now`. */
-export const overviewFrom = (now: number): number => businessDayStart(now) - (OVERVIEW_DAYS - 1) * DAY_MS;
+export const overviewFrom = (now: number): number => businessDayOf(now) - (OVERVIEW_DAYS - 1) * DAY_MS;
 
 /** GET /admin/visit-stats/overview: read from the day counters only. */
 export async function visitOverview(db: Db, now = nowMs()): Promise<VisitOverview> {
@@ -122,7 +122,7 @@ export async function visitOverview(db: Db, now = nowMs()): Promise<VisitOvervie
   const byDay = new Map(rows.map((r) => [Number(r.day), { pv: Number(r.pv), uv: Number(r.uv) }]));
   const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
     const day = from + i * DAY_MS;
-    return { date: businessDate(day), ...(byDay.get(day) ?? { pv: 0, uv: 0 }) };
+    return { date: businessDateLabel(day), ...(byDay.get(day) ?? { pv: 0, uv: 0 }) };
   });
   return { timeZone: BUSINESS_TIME_ZONE, today: days[days.length - 1]!, days, topPages, topReferrers, topEvents };
 }

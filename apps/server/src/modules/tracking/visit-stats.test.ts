@@ -2,7 +2,7 @@ import type { VisitOverview } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { DAY_MS, nowMs } from '../../lib/time.ts';
-import { businessDayStart } from '../../lib/business-day.ts';
+import { businessDayOf } from '../../lib/business-time.ts';
 import { TRACKING_RATE_MAX } from './tracking.routes.ts';
 import { recentlyVisited, recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
 
@@ -155,7 +155,7 @@ describe('GET /api/admin/visit-stats/overview', () => {
     expect(sent.json().status).toBe(200);
     const after = await call<VisitOverview>(ctx, 'GET', '/api/admin/visit-stats/overview', { as: superAdmin });
     expect(after.data.today.pv).toBe(before.data.today.pv + 1);
-    expect(after.data.today.date).toBe(new Date(businessDayStart(nowMs()) + 8 * 3_600_000).toISOString().slice(0, 10));
+    expect(after.data.today.date).toBe(new Date(businessDayOf(nowMs()) + 8 * 3_600_000).toISOString().slice(0, 10));
     expect(after.data.topReferrers).toContainEqual({ name: 'https://news.example.com', count: 1 });
   });
 

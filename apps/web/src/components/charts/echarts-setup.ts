@@ -1,13 +1,13 @@
 /**
- * ECharts through `echarts/core` with only what the charts of the app use: line and bar charts,
+ * ECharts through `echarts/core` with only what the charts of the app use: line, bar and pie charts,
  * the grid, tooltip and a plain legend, on the canvas renderer. Loaded on demand by EChart.tsx (a lazy
  * chunk of its own), so neither the login nor the landing page ever carries it.
  */
-import { BarChart, LineChart } from 'echarts/charts';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendPlainComponent, TooltipComponent } from 'echarts/components';
 import { init, use as registerParts } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
-registerParts([LineChart, BarChart, GridComponent, TooltipComponent, LegendPlainComponent, CanvasRenderer]);
+registerParts([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendPlainComponent, CanvasRenderer]);
 
 export { init };

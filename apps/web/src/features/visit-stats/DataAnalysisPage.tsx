@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
-import { Flex, Typography } from 'antd';
+import { Suspense, type ReactNode } from 'react';
+import { Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { OrdersAnalysis } from '../workplace/index.ts';
 import { VisitStatsSection } from './components/VisitStatsSection.tsx';
 
 interface Section {
@@ -12,12 +13,23 @@ interface Section {
 
 /**
  * Data analysis (`/visualization/data-analysis`, super admin): a list of sections, each a
- * heading and its charts. Today: the visit statistics. The orders analysis (by game, result
- * and shop over a chosen range) is another section of this list, added beside it.
+ * heading and its charts: the orders by result, game and shop over a chosen range (the
+ * workplace feature's OrdersAnalysis, from the order counters), then the visit statistics.
  */
 export default function DataAnalysisPage() {
   const { t } = useTranslation();
-  const sections: Section[] = [{ key: 'visits', title: t('visits.section.visits'), content: <VisitStatsSection /> }];
+  const sections: Section[] = [
+    {
+      key: 'orders',
+      title: t('visits.section.orders'),
+      content: (
+        <Suspense fallback={<Skeleton active />}>
+          <OrdersAnalysis />
+        </Suspense>
+      ),
+    },
+    { key: 'visits', title: t('visits.section.visits'), content: <VisitStatsSection /> },
+  ];
   return (
     <div className="data-analysis-page">
       <PageHeader description={t('page.dataAnalysis.description', { tz: 'Asia/Shanghai' })} />

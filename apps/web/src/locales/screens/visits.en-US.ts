@@ -3,6 +3,7 @@ import type { visitsZhCN } from './visits.zh-CN.ts';
 /** English strings of the monitor and data-analysis screens; spread into ./en-US.ts. */
 export const visitsEnUS: Record<keyof typeof visitsZhCN, string> = {
   'page.dataAnalysis.description': 'Visit statistics from the day counters (the last 30 days, in {{tz}}).',
+  'visits.section.orders': 'Orders',
   'visits.section.visits': 'Visit statistics',
   'visits.today.pv': "Today's page views",
   'visits.today.uv': "Today's visitors",

@@ -1,6 +1,7 @@
 /** Chinese strings of the monitor and data-analysis screens; spread into ./zh-CN.ts. Keys must match ./visits.en-US.ts. */
 export const visitsZhCN = {
   'page.dataAnalysis.description': '访问统计来自每日计数（按北京时间 {{tz}} 统计的近 30 天）。',
+  'visits.section.orders': '订单分析',
   'visits.section.visits': '访问统计',
   'visits.today.pv': '今日浏览量',
   'visits.today.uv': '今日访客',

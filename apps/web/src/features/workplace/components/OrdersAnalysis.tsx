@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from '../../../lib/dayjs.ts';
 import { useDictData } from '../../../lib/dicts.ts';
 import { useOrderAnalysis } from '../api/workplace.ts';
-import { axisStyle, baseOption, EChart, resultColors } from '../charts/EChart.tsx';
+import { axisStyle, baseOption, EChart, resultColors } from '../../../components/charts/index.ts';
 
 const DAY_FORMAT = 'YYYY-MM-DD';
 
@@ -120,17 +120,17 @@ export default function OrdersAnalysis() {
             <Row gutter={[16, 16]}>
               <Col xs={24}>
                 <Card size="small" title={t('analysis.byResult')}>
-                  <EChart option={byResult!} height={300} data-testid="analysis-result-chart" />
+                  <EChart option={byResult!} height={300} testId="analysis-result-chart" />
                 </Card>
               </Col>
               <Col xs={24} lg={12}>
                 <Card size="small" title={t('analysis.byGame')}>
-                  <EChart option={byGame!} height={Math.max(200, data.byGame.length * 32)} data-testid="analysis-game-chart" />
+                  <EChart option={byGame!} height={Math.max(200, data.byGame.length * 32)} testId="analysis-game-chart" />
                 </Card>
               </Col>
               <Col xs={24} lg={12}>
                 <Card size="small" title={t('analysis.byShop')}>
-                  <EChart option={byShop!} height={Math.max(200, data.byShop.length * 28)} data-testid="analysis-shop-chart" />
+                  <EChart option={byShop!} height={Math.max(200, data.byShop.length * 28)} testId="analysis-shop-chart" />
                 </Card>
               </Col>
             </Row>

@@ -4,7 +4,7 @@ import type { DailyTally, ResultTally } from '@clearplay/contract';
 import { ORDER_DICTS, formatMoney } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { useDictData } from '../../../lib/dicts.ts';
-import { axisStyle, baseOption, EChart, resultColors } from '../charts/EChart.tsx';
+import { axisStyle, baseOption, EChart, resultColors } from '../../../components/charts/index.ts';
 
 /**
  * The workplace's charts (a lazy chunk with ECharts): the daily count (line) and amount (bars)
@@ -84,7 +84,7 @@ export default function WorkplaceCharts({ daily, results }: { daily: readonly Da
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={16}>
         <Card title={t('workplace.daily')} size="small" data-testid="workplace-daily-card">
-          <EChart option={series} height={280} data-testid="workplace-daily-chart" />
+          <EChart option={series} height={280} testId="workplace-daily-chart" />
         </Card>
       </Col>
       <Col xs={24} lg={8}>
@@ -92,7 +92,7 @@ export default function WorkplaceCharts({ daily, results }: { daily: readonly Da
           {empty ? (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.noOrders')} style={{ height: 248 }} />
           ) : (
-            <EChart option={shares} height={280} data-testid="workplace-results-chart" />
+            <EChart option={shares} height={280} testId="workplace-results-chart" />
           )}
         </Card>
       </Col>
