@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 
-const MenuIconName = Type.Union([Type.Literal('dashboard'), Type.Literal('order'), Type.Literal('system'), Type.Literal('visualization'), Type.Literal('exception')]);
+const MenuIconName = Type.Union([
+  Type.Literal('dashboard'),
+  Type.Literal('order'),
+  Type.Literal('system'),
+  Type.Literal('visualization'),
+  Type.Literal('exception'),
+]);
 
 const menuFields = {
   /** The route's name in the shared route table (constants/routes.ts). */

@@ -25,7 +25,6 @@ export function KeepAliveOutlet() {
   // Screens with a tab (the tab itself is added once the navigation has settled).
   const cacheable = !!route && !route.meta.hideInTabBar && name !== RouteNames.REDIRECT;
 
-
   if (name === RouteNames.REDIRECT) {
     // /redirect/<path>: the target screen starts over.
     const target = decodeURIComponent(pathname.slice('/redirect/'.length));
