@@ -9,6 +9,7 @@ const TABLES = [
   'client_events',
   'dict_data',
   'dict_types',
+  'event_daily',
   'job_leases',
   'ledger_entries',
   'login_records',
@@ -20,12 +21,16 @@ const TABLES = [
   'order_hourly',
   'order_user_daily',
   'orders',
+  'page_view_daily',
   'page_views',
+  'referrer_daily',
   'roles',
   'sessions',
   'subscriptions',
   'user_counts',
   'users',
+  'visit_daily',
+  'visitor_daily',
 ];
 // MySQL/MariaDB keep no user_counts (see migration 0003).
 const EXPECTED = testDbKind() === 'mysql' ? TABLES.filter((t) => t !== 'user_counts') : TABLES;

@@ -36,6 +36,7 @@ describe('GET /api/admin/dict/all', () => {
     const body = res.json<{ status: number; data: DictStore }>();
     expect(body.status).toBe(200);
     expect(Object.keys(body.data.dictData).sort()).toEqual([
+      'announcement_type',
       'changed_mac',
       'common_status',
       'game',
