@@ -1,4 +1,4 @@
-// Browser journeys of the order screen's batch import and export, and of the shop balances
+// Over 400 lines: browser journeys of the order screen's batch import and export, and of the shop balances
 // (ledger) drawer: an admin downloads the import template, fills it, imports it all-or-nothing
 // (nothing written, the bad rows reported) and then keeping the valid rows, downloads the
 // rejected-rows report; exports a filtered list and reads the xlsx back; records a recharge.

@@ -1,3 +1,4 @@
+// Over 400 lines: every SQLite / PostgreSQL / MySQL difference the app needs, kept in one file on purpose (decision 0007).
 /**
  * Every difference between SQLite, PostgreSQL and MySQL/MariaDB that application code
  * needs lives here, so repositories stay in the portable subset of SQL.

@@ -1,3 +1,4 @@
+// Over 400 lines: the order calls' transactions (create, edit, delete, import), each with its ledger, counters and message-box writes; the checks live in orders.rules.ts.
 import {
   macFilterPrefix,
   ORDER_DICTS,

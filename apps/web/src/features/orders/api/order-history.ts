@@ -51,3 +51,22 @@ export function useOrderHistory(lookup: HistoryLookup) {
     staleTime: 15_000,
   });
 }
+
+/**
+ * The history of the chat ID and MAC being typed, debounced (HISTORY_DEBOUNCE_MS): the last
+ * answer while the next loads, nothing once both fields are empty, and the "changed MAC"
+ * proposal only from an answer for what is in the fields now.
+ */
+export function useTargetHistory(objWechat: string | undefined, mac: string | undefined, orderId: number | undefined) {
+  const settledWechat = useDebounced(objWechat ?? '', HISTORY_DEBOUNCE_MS);
+  const settledMac = useDebounced(mac ?? '', HISTORY_DEBOUNCE_MS);
+  const lookup = { objWechat: settledWechat, mac: settledMac, orderId };
+  const query = useOrderHistory(lookup);
+  const idle = historyParams(lookup) === null;
+  const current = !idle && query.data !== undefined && !query.isPlaceholderData;
+  return {
+    data: idle ? undefined : query.data,
+    loading: !idle && query.isFetching,
+    proposal: current ? (query.data?.proposedChangedMac ?? null) : null,
+  };
+}

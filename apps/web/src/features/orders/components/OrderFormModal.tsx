@@ -1,3 +1,4 @@
+// Over 400 lines: one form of about twenty fields in sections, with the amount rules, three image uploaders and the target-history proposal.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Divider, Form, Input, Radio, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
@@ -20,7 +21,7 @@ import { UserSelect } from '../../../components/UserSelect.tsx';
 import dayjs from '../../../lib/dayjs.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { useDictData } from '../../../lib/dicts.ts';
-import { HISTORY_DEBOUNCE_MS, historyParams, useDebounced, useOrderHistory } from '../api/order-history.ts';
+import { useTargetHistory } from '../api/order-history.ts';
 import { useOrderPrices } from '../api/order-price.ts';
 import { useCreateOrder, useUpdateOrder } from '../api/orders.ts';
 import { uploadTokenGetter } from '../api/upload-token.ts';
@@ -434,23 +435,4 @@ function OrderForm({ open, order, onClose, onSaved }: OrderFormModalProps) {
       ))}
     </FormModal>
   );
-}
-
-/**
- * The history of the chat ID and MAC being typed, debounced (HISTORY_DEBOUNCE_MS): the last
- * answer while the next loads, nothing once both fields are empty, and the "changed MAC"
- * proposal only from an answer for what is in the fields now.
- */
-function useTargetHistory(objWechat: string | undefined, mac: string | undefined, orderId: number | undefined) {
-  const settledWechat = useDebounced(objWechat ?? '', HISTORY_DEBOUNCE_MS);
-  const settledMac = useDebounced(mac ?? '', HISTORY_DEBOUNCE_MS);
-  const lookup = { objWechat: settledWechat, mac: settledMac, orderId };
-  const query = useOrderHistory(lookup);
-  const idle = historyParams(lookup) === null;
-  const current = !idle && query.data !== undefined && !query.isPlaceholderData;
-  return {
-    data: idle ? undefined : query.data,
-    loading: !idle && query.isFetching,
-    proposal: current ? (query.data?.proposedChangedMac ?? null) : null,
-  };
 }
