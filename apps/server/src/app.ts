@@ -97,7 +97,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Every answer carries the security headers (computed once, plugins/security.ts) and the
-  // request id, set together in the first hook (decision 0062).
+  // request id, set together in the first hook (decision 0058).
   const headers = securityHeaders(config);
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(headers).header(REQUEST_ID_HEADER, request.id);

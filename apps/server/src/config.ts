@@ -39,7 +39,7 @@ export interface AppConfig {
   /**
    * Where the public pages are reached (scheme, host, optional path; no trailing slash), for
    * links printed outside the browser: the verification URL and QR code in an order's ZIP.
-   * Unset: the origin of the request that asks (decision 0052).
+   * Unset: the origin of the request that asks (decision 0051).
    */
   publicUrl: string | null;
   demo: boolean;

@@ -5,7 +5,7 @@ import { OrderResult } from './orders.ts';
 /**
  * Target history (issue 17): a target's earlier records under its chat ID and the records of
  * the same machine under other chat IDs, as the caller may see them (the order list's
- * visibility rules), with a summary and the "changed MAC" proposal. Decision 0065.
+ * visibility rules), with a summary and the "changed MAC" proposal. Decision 0059.
  */
 
 /** GET /admin/order/history: a chat ID and/or a MAC (any accepted spelling); `orderId` makes it "before this order". */

@@ -10,7 +10,7 @@
  * running (`detach`, where `void` would stand) and a callback run later (`inRequest`: a timer,
  * an event). Should that work fail with nobody to catch it, lib/process.ts logs the failure
  * with the id of the request it came from. Everything a request awaits fails into Fastify's
- * error handler, which logs it with the id already. (Decision 0061: an AsyncLocalStorage
+ * error handler, which logs it with the id already. (Decision 0057: an AsyncLocalStorage
  * context around every request did this implicitly, at the price of a hook on every promise the
  * process creates; detached work is explicit since no-floating-promises forces `void`.)
  */

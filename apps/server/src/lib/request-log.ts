@@ -1,5 +1,5 @@
 /**
- * Each request's logger, made lazily (decision 0062). Fastify gives every request a pino child
+ * Each request's logger, made lazily (decision 0058). Fastify gives every request a pino child
  * bound to its id (`reqId`), so every line the request writes carries the id. Making that child
  * (binding, redaction set-up, the bindings' JSON) is a measurable part of a short call, and most
  * requests never write a line at an enabled level (at `warn`, none that succeeds does). So the

@@ -1,5 +1,5 @@
 /**
- * Response security headers (helmet's, computed once) and CORS (@fastify/cors); decisions 0029, 0062.
+ * Response security headers (helmet's, computed once) and CORS (@fastify/cors); decisions 0029, 0058.
  *
  * Content-Security-Policy: scripts only from this origin, never inline (the web app has no
  * inline script, the prerendered login page included: apps/web/public/boot.js and
@@ -47,7 +47,7 @@ export function contentSecurityPolicy(config: Pick<AppConfig, 'trustProxy' | 'up
  * The security headers every answer carries, computed once at start: helmet's own middleware
  * (so every header and value is helmet's, decision 0029) is run once against a recorder and
  * its headers kept, since none of ours depends on the request. `app.ts` sets them together
- * with the request id in one hook (decision 0062).
+ * with the request id in one hook (decision 0058).
  */
 export function securityHeaders(config: Pick<AppConfig, 'trustProxy' | 'uploads'>): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};

@@ -17,7 +17,7 @@ import type { MessageKey } from '../locales/zh-CN.ts';
  * server builds the server menu (POST /api/menu) from the same entries. The router
  * (app/router.tsx, which adds each screen's code from app/screens.ts), the side menu, the
  * breadcrumbs, the tab bar titles, the document title and the guards (app/guards.ts) are all
- * built from it, so navigation and routing cannot disagree. Decision 0057.
+ * built from it, so navigation and routing cannot disagree. Decision 0054.
  *
  * This file imports no component: anything (a feature, a house component) may import it to
  * name or link a route without pulling the screens in.

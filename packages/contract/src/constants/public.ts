@@ -1,5 +1,5 @@
 /**
- * The public pages (issue 16; decisions 0049–0052): limits and dictionary codes the server
+ * The public pages (issue 16; decisions 0048–0051): limits and dictionary codes the server
  * and the web app share.
  */
 

@@ -5,7 +5,7 @@ import { RoleName } from './roles.ts';
  * roles and menu placement. The web (apps/web/src/config/paths.ts) builds its router, side
  * menu, breadcrumbs, tabs, document titles and guards from it; the server (modules/menu) builds
  * the server menu of spec §4 (POST /api/menu) from the same entries and the same role rule, so
- * the two cannot disagree. Decision 0057.
+ * the two cannot disagree. Decision 0054.
  *
  * A new screen: its name in RouteNames, its entry below (an object of the same shape as the
  * others), its title key in the web's locale files and its page in apps/web/src/app/screens.ts.

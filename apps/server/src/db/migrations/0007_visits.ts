@@ -1,5 +1,5 @@
 /**
- * FROZEN. Visit statistics (issue 13, decision 0045): per-day counters beside the raw
+ * FROZEN. Visit statistics (issue 13, decision 0044): per-day counters beside the raw
  * page_views and client_events rows of 0002, written in the same transaction as each raw row,
  * so the overview reads a few hundred counter rows instead of millions of raw ones, and the raw
  * rows can expire under the retention rules while the counters stay.

@@ -1,5 +1,5 @@
 /**
- * FROZEN. Public pages (issue 16, decisions 0049–0052).
+ * FROZEN. Public pages (issue 16, decisions 0048–0051).
  * - The public look-up compares a chat ID exactly on lower(obj_wechat). SQLite and PostgreSQL
  *   answer that from 0004's expression indexes (a text_pattern_ops index also answers `=`).
  *   MySQL/MariaDB had only a plain index on the case-sensitive column, so they get an

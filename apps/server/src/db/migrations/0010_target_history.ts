@@ -1,5 +1,5 @@
 /**
- * FROZEN. Target history (issue 17, decision 0065): a target's records are found by the
+ * FROZEN. Target history (issue 17, decision 0059): a target's records are found by the
  * normalized chat ID (lower(obj_wechat), equal) and the normalized MAC (mac, equal), newest first.
  *
  * Index notes:

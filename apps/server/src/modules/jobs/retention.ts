@@ -3,7 +3,7 @@
  * - sessions expired more than a day ago (within that day an expired token still answers
  *   "session expired" rather than "not signed in");
  * - login records, operation logs, page views and client events older than RETENTION_DAYS
- *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0045);
+ *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0044);
  * - evidence images referenced by no order and older than RETENTION_UPLOAD_HOURS (0 keeps them).
  * Rows go in bounded batches, each a short transaction through an index on the filtered
  * column (0001, 0003), so writers are never held up for long; the operation log's daily

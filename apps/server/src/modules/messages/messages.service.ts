@@ -18,7 +18,7 @@ import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import * as repo from './messages.repository.ts';
 
 /**
- * The message box (PRODUCT.md "Message box", decision 0053). Other modules call the event
+ * The message box (PRODUCT.md "Message box", decision 0052). Other modules call the event
  * functions below INSIDE their own write transaction (pass the trx), so a message exists
  * exactly when its event does. Rows store an event code and its parameters; the text is told
  * in the reader's language when the box is read (render), as ledger remarks are (0022).

@@ -114,7 +114,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     },
     async (request, reply) => {
       const store = { blobs, maxImageBytes: config.uploads.maxImageBytes };
-      // The public pages' base: PUBLIC_URL, else this request's origin (decision 0052).
+      // The public pages' base: PUBLIC_URL, else this request's origin (decision 0051).
       const publicBase = config.publicUrl ?? `${request.protocol}://${request.host}`;
       const zip = await orderZip(
         db,

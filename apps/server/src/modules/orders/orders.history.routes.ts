@@ -4,7 +4,7 @@ import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { orderHistory } from './orders.history.ts';
 
-/** Target history (issue 17, decision 0065). */
+/** Target history (issue 17, decision 0059). */
 const orderHistoryRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/admin/order/history',

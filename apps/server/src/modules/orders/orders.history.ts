@@ -18,7 +18,7 @@ import { displayName, seesAll } from './orders.rules.ts';
 import { visibleOrder } from './orders.service.ts';
 
 /**
- * Target history (issue 17, decision 0065): what the service remembers of a chat ID and a
+ * Target history (issue 17, decision 0059): what the service remembers of a chat ID and a
  * machine, exactly as the order list lets the caller see it. A shop sees its own records and
  * other shops' public ones; another shop's private record is never read, so it cannot show in
  * a list, a count or the proposal. The shop and inspector of a record are for staff only.
@@ -95,7 +95,7 @@ export async function orderHistory(db: Db, query: OrderHistoryQuery, op: Operato
 
 /**
  * The operation log's note when the inspector overrode the history's "changed MAC" proposal
- * (decision 0065): empty when no proposal was sent or the saved flag follows it.
+ * (decision 0059): empty when no proposal was sent or the saved flag follows it.
  */
 export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?: 0 | 1 }): string {
   if (body.changedMacProposed === undefined) return '';

@@ -24,7 +24,7 @@ const cache = (reply: FastifyReply, value: string) => void reply.header('cache-c
 const SHARED = 'public, max-age=300';
 
 /**
- * The public pages' calls (issue 16; decisions 0049–0052): anyone may call them, each with a
+ * The public pages' calls (issue 16; decisions 0048–0051): anyone may call them, each with a
  * per-client limit (by IP, after TRUST_PROXY) through @fastify/rate-limit registered inside this
  * plugin only, so no other route is counted. Over the limit: a 429 envelope in the caller's
  * language with Retry-After, through the app's error handler.

@@ -21,7 +21,7 @@ import * as repo from './public.repository.ts';
 export const CHEATING_RESULT = 1;
 
 /**
- * A chat ID as the public may see it (decision 0050): a fixed `***` in place of the middle, so
+ * A chat ID as the public may see it (decision 0049): a fixed `***` in place of the middle, so
  * the length is not told either. At most 7 leading and 2 trailing characters stay, and at
  * least half the ID is always hidden: 20 characters `wxid_a1***9f`, 12 `wxid***9f`,
  * 8 `wxi***f`, 6 `wx***f`, 3 `a***`, 1 `***`. Counts code points, so an emoji or a Chinese
@@ -45,7 +45,7 @@ const toPublicOrder = (row: repo.PublicOrderRow): PublicOrder => ({
   maskedWechat: maskChatId(row.objWechat),
 });
 
-/** Public orders of exactly this chat ID (decision 0050); a private order is never told apart from none. */
+/** Public orders of exactly this chat ID (decision 0049); a private order is never told apart from none. */
 export async function lookup(db: Db, chatId: string): Promise<PublicOrder[]> {
   const id = chatId.trim();
   if (Array.from(id).length < PUBLIC_LOOKUP_MIN_LENGTH) {
@@ -72,7 +72,7 @@ export async function certificate(db: Db, rawCode: string, locale: Locale): Prom
 }
 
 /**
- * The link store (decision 0051): the enabled entries of `linkstore` as a tree. Each root is a
+ * The link store (decision 0050): the enabled entries of `linkstore` as a tree. Each root is a
  * group (its own URL is the group's site) with the links under it (deeper ones flattened into
  * their root). Values are checked on save; one that is not an http(s) URL (written before
  * the check, or by hand) is left out rather than published.
@@ -97,7 +97,7 @@ export async function links(db: Db): Promise<PublicLinkGroup[]> {
   return [...groups.values()];
 }
 
-/** Published prices (decision 0051): `public_price` entries in display order, label as written, value in fen. */
+/** Published prices (decision 0050): `public_price` entries in display order, label as written, value in fen. */
 export async function prices(db: Db): Promise<PublicPrice[]> {
   const rows = await enabledEntriesOf(db, PUBLIC_PRICE_DICT);
   return rows.filter((r) => /^\d{1,9}$/.test(r.value)).map((r) => ({ label: r.label, price: Number(r.value), remark: r.remark }));

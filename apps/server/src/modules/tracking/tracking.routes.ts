@@ -15,7 +15,7 @@ const visitor = (request: FastifyRequest): Visitor => ({
   host: request.headers.host,
 });
 
-/** Per client (IP) and route: at most this many tracking calls a minute (decision 0045). */
+/** Per client (IP) and route: at most this many tracking calls a minute (decision 0044). */
 export const TRACKING_RATE_MAX = 120;
 export const TRACKING_RATE_WINDOW_MS = 60_000;
 /** A page view's three fields fit in 2 KiB; an event's data is cut at 4 KB, so 8 KiB with its name. */

@@ -51,7 +51,7 @@ export function referrerName(referrer: string, host: string | undefined): string
 
 /**
  * The raw page-view row and the day's counters, on `trx` (a transaction the caller holds: the
- * route's own, or the demo seeder's). Decision 0045.
+ * route's own, or the demo seeder's). Decision 0044.
  */
 export async function writePageView(trx: Db, body: PageViewBody, visitor: Visitor, now: number): Promise<void> {
   const userAgent = (body.userAgent ?? visitor.userAgent).slice(0, 512);

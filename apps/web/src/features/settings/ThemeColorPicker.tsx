@@ -12,7 +12,7 @@ const setColor = (value: string) => {
  * The theme colour (spec §3, §9): the preset colours as swatches, and any colour through the
  * browser's colour input. Not antd's ColorPicker: its presets module (antd Collapse) is the one
  * antd's Button styles import a helper from, so using it anywhere moves ~7 KB gzip into the login
- * page's first load, over its budget (decision 0058).
+ * page's first load, over its budget (decision 0055).
  */
 export function ThemeColorPicker() {
   const { t } = useTranslation();

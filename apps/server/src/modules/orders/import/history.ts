@@ -1,5 +1,5 @@
 /**
- * The target history in an import (issue 17, decision 0065): a row whose "changed MAC" cell is
+ * The target history in an import (issue 17, decision 0059): a row whose "changed MAC" cell is
  * empty gets the proposal the order form makes (on when the latest earlier record of its chat
  * ID, in the database or earlier in the file, was on another machine), and the import counts
  * the rows with a MAC change and the rows on a machine known under another chat ID. Only the
