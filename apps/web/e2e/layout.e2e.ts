@@ -242,6 +242,9 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     await page.evaluate(() => window.scrollTo(0, 400));
     await tabBar.getByText('工作台').click();
     await until(() => new URL(page.url()).pathname).toBe('/dashboard/workplace');
+    // As a person would: the workplace is on screen (its figures loaded) before the next tab is clicked.
+    await until(() => page.getByTestId('workplace').isVisible()).toBe(true);
+    await until(() => page.locator('[data-testid="workplace"] .ant-skeleton').count()).toBe(0);
     await tabBar.getByText('检测记录').click();
     await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
     expect(await table.locator('.ant-table-row').nth(1).locator('.ant-checkbox-input').isChecked()).toBe(true);

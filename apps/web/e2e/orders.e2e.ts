@@ -217,13 +217,14 @@ describe('order inspect (spec §2 detection records)', () => {
     await until(() => page.locator('.ant-image-preview-open, .ant-image-preview:visible').count()).toBe(0);
     await until(() => detail.isVisible()).toBe(true);
 
-    // the evidence ZIP: a real zip holding the three images and a summary
+    // the evidence ZIP: a real zip holding the three images, a summary and the certificate's QR code
     const [download] = await Promise.all([page.waitForEvent('download'), detail.getByTestId('order-detail-download').click()]);
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
     const file = join(downloads, download.suggestedFilename());
     await download.saveAs(file);
     const entries = zipEntries(file);
-    const pictures = entries.filter((name) => name.endsWith('.png'));
+    expect(entries).toContain('verify-qr.png');
+    const pictures = entries.filter((name) => name.endsWith('.png') && name !== 'verify-qr.png');
     expect(pictures).toHaveLength(3);
     // one folder per kind: two health certificates, one problem proof
     const folders = pictures.map((name) => name.slice(0, name.lastIndexOf('/')));

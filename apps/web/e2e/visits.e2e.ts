@@ -52,7 +52,7 @@ describe('visit statistics and the monitor', () => {
       server.db().prepare("select count(*) as n from page_views where user_id is null and path = '/linkstore'").get() as { n: number };
     const before = views().n;
     await page.goto('/');
-    await page.getByRole('button', { name: '链接商店' }).first().click();
+    await page.getByTestId('public-nav-linkstore').click();
     await page.waitForURL(/\/linkstore/);
     await until(() => views().n).toBe(before + 1);
     const row = server.db().prepare("select referrer from page_views where path = '/linkstore' order by id desc limit 1").get() as {

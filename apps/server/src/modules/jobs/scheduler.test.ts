@@ -118,10 +118,13 @@ describe('single runner', () => {
       intervalMs: INTERVAL,
       run: (signal) =>
         new Promise<void>((resolve) => {
-          signal.addEventListener('abort', () => {
+          const end = () => {
             sawAbort = true;
             resolve();
-          });
+          };
+          // stop() may come while the claim is still on its way: the run then starts aborted.
+          if (signal.aborted) end();
+          else signal.addEventListener('abort', end);
         }),
     };
     const runner = createJobRunner({ db: dbA, holder: 'stopper', now, jobs: [job] });

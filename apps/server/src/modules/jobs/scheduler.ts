@@ -25,7 +25,7 @@ export interface Job {
   name: string;
   /** How often the job runs, across all processes. */
   intervalMs: number;
-  /** The work. `signal` aborts when the runner stops: end at the next safe point. */
+  /** The work. `signal` aborts when the runner stops (it may already be aborted at the start): end at the next safe point. */
   run(signal: AbortSignal): Promise<void>;
 }
 
@@ -101,6 +101,24 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function runOne(job: Job): Promise<boolean> {
     if (controller.signal.aborted || running.has(job.name)) return false;
+    // The turn counts as running from its claim on: a stop() while the claim is on its way
+    // waits for it too, and the job then starts with its signal already aborted.
+    let settle = () => {};
+    running.set(
+      job.name,
+      new Promise<void>((resolve) => {
+        settle = resolve;
+      }),
+    );
+    try {
+      return await claimAndRun(job);
+    } finally {
+      running.delete(job.name);
+      settle();
+    }
+  }
+
+  async function claimAndRun(job: Job): Promise<boolean> {
     const at = now();
     if (!(await claimLease(db, job.name, holder, at + job.intervalMs, at))) return false;
     // Heartbeat: twice per interval, so the lease never runs out while this run lasts.
@@ -125,11 +143,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         // Cut short by stop(): hand the job back at once, so another process finishes it.
         if (controller.signal.aborted) await extendLease(db, job.name, holder, now()).catch(() => undefined);
       })
-      .finally(() => {
-        clearInterval(heartbeat);
-        running.delete(job.name);
-      });
-    running.set(job.name, run);
+      .finally(() => clearInterval(heartbeat));
     await run;
     return true;
   }
