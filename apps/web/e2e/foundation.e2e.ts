@@ -155,6 +155,9 @@ describe('sessions', () => {
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/login/);
     expect(await token(page)).toBeNull();
+    // …and stays there: no screen of the signed-in app fetches again without a token (its 401 would send the page to "/").
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).toBe('/login');
     await page.goto('/order/inspect');
     await page.waitForURL(/\/login\?redirect=Inspect/);
     await page.context().close();

@@ -322,7 +322,7 @@ describe('the server menu limits the role guard (spec §5)', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await until(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    await page.goto('/login');
+    await until(() => new URL(page.url()).pathname).toBe('/login');
     const menuAgain = page.waitForRequest((request) => request.url().endsWith('/api/menu'));
     await page.getByTestId('login-username').fill('shop0001');
     await page.getByTestId('login-password').fill(DEMO_PASSWORD);

@@ -26,19 +26,33 @@ export function clearSession(): void {
  * that call fails. `callServer: false` when the server already said the session is over.
  */
 export async function logout({ callServer = true }: { callServer?: boolean } = {}): Promise<void> {
+  if (callServer) await endServerSession();
+  clearSession();
+}
+
+/** Ends the session on the server when there is one; a failed call (its toast already showed) changes nothing here. */
+async function endServerSession(): Promise<void> {
   try {
-    if (callServer && getToken()) await logoutRequest();
+    if (getToken()) await logoutRequest();
   } catch {
-    // The call failed (its toast already showed); the client logs out regardless.
-  } finally {
-    clearSession();
+    // The client logs out regardless.
   }
 }
 
-/** For the navbar: logout then `onDone` (go to /login). */
-export const useLogout = (onDone: () => void) =>
+/**
+ * For the navbar: end the session on the server, leave the signed-in screens (`leave`: go to
+ * /login), then clear everything. Leaving first matters: a screen still mounted when the cache
+ * is cleared fetches again without a token, and its 401 would send the page to the root.
+ */
+export const useLogout = (leave: () => Promise<void> | void) =>
   useMutation({
     mutationKey: logoutMutationKey,
-    mutationFn: () => logout(),
-    onSettled: onDone,
+    mutationFn: async () => {
+      await endServerSession();
+      try {
+        await leave();
+      } finally {
+        clearSession();
+      }
+    },
   });

@@ -53,7 +53,7 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
   const user = useCurrentUser();
   const theme = useAppState((s) => s.theme);
   const { isFullscreen, toggle, supported } = useFullscreen();
-  const logout = useLogout(() => void navigate('/login', { replace: true }));
+  const logout = useLogout(() => navigate('/login', { replace: true }));
 
   const themeLabel = theme === 'dark' ? t('navbar.theme.toLight') : t('navbar.theme.toDark');
   const fullscreenLabel = isFullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter');
