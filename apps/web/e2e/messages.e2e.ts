@@ -111,7 +111,8 @@ describe('the message box', () => {
     await until(() => new URL(shop.url()).pathname).toBe('/order/inspect');
     const detail = shop.locator('.ant-modal').filter({ has: shop.getByTestId('order-detail') });
     await until(() => detail.isVisible()).toBe(true);
-    expect(await detail.textContent()).toContain(code);
+    // The dialog opens at once; its order arrives with the detail call.
+    await until(() => detail.textContent()).toContain(code);
     await until(() => badgeCount(shop)).toBe(before.total);
     await detail.locator('.ant-modal-close').click();
     await until(() => detail.isVisible()).toBe(false);
