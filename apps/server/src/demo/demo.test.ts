@@ -13,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../test/context.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../db/seed.ts';
-import { seedWithDemo } from './index.ts';
+import { planDemo, seedWithDemo } from './index.ts';
+import type { DemoImage } from './images.ts';
 import { visitOverview } from '../modules/tracking/tracking.service.ts';
 import { monitorData } from '../modules/monitor/monitor.service.ts';
 import { DEMO_VISIT_DAYS } from './visits.ts';
@@ -102,6 +103,33 @@ async function snapshot(db: Db) {
     ),
   };
 }
+
+describe('the demo plan', () => {
+  const image = (kind: DemoImage['kind']): DemoImage[] => [{ kind, key: `k-${kind}`, url: `/u/${kind}.jpg`, data: Buffer.alloc(0) }];
+  const images = { certImages: image('certImages'), proofImages: image('proofImages'), personCertImages: image('personCertImages') };
+  const dicts = { results: ['0', '1', '2', '3'], games: ['王者荣耀', '和平精英'] };
+
+  it('has, on any start day, a target another shop caught in private that shop0001 later saw clean', () => {
+    // the target-history journey needs one; random draws alone gave one on some days only
+    for (let day = 0; day < 7; day++) {
+      const { orders } = planDemo(NOW + day * DAY_MS, dicts, images);
+      const byTarget = new Map<string, typeof orders>();
+      for (const o of orders) byTarget.set(o.objWechat.toLowerCase(), [...(byTarget.get(o.objWechat.toLowerCase()) ?? []), o]);
+      const seenBy0 = (o: (typeof orders)[number]) => o.ifPublic === 1 || o.shop === 0;
+      const story = [...byTarget.values()].find(
+        (list) =>
+          list.length <= 10 &&
+          list.some((o) => o.result === 1 && o.ifPublic === 0 && o.shop !== 0) &&
+          list.some(seenBy0) &&
+          !list.some((o) => seenBy0(o) && (o.result === 1 || o.result === 3)),
+      );
+      expect(story, `start day +${day}`).toBeDefined();
+      // in time order: the catch comes before the clean check
+      const times = orders.map((o) => o.createdAt);
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+    }
+  });
+});
 
 describe('the demo business', () => {
   let a: Seeded;

@@ -166,7 +166,7 @@ export function demoOrders(
   slots.sort((a, b) => a.createdAt - b.createdAt || a.shop - b.shop);
 
   const caught: Caught[] = [];
-  return slots.map(({ shop, createdAt }) => {
+  const orders = slots.map(({ shop, createdAt }) => {
     const client = shops[shop];
     if (client === undefined) throw new Error('no such demo shop');
     const working = inspectors.map((p, i) => [i, p.createdAt < createdAt ? p.weight : 0] as const);
@@ -217,4 +217,60 @@ export function demoOrders(
       personCertImages: imageList(rng, images.personCertImages, 0, 1),
     };
   });
+  const story = privateCatchSeenAgain(rng.fork('stories'), shops, inspectors, dicts, images);
+  return [...orders, ...story].sort((a, b) => a.createdAt - b.createdAt || a.shop - b.shop);
+}
+
+/**
+ * One story every demo has, whatever the start time: a target another shop caught cheating in a
+ * private record, checked later by shop0001 on a new MAC and found clean. It is what the target
+ * history must never leak (issue 17): shop0001 sees its own clean record only, and no repeat
+ * marker. The random draws above make such a target likely but not certain, so it is planted.
+ */
+function privateCatchSeenAgain(
+  rng: Rng,
+  shops: readonly DemoShop[],
+  inspectors: readonly DemoInspector[],
+  dicts: OrderDicts,
+  images: Record<OrderImageKind, DemoImage[]>,
+): DemoOrder[] {
+  const own = shops[0];
+  if (own === undefined || !dicts.results.includes('0') || !dicts.results.includes('1')) return [];
+  // the catch falls while both shops are served, at least a week before shop0001's last order
+  const window = (s: DemoShop) => [Math.max(s.ordersFrom, own.ordersFrom), Math.min(s.ordersTo, own.ordersTo - 7 * DAY_MS)] as const;
+  const otherIndex = shops.findIndex((s, i) => {
+    const [from, to] = window(s);
+    return i > 0 && s.status === 1 && to - from >= 2 * DAY_MS;
+  });
+  const other = shops[otherIndex];
+  if (other === undefined) return [];
+  const caughtAt = momentIn(rng, ...window(other));
+  const checkedAt = momentIn(rng, caughtAt + 3 * DAY_MS, own.ordersTo);
+  const target = {
+    objWechat: chatId(rng),
+    objWechatName: nickname(rng),
+    objClientName: other.nickname,
+    gameName: dicts.games[0] ?? '',
+  };
+  const inspectorAt = (at: number) => {
+    const working = inspectors.map((p, i) => [i, p.createdAt < at ? p.weight : 0] as const);
+    return rng.weighted(working);
+  };
+  const order = (shop: number, createdAt: number, result: 0 | 1, ifChangedMac: 0 | 1): DemoOrder => ({
+    shop,
+    inspector: inspectorAt(createdAt),
+    createdAt,
+    updatedAt: createdAt,
+    installationAt: createdAt - rng.int(5, 180) * MINUTE_MS,
+    result,
+    ...target,
+    mac: mac(rng),
+    ifPublic: 0,
+    ifChangedMac,
+    description: rng.pick(DESCRIPTIONS[String(result)] ?? ['']),
+    certImages: imageList(rng, images.certImages, 1, 2),
+    proofImages: imageList(rng, images.proofImages, 1, result === 1 ? 3 : 1),
+    personCertImages: imageList(rng, images.personCertImages, 0, 1),
+  });
+  return [order(otherIndex, caughtAt, 1, 0), order(0, checkedAt, 0, 1)];
 }
