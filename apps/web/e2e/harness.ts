@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pixelmatch from 'pixelmatch';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -266,4 +266,68 @@ export async function login(page: Page, username: string, password: string): Pro
 
 export function cleanTmp(dir: string) {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** One journey file's running app: a server (on the demo business when `env.DEMO` is '1') and a browser. */
+export interface JourneyApp {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A fresh signed-in context on `path` (see `signedIn`). */
+  signedIn(username: string, password: string, path: string, locale?: 'zh-CN' | 'en-US'): Promise<Page>;
+  /** GET `/api${path}` with the token of `page`'s session; expects the envelope's status 200 and answers its data. */
+  apiGet<T>(page: Page, path: string): Promise<T>;
+}
+
+/**
+ * Starts the server and the browser before the file's tests and stops them after: the setup
+ * every journey shares. `useApp({ DEMO: '1' })` for the demo business, `useApp()` for an empty one.
+ */
+export function useApp(env: Record<string, string> = {}): JourneyApp {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const app: JourneyApp = {
+    get server() {
+      if (server === undefined) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    get browser() {
+      if (browser === undefined) throw new Error('the browser starts in beforeAll');
+      return browser;
+    },
+    signedIn: (username, password, path, locale = 'zh-CN') => signedIn(app.browser, app.server.url, { username, password, path, locale }),
+    apiGet: (page, path) => apiGet(app.server.url, page, path),
+  };
+  return app;
+}
+
+/** GET `${baseURL}/api${path}` as the session signed in on `page`; expects status 200 in the envelope and answers its data. */
+export async function apiGet<T>(baseURL: string, page: Page, path: string): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await fetch(`${baseURL}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { status: number; msg: string; data: T };
+  expect(body.status, `${path}: ${body.msg}`).toBe(200);
+  return body.data;
+}
+
+/** Picks an option of the antd Select inside the form item labelled `label` within `scope`, typing `search` first when given. */
+export async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
+  const item = scope
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('label', { hasText: label }) })
+    .first();
+  await item.locator('.ant-select').first().click();
+  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
