@@ -11,7 +11,8 @@ import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
-import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
+import { planOf } from '../../test/plans.ts';
+import { oldReadMessagesQuery, retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
 
 /**
  * The retention job on the configured database (TEST_DB): it removes exactly the expired
@@ -464,5 +465,10 @@ describe('retention', () => {
     expect(row.content).toMatch(/^retention: removed .* older than 180 days, 1 read message older than 90 days$/);
     expect(JSON.parse(row.payload)).toMatchObject({ messages: 1, messageCutoff: new Date(now - 90 * DAY_MS).toISOString() });
     await countersMatchRows();
+
+    // Each batch is one range of messages_read_created_idx (0012), not a scan of the table.
+    const plan = await planOf(ctx.db, oldReadMessagesQuery(ctx.db, now - 90 * DAY_MS, 1000));
+    expect(plan).toMatch(/messages_read_created_idx/);
+    expect(plan).not.toMatch(/SCAN messages\b(?! USING)|Seq Scan/);
   });
 });

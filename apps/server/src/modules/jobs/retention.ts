@@ -147,18 +147,20 @@ async function deleteOldVisitRows(
  * so does a todo whose work is not done even when it was read. Reading the box is unaffected:
  * the unread counts and the ETag count unread rows only.
  */
+export const oldReadMessagesQuery = (db: Db, before: number, batch: number) =>
+  db
+    .selectFrom('messages')
+    .select('id')
+    .where('isRead', '=', 1)
+    .where('createdAt', '<', before)
+    .where((eb) => eb.or([eb('kind', '<>', 'todo'), eb('doneAt', 'is not', null)]))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(batch);
+
 async function deleteOldReadMessages(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
   return deleteInBatches(async () => {
-    const rows = await db
-      .selectFrom('messages')
-      .select('id')
-      .where('isRead', '=', 1)
-      .where('createdAt', '<', before)
-      .where((eb) => eb.or([eb('kind', '<>', 'todo'), eb('doneAt', 'is not', null)]))
-      .orderBy('createdAt')
-      .orderBy('id')
-      .limit(batch)
-      .execute();
+    const rows = await oldReadMessagesQuery(db, before, batch).execute();
     if (rows.length === 0) return 0;
     await db
       .deleteFrom('messages')
