@@ -95,6 +95,7 @@ export default function UserInfoPage() {
                     getToken={avatarTokenGetter}
                     multiple={false}
                     maxCount={1}
+                    accept="avatar"
                     disabled={setAvatar.isPending}
                   />
                 ) : null}
