@@ -20,6 +20,11 @@ import { onEachTarget, type Target } from './targets.ts';
 const USERS = Number(process.env.BENCH_MESSAGE_USERS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const READERS = 5;
+/**
+ * Decision 0063: the unread counts are read from an index range of the caller's unread rows, so
+ * their cost grows with that user's unread count; one reader who never reads has this many.
+ */
+const HEAVY_UNREAD = Number(process.env.BENCH_HEAVY_UNREAD ?? 10_000);
 const REQUESTS = 200;
 const PASSWORD = 'Bench#user1';
 const NOW = Date.now();
@@ -103,6 +108,30 @@ async function seedMessages(db: Db, userIds: number[]): Promise<void> {
   }
 }
 
+/** HEAVY_UNREAD unread messages and todos for one user (a staff member who never opens the box). */
+async function seedHeavyReader(db: Db, userId: number): Promise<void> {
+  for (let b = 0; b < HEAVY_UNREAD; b += 1000) {
+    const rows = [];
+    for (let i = b; i < Math.min(HEAVY_UNREAD, b + 1000); i++) {
+      const kind = i % 4 === 0 ? 'todo' : 'message';
+      rows.push({
+        userId,
+        kind,
+        event: EVENTS[kind],
+        params: `{"code":"H${i}","result":3,"amountFen":3000,"game":"CS2","wechat":"wx"}`,
+        targetType: 'order',
+        targetId: MESSAGES + i,
+        isRead: 0,
+        readAt: null,
+        doneAt: null,
+        dedupeKey: kind === 'todo' ? `order:h${i}:suspicious` : null,
+        createdAt: NOW - SPAN_MS + Math.floor((i / HEAVY_UNREAD) * SPAN_MS),
+      });
+    }
+    await db.insertInto('messages').values(rows).execute();
+  }
+}
+
 async function withoutIndexes(db: Db, dialect: Target['name'], load: () => Promise<void>): Promise<void> {
   const defs = (await indexDefs(db, dialect, 'messages')).filter((d) => !/unique/i.test(d.def));
   for (const d of defs) await sql`drop index ${sql.id(d.name)}`.execute(db);
@@ -116,6 +145,8 @@ interface Case {
   query: (i: number) => Record<string, string>;
   raw: (db: Db, userId: number, q: Record<string, string>) => CompiledQuery[];
   etag?: boolean;
+  /** Every request as the reader with HEAVY_UNREAD unread items. */
+  heavy?: boolean;
 }
 
 const filterOf = (userId: number, q: Record<string, string>): repo.MessageFilter => ({
@@ -149,6 +180,20 @@ const CASES: Case[] = [
     raw: (db, u) => [repo.unreadQuery(db, u).compile()],
     etag: true,
   },
+  {
+    name: `unread poll (200), a user with ${fmt(HEAVY_UNREAD)} unread`,
+    path: '/api/admin/message/unread',
+    query: () => ({}),
+    raw: (db, u) => [repo.unreadQuery(db, u).compile()],
+    heavy: true,
+  },
+  {
+    name: `tab "todo", unread, a user with ${fmt(HEAVY_UNREAD)} unread`,
+    path: '/api/admin/message/list',
+    query: () => ({ type: 'todo', read: 'unread' }),
+    raw: listRaw,
+    heavy: true,
+  },
 ];
 
 async function runTarget(target: Target): Promise<Section> {
@@ -160,7 +205,11 @@ async function runTarget(target: Target): Promise<Section> {
     await seed(db, { initAdminPassword: 'Bench#2026', demo: false });
     let t = performance.now();
     const userIds = await seedUsers(db);
-    await withoutIndexes(db, target.name, () => seedMessages(db, userIds));
+    const heavyId = userIds[1] ?? 1;
+    await withoutIndexes(db, target.name, async () => {
+      await seedMessages(db, userIds);
+      await seedHeavyReader(db, heavyId);
+    });
     timings.push(`${fmt(MESSAGES)} messages for ${fmt(USERS)} users in ${fmt((performance.now() - t) / 1000, 1)} s`);
     t = performance.now();
     if (target.name === 'SQLite') {
@@ -182,6 +231,12 @@ async function runTarget(target: Target): Promise<Section> {
         const poll = await app.inject({ method: 'GET', url: '/api/admin/message/unread', headers: { authorization: auth } });
         readers.push({ id, auth, etag: String(poll.headers.etag) });
       }
+      const heavyLogin = await app.inject({
+        method: 'POST',
+        url: '/api/admin/user/login',
+        payload: { username: 'mshop000001', password: PASSWORD },
+      });
+      const heavy = { id: heavyId, auth: `Bearer ${heavyLogin.json<{ data: { token: string } }>().data.token}`, etag: '' };
       const rows: string[] = [];
       const plans: string[] = [];
       for (const c of CASES) {
@@ -189,7 +244,7 @@ async function runTarget(target: Target): Promise<Section> {
         const raw: number[] = [];
         let answered = 0;
         for (let i = -10; i < REQUESTS; i++) {
-          const reader = readers[((i % READERS) + READERS) % READERS]!;
+          const reader = c.heavy === true ? heavy : readers[((i % READERS) + READERS) % READERS]!;
           const headers: Record<string, string> = { authorization: reader.auth };
           if (c.etag) headers['if-none-match'] = reader.etag;
           const q = c.query(Math.max(i, 0));
@@ -212,7 +267,7 @@ async function runTarget(target: Target): Promise<Section> {
           `| ${c.name} | ${fmt(answered)} | ${fmt(pct(server, 50), 2)} | **${fmt(pct(server, 95), 2)}** | ${fmt(pct(raw, 50), 2)} | ${fmt(pct(raw, 95), 2)} |`,
         );
         const explained: string[] = [];
-        for (const query of c.raw(db, readers[0]!.id, c.query(0)))
+        for (const query of c.raw(db, c.heavy === true ? heavy.id : readers[0]!.id, c.query(0)))
           explained.push(...(await target.raw.explain(query)).map((l) => `  ${l}`), '  --');
         plans.push(`${c.name}:\n${explained.slice(0, -1).join('\n')}`);
       }

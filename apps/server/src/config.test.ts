@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       publicUrl: null,
       demo: false,
       logLevel: 'info',
-      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60 },
+      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60, messageDays: 90 },
     });
     expect(resolve(REPO_ROOT, 'apps/server/src/config.ts')).toBe(resolve(import.meta.dirname, 'config.ts'));
   });
@@ -46,6 +46,7 @@ describe('loadConfig', () => {
         RETENTION_DAYS: '0',
         RETENTION_UPLOAD_HOURS: '48',
         RETENTION_INTERVAL_MINUTES: '15',
+        RETENTION_MESSAGE_DAYS: '30',
         CORS_ORIGINS: 'https://admin.example.com, http://localhost:5173/',
         REQUEST_TIMEOUT_SECONDS: '30',
         CONNECTION_TIMEOUT_SECONDS: '20',
@@ -65,7 +66,7 @@ describe('loadConfig', () => {
       webDist: '/srv/web',
       demo: true,
       logLevel: 'warn',
-      retention: { days: 0, uploadGraceHours: 48, intervalMinutes: 15 },
+      retention: { days: 0, uploadGraceHours: 48, intervalMinutes: 15, messageDays: 30 },
       corsOrigins: ['https://admin.example.com', 'http://localhost:5173'],
       requestTimeoutMs: 30_000,
       connectionTimeoutMs: 20_000,

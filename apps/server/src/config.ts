@@ -54,6 +54,8 @@ export interface RetentionConfig {
   days: number;
   /** Uploaded images referenced by no order and older than this many hours are removed; 0 keeps them. */
   uploadGraceHours: number;
+  /** Read messages older than this many days are removed (open todos and unread ones stay); 0 keeps them. */
+  messageDays: number;
   /** How often the job runs, across all processes sharing the database. */
   intervalMinutes: number;
 }
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       days: integer(env, 'RETENTION_DAYS', 180, 0, 36500),
       uploadGraceHours: integer(env, 'RETENTION_UPLOAD_HOURS', 24, 0, 24 * 3650),
       intervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 7 * 24 * 60),
+      messageDays: integer(env, 'RETENTION_MESSAGE_DAYS', 90, 0, 36500),
     },
   };
 }

@@ -50,6 +50,13 @@ export const AccountUpdateBody = Type.Object(
 );
 export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
 
+/**
+ * POST /admin/account/avatar (decision 0062): the URL the uploader got for an `avatar` upload
+ * of this user (the file must exist), or '' to remove the picture.
+ */
+export const AccountAvatarBody = Type.Object({ avatar: Type.String({ maxLength: 500 }) }, { additionalProperties: false });
+export type AccountAvatarBody = Static<typeof AccountAvatarBody>;
+
 export const PasswordChangeBody = Type.Object(
   {
     oldPassword: Type.String({ minLength: 1, maxLength: 128 }),

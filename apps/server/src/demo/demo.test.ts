@@ -13,8 +13,10 @@ import { createTestDatabase, type TestDatabase } from '../test/context.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../db/seed.ts';
+import { localBlobSweepStore } from '../modules/jobs/blob-sweep.ts';
+import { runRetention } from '../modules/jobs/retention.ts';
 import { planDemo, seedWithDemo } from './index.ts';
-import type { DemoImage } from './images.ts';
+import { DEMO_AVATAR_USERS, type DemoImage } from './images.ts';
 import { visitOverview } from '../modules/tracking/tracking.service.ts';
 import { monitorData } from '../modules/monitor/monitor.service.ts';
 import { DEMO_VISIT_DAYS } from './visits.ts';
@@ -363,6 +365,32 @@ describe('the demo business', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('gives a few accounts an avatar the app serves and the retention job keeps; shop0001 has none', async () => {
+    const users = await a.db.selectFrom('users').select(['id', 'username', 'avatar']).execute();
+    const withAvatar = users.filter((u) => u.avatar !== '');
+    expect(withAvatar.map((u) => u.username).sort()).toEqual([...DEMO_AVATAR_USERS].sort());
+    expect(users.find((u) => u.username === 'shop0001')?.avatar).toBe('');
+    const config = loadConfig({ ...a.database.env, DATA_DIR: a.dataDir, WEB_DIST: '/nonexistent' }, []);
+    const app: App = await buildApp({ config, db: a.db, logger: false });
+    try {
+      for (const u of withAvatar) {
+        expect(u.avatar).toMatch(new RegExp(`^/upload/files/avatar/${u.id}/[0-9a-f]{32}$`));
+        const file = await app.inject({ method: 'GET', url: u.avatar });
+        expect(file.statusCode, u.avatar).toBe(200);
+        expect([...file.rawPayload.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+      }
+    } finally {
+      await app.close();
+    }
+    const report = await runRetention(a.db, {
+      days: 0,
+      uploadGraceHours: 1,
+      blobs: localBlobSweepStore(a.dataDir),
+      now: () => Date.now() + 2 * DAY_MS,
+    });
+    expect(report.uploadKeys.filter((k) => k.startsWith('avatar/'))).toEqual([]);
   });
 });
 

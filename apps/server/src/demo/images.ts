@@ -10,6 +10,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { OrderImageKind, UploadPurpose } from '@clearplay/contract';
+import type { Db } from '../db/index.ts';
 import { KEY_PREFIX, pathForKey } from '../modules/uploads/keys.ts';
 import { LOCAL_UPLOAD_PREFIX } from '../modules/uploads/uploads.config.ts';
 
@@ -121,4 +122,60 @@ export async function storeImages(dataDir: string, images: Record<OrderImageKind
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, image.data);
   }
+}
+
+/** The demo accounts that have an avatar (decision 0062); shop0001 has none, so its initials show until it uploads one. */
+export const DEMO_AVATAR_USERS = ['admin01', 'inspector01', 'inspector02', 'shop0002', 'shop0003', 'shop0005'] as const;
+const AVATAR_SIZE = 96;
+const AVATAR_TINTS: readonly Rgb[] = [
+  [22, 119, 255],
+  [82, 196, 26],
+  [250, 140, 22],
+  [114, 46, 209],
+  [235, 47, 150],
+  [19, 194, 194],
+];
+
+/** A portrait avatar: a head and shoulders on a tinted ground, one tint per account. */
+export function avatarImage(index: number): Buffer {
+  const tint = AVATAR_TINTS[index % AVATAR_TINTS.length]!;
+  const light: Rgb = [Math.min(255, tint[0] + 150), Math.min(255, tint[1] + 150), Math.min(255, tint[2] + 150)];
+  const c = AVATAR_SIZE / 2;
+  return png(AVATAR_SIZE, AVATAR_SIZE, (x, y) => {
+    const head = (x - c) ** 2 + (y - 38) ** 2 < 17 ** 2;
+    const body = (x - c) ** 2 / 32 ** 2 + (y - 96) ** 2 / 30 ** 2 < 1;
+    return head || body ? light : tint;
+  });
+}
+
+/**
+ * Gives each of DEMO_AVATAR_USERS that has none an avatar: a drawn PNG stored as the embedded
+ * host stores an `avatar` upload (`avatar/<user id>/<32 hex>`), and users.avatar naming it as the
+ * uploader does (`/upload/files/<key>`). Answers how many were set.
+ */
+export async function seedDemoAvatars(db: Db, dataDir: string): Promise<number> {
+  const filesDir = join(dataDir, 'uploads', 'files');
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('username', 'in', [...DEMO_AVATAR_USERS])
+    .where('avatar', '=', '')
+    .execute();
+  let set = 0;
+  for (const user of users) {
+    const data = avatarImage(DEMO_AVATAR_USERS.indexOf(user.username as (typeof DEMO_AVATAR_USERS)[number]));
+    const key = `${KEY_PREFIX.avatar}/${user.id}/${createHash('sha256').update(data).digest('hex').slice(0, 32)}`;
+    const path = pathForKey(filesDir, key);
+    if (path === null) throw new Error(`demo avatar key ${key} is not a safe key`);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, data);
+    await db
+      .updateTable('users')
+      .set({ avatar: `${LOCAL_UPLOAD_PREFIX}/files/${key}` })
+      .where('id', '=', user.id)
+      .where('avatar', '=', '')
+      .execute();
+    set += 1;
+  }
+  return set;
 }

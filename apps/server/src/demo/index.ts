@@ -11,7 +11,7 @@ import { DAY_MS, nowMs } from '../lib/time.ts';
 import { enabledDataOfType } from '../modules/dicts/dicts.repository.ts';
 import { isRetryableConflict, isUniqueViolation, writeTransaction } from '../db/dialect.ts';
 import type { Db } from '../db/index.ts';
-import { demoImages, storeImages, type DemoImage } from './images.ts';
+import { demoImages, seedDemoAvatars, storeImages, type DemoImage } from './images.ts';
 import { demoOrders, type OrderDicts } from './orders.ts';
 import { DEMO_PERIOD_DAYS, demoInspectors, demoShops } from './people.ts';
 import { createRng } from './prng.ts';
@@ -101,5 +101,7 @@ export async function seedWithDemo(db: Db, options: SeedWithDemoOptions): Promis
   let hash: Promise<string> | undefined;
   const passwordHash = () => (hash ??= hashPassword(DEMO_PASSWORD));
   const demo = await seedDemoBusiness(db, { now: options.now ?? nowMs(), dataDir: options.dataDir, passwordHash, roleId });
+  // A few accounts' avatars (decision 0062), once, with the business: their keys name the user ids just written.
+  if (demo !== null) await seedDemoAvatars(db, options.dataDir);
   return { ...seeded, demo };
 }

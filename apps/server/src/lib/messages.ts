@@ -243,6 +243,8 @@ const enUS = {
   'account.wrongPassword': 'The current password is wrong',
   'account.samePassword': 'The new password must differ from the current one',
   'account.noLedger': 'Staff accounts have no balance or ledger',
+  'account.avatarInvalid': 'The avatar must be an image you uploaded as your own avatar',
+  'account.avatarMissing': 'The avatar image was not found: upload it again',
   // target history (issue 17)
   'history.needTarget': 'Give a chat ID or a MAC address to look up',
 } as const;
@@ -487,6 +489,8 @@ const zhCN: Record<MessageKey, string> = {
   'account.wrongPassword': '当前密码不正确',
   'account.samePassword': '新密码不能与当前密码相同',
   'account.noLedger': '工作人员账号没有余额和流水',
+  'account.avatarInvalid': '头像必须是你本人上传的头像图片',
+  'account.avatarMissing': '找不到头像图片，请重新上传',
   // target history (issue 17)
   'history.needTarget': '请填写要查询的微信号或 MAC 地址',
 };

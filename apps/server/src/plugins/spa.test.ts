@@ -114,6 +114,7 @@ describe('the single-page app', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ paths: Record<string, unknown> }>();
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/admin/account/avatar',
       '/api/admin/account/ledger',
       '/api/admin/account/logins',
       '/api/admin/account/password',

@@ -237,3 +237,31 @@ export async function loginWith(
   if (body.status !== 200) throw new Error(`login ${username} failed: ${res.body}`);
   return { token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
 }
+
+/**
+ * Uploads one image as `as` for `purpose`, the way the browser does: a token from
+ * GET /api/admin/upload/token, then the bytes to the embedded upload host. Answers the key
+ * and the URL the host gave (what the uploader puts in a form).
+ */
+export async function uploadImage(
+  ctx: TestContext,
+  as: { headers: Record<string, string> },
+  purpose: 'cert' | 'proof' | 'env' | 'avatar',
+  bytes: Uint8Array,
+): Promise<{ key: string; url: string }> {
+  const token = await call<{ uploadToken: string; key: string }>(ctx, 'GET', `/api/admin/upload/token?purpose=${purpose}`, { as });
+  if (token.status !== 200) throw new Error(`upload token: ${token.msg}`);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'image.png');
+  form.append('token', token.data.uploadToken);
+  form.append('key', token.data.key);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/upload',
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+  if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
+  return res.json<{ key: string; url: string }>();
+}

@@ -1,5 +1,8 @@
-/** What an image is for. Each purpose has its own key prefix (see the server's upload keys). */
-export const UPLOAD_PURPOSES = ['cert', 'proof', 'env'] as const;
+/**
+ * What an image is for. Each purpose has its own key prefix (see the server's upload keys):
+ * cert, proof, env are an order's evidence; avatar is the user's own picture (decision 0062).
+ */
+export const UPLOAD_PURPOSES = ['cert', 'proof', 'env', 'avatar'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /**
@@ -19,6 +22,14 @@ export const IMAGE_MIME_TYPES = [
   'image/tiff',
 ] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+
+/**
+ * An avatar (decision 0062): only the types every browser shows in an <img>, and a small file
+ * (a picture shown at 24–64 px); the upload token's put policy carries both, so the embedded
+ * host and the provider refuse anything else.
+ */
+export const AVATAR_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Default per-image size limit (UPLOAD_MAX_IMAGE_MB). */
 export const DEFAULT_MAX_IMAGE_MB = 20;

@@ -1,4 +1,5 @@
 import {
+  AccountAvatarBody,
   AccountPageQuery,
   AccountProfile,
   AccountUpdateBody,
@@ -14,13 +15,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
+import { createBlobStore, publicFilesBase } from '../uploads/uploads.service.ts';
 import * as account from './account.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['account'];
 
 /** The signed-in user's own account (user centre, user settings): any signed-in user, on themselves only. */
-const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  const avatars: account.AvatarStore = { filesBase: publicFilesBase(config.uploads), blobs: await createBlobStore(config) };
+
   app.get(
     '/admin/account/profile',
     {
@@ -49,8 +53,28 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) 
     },
     async (request) => {
       const user = requireUser(request);
-      const item = await account.updateProfile(db, user.id, request.body);
+      const item = await account.updateProfile(db, user.id, request.body, avatars);
       request.logContent = `user ${user.username} (#${user.id}): own profile updated`;
+      return ok(item);
+    },
+  );
+
+  app.post(
+    '/admin/account/avatar',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'avatar' } },
+      schema: {
+        tags,
+        summary: "Set my avatar: the URL of my own stored `avatar` upload, or '' to remove it",
+        security,
+        body: AccountAvatarBody,
+        response: responses(AccountProfile),
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const item = await account.setAvatar(db, avatars, user.id, request.body.avatar);
+      request.logContent = `user ${user.username} (#${user.id}): own avatar ${item.avatar === '' ? 'removed' : 'set'}`;
       return ok(item);
     },
   );

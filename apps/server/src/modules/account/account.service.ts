@@ -16,6 +16,8 @@ import { nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { liveSessionsOf, loginHistoryOf, revokeOtherSessions } from '../auth/auth.service.ts';
 import { ledgerPage } from '../ledger/ledger.service.ts';
 import { listSubscriptions, subscriptionState } from '../users/users.service.ts';
+import type { BlobStore } from '../uploads/uploads.service.ts';
+import { isIssuedKey } from '../uploads/keys.ts';
 import * as repo from './account.repository.ts';
 
 /**
@@ -55,13 +57,43 @@ export async function profile(db: Db, userId: number): Promise<AccountProfile> {
   };
 }
 
-export async function updateProfile(db: Db, userId: number, body: AccountUpdateBody): Promise<AccountProfile> {
+/** Where avatars are checked: the public base of stored files and the store that holds them. */
+export interface AvatarStore {
+  /** `<filesBase>/<key>` is the URL of a stored file (`/upload/files` or the bucket's domain). */
+  filesBase: string;
+  blobs: Pick<BlobStore, 'stat'>;
+}
+
+/**
+ * An avatar is '' (none) or the URL of an `avatar` upload of this very user that is stored
+ * (decision 0062): `<filesBase>/avatar/<user id>/<32 hex>`. Anything else is refused naming the
+ * field, so no one points their avatar at another site, another user's file or evidence.
+ */
+async function checkAvatar(store: AvatarStore, userId: number, avatar: string): Promise<string> {
+  const url = avatar.trim();
+  if (url === '') return '';
+  const prefix = `${store.filesBase}/`;
+  const key = url.startsWith(prefix) ? url.slice(prefix.length) : '';
+  if (!isIssuedKey(key, 'avatar', userId)) throw new FieldAppError(400, 'avatar', 'account.avatarInvalid');
+  if ((await store.blobs.stat(key)) === null) throw new FieldAppError(400, 'avatar', 'account.avatarMissing');
+  return url;
+}
+
+/** Sets (or, with '', removes) the user's avatar; the file it replaces is left to the upload retention job. */
+export async function setAvatar(db: Db, store: AvatarStore, userId: number, avatar: string): Promise<AccountProfile> {
   await own(db, userId);
+  await repo.updateOwn(db, userId, { avatar: await checkAvatar(store, userId, avatar), updatedAt: nowMs() });
+  return profile(db, userId);
+}
+
+export async function updateProfile(db: Db, userId: number, body: AccountUpdateBody, store: AvatarStore): Promise<AccountProfile> {
+  await own(db, userId);
+  const avatar = body.avatar === undefined ? undefined : await checkAvatar(store, userId, body.avatar);
   await repo.updateOwn(db, userId, {
     nickname: body.nickname.trim(),
     wechat: body.wechat.trim(),
     phone: body.phone.trim(),
-    ...(body.avatar === undefined ? {} : { avatar: body.avatar.trim() }),
+    ...(avatar === undefined ? {} : { avatar }),
     ...(body.locale === undefined ? {} : { locale: body.locale }),
     updatedAt: nowMs(),
   });

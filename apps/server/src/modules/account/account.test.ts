@@ -1,6 +1,16 @@
 import type { AccountProfile, ActiveSession, LedgerPage, LoginHistoryPage } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
+import {
+  call,
+  createTestContext,
+  loginAs,
+  loginWith,
+  TEST_PASSWORD,
+  uploadImage,
+  type LoggedIn,
+  type TestContext,
+} from '../../test/context.ts';
+import { pngBytes } from '../uploads/test-support.ts';
 
 /**
  * The signed-in user's own account through HTTP (issue 14): profile and its edits (nickname,
@@ -33,21 +43,22 @@ describe('the profile', () => {
 
   it('edits my nickname, chat ID, phone, avatar and language, and nothing of anyone else', async () => {
     const before = await ctx.db.selectFrom('users').select(['nickname']).where('id', '=', admin.id).executeTakeFirstOrThrow();
+    const picture = await uploadImage(ctx, shop, 'avatar', pngBytes(3000));
     const res = await call<AccountProfile>(ctx, 'POST', '/api/admin/account/profile', {
       as: shop,
-      payload: { nickname: ' 新名字 ', wechat: 'wx_new', phone: '13900000000', avatar: '/uploads/a.png', locale: 'en-US' },
+      payload: { nickname: ' 新名字 ', wechat: 'wx_new', phone: '13900000000', avatar: picture.url, locale: 'en-US' },
     });
     expect(res.status, res.msg).toBe(200);
     expect(res.data).toMatchObject({
       nickname: '新名字',
       wechat: 'wx_new',
       phone: '13900000000',
-      avatar: '/uploads/a.png',
+      avatar: picture.url,
       locale: 'en-US',
     });
     // The session's user shows it at once (the navbar reads user info).
     const info = await call<{ nickname: string; avatar: string }>(ctx, 'GET', '/api/admin/user/info', { as: shop });
-    expect(info.data).toMatchObject({ nickname: '新名字', avatar: '/uploads/a.png' });
+    expect(info.data).toMatchObject({ nickname: '新名字', avatar: picture.url });
     expect((await ctx.db.selectFrom('users').select(['nickname']).where('id', '=', admin.id).executeTakeFirstOrThrow()).nickname).toBe(
       before.nickname,
     );
@@ -71,6 +82,65 @@ describe('the profile', () => {
         })
       ).http,
     ).toBe(400);
+  });
+});
+
+describe('my avatar', () => {
+  const setAvatar = (as: LoggedIn, avatar: string, locale = 'en-US') =>
+    call<AccountProfile>(ctx, 'POST', '/api/admin/account/avatar', { as, payload: { avatar }, headers: { 'accept-language': locale } });
+
+  it('is set from my own avatar upload, shown in user info, replaced, and removed with an empty value', async () => {
+    const me = await loginAs(ctx, 'inspector');
+    const first = await uploadImage(ctx, me, 'avatar', pngBytes(4000, 1));
+    expect(first.url).toMatch(new RegExp(`^/upload/files/avatar/${me.id}/[0-9a-f]{32}$`));
+    const set = await setAvatar(me, first.url);
+    expect(set.status, set.msg).toBe(200);
+    expect(set.data).toMatchObject({ id: me.id, avatar: first.url });
+    expect((await call<{ avatar: string }>(ctx, 'GET', '/api/admin/user/info', { as: me })).data.avatar).toBe(first.url);
+    // the file is served where the URL says
+    const served = await ctx.app.inject({ method: 'GET', url: first.url });
+    expect(served.statusCode).toBe(200);
+
+    const second = await uploadImage(ctx, me, 'avatar', pngBytes(4000, 2));
+    expect((await setAvatar(me, second.url)).data.avatar).toBe(second.url);
+    const removed = await setAvatar(me, '');
+    expect(removed.status, removed.msg).toBe(200);
+    expect((await call<{ avatar: string }>(ctx, 'GET', '/api/admin/user/info', { as: me })).data.avatar).toBe('');
+  });
+
+  it('refuses, naming the field in both languages, anything but my own stored avatar upload', async () => {
+    const me = await loginAs(ctx, 'admin');
+    const mine = await uploadImage(ctx, me, 'avatar', pngBytes(3000, 3));
+    const theirs = await uploadImage(ctx, shop, 'avatar', pngBytes(3000, 4));
+    const evidence = await uploadImage(ctx, me, 'cert', pngBytes(3000, 5));
+    const notUploaded = mine.url.replace(/[0-9a-f]{32}$/, '0'.repeat(32));
+    for (const bad of [
+      'https://tracker.example/pixel.png',
+      theirs.url,
+      evidence.url,
+      `${mine.url}/../x`,
+      mine.key,
+      'javascript:alert(1)',
+    ]) {
+      const res = await setAvatar(me, bad);
+      expect(res.http, bad).toBe(400);
+      expect(res.msg).toBe('The avatar must be an image you uploaded as your own avatar');
+      expect((res.data as unknown as { errors: { field: string }[] }).errors[0]!.field).toBe('avatar');
+    }
+    const zh = await setAvatar(me, theirs.url, 'zh-CN');
+    expect(zh.msg).toBe('头像必须是你本人上传的头像图片');
+    const missing = await setAvatar(me, notUploaded);
+    expect([missing.http, missing.msg]).toEqual([400, 'The avatar image was not found: upload it again']);
+    expect((await setAvatar(me, notUploaded, 'zh-CN')).msg).toBe('找不到头像图片，请重新上传');
+    // the profile edit checks the same way
+    const viaProfile = await call(ctx, 'POST', '/api/admin/account/profile', {
+      as: me,
+      payload: { nickname: 'a', wechat: 'w', phone: '1', avatar: theirs.url },
+    });
+    expect(viaProfile.http).toBe(400);
+    expect((await call<{ avatar: string }>(ctx, 'GET', '/api/admin/user/info', { as: me })).data.avatar).toBe('');
+    // and it needs a sign-in
+    expect((await call(ctx, 'POST', '/api/admin/account/avatar', { payload: { avatar: '' } })).http).toBe(401);
   });
 });
 

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { OrderItem, UploadTokenData } from '@clearplay/contract';
+import type { AccountProfile, OrderItem, UnreadCounts, UploadTokenData } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, flushLogs, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { insertReturningId } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, nowMs } from '../../lib/time.ts';
@@ -11,7 +11,8 @@ import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
 import { pngBytes } from '../uploads/test-support.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
-import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
+import { planOf } from '../../test/plans.ts';
+import { oldReadMessagesQuery, retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
 
 /**
  * The retention job on the configured database (TEST_DB): it removes exactly the expired
@@ -358,5 +359,116 @@ describe('retention', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("keeps a user's avatar, and removes a replaced or abandoned avatar once past the grace period", async () => {
+    const setAvatar = async (url: string) => {
+      const res = await call<AccountProfile>(ctx, 'POST', '/api/admin/account/avatar', { as: shop, payload: { avatar: url } });
+      expect(res.status, res.msg).toBe(200);
+    };
+    const replaced = await uploadImage(ctx, shop, 'avatar', pngBytes(2000, 11));
+    await setAvatar(replaced.url);
+    const current = await uploadImage(ctx, shop, 'avatar', pngBytes(2000, 12));
+    await setAvatar(current.url);
+    const abandoned = await uploadImage(ctx, shop, 'avatar', pngBytes(2000, 13)); // uploaded, never saved
+    const young = await uploadImage(ctx, shop, 'avatar', pngBytes(2000, 14)); // uploaded, never saved, an hour old
+    for (const k of [replaced.key, current.key, abandoned.key]) await age(k, 30 * DAY_MS);
+    await age(young.key, HOUR_MS);
+
+    const report = await runRetention(ctx.db, {
+      days: 0,
+      uploadGraceHours: 24,
+      blobs: localBlobSweepStore(dataDir),
+      now: () => now,
+      batchSize: 2,
+    });
+    expect(report.uploadKeys).toContain(replaced.key);
+    expect(report.uploadKeys).toContain(abandoned.key);
+    expect(report.uploadKeys).not.toContain(current.key);
+    expect(report.uploadKeys).not.toContain(young.key);
+    expect(await exists(filePath(current.key))).toBe(true);
+    expect(await exists(filePath(young.key))).toBe(true);
+    for (const k of [replaced.key, abandoned.key]) expect(await exists(filePath(k)), k).toBe(false);
+    // still served where the user's avatar says
+    expect((await ctx.app.inject({ method: 'GET', url: current.url })).statusCode).toBe(200);
+
+    // Removed as the avatar, it goes on the next run past the grace period.
+    await setAvatar('');
+    const after = await runRetention(ctx.db, { days: 0, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now });
+    expect(after.uploadKeys).toContain(current.key);
+    expect(await exists(filePath(current.key))).toBe(false);
+    expect(await exists(filePath(young.key))).toBe(true);
+  });
+
+  it('removes read messages older than RETENTION_MESSAGE_DAYS; unread ones and open todos stay; the job logs it', async () => {
+    const base = { userId: shop.id, event: 'order.created', params: '{}', targetType: null, targetId: null, dedupeKey: null };
+    const add = async (label: string, values: { kind: 'message' | 'notice' | 'todo'; isRead: number; ageDays: number; done?: boolean }) =>
+      insertReturningId(ctx.db, 'messages', {
+        ...base,
+        params: JSON.stringify({ label }),
+        kind: values.kind,
+        isRead: values.isRead,
+        readAt: values.isRead === 1 ? now - values.ageDays * DAY_MS + HOUR_MS : null,
+        doneAt: values.done === true ? now - values.ageDays * DAY_MS + HOUR_MS : null,
+        createdAt: now - values.ageDays * DAY_MS,
+      });
+    const gone = [
+      await add('read, 91 days', { kind: 'message', isRead: 1, ageDays: 91 }),
+      await add('read notice, 200 days', { kind: 'notice', isRead: 1, ageDays: 200 }),
+      await add('done todo, 95 days', { kind: 'todo', isRead: 1, ageDays: 95, done: true }),
+    ];
+    const kept = [
+      await add('read, 89 days', { kind: 'message', isRead: 1, ageDays: 89 }),
+      await add('unread, 300 days', { kind: 'message', isRead: 0, ageDays: 300 }),
+      await add('unread todo, 120 days', { kind: 'todo', isRead: 0, ageDays: 120 }),
+      await add('read open todo, 120 days', { kind: 'todo', isRead: 1, ageDays: 120 }),
+    ];
+    const unread = async () => (await call<UnreadCounts>(ctx, 'GET', '/api/admin/message/unread', { as: shop })).data;
+    const unreadBefore = await unread();
+
+    const report = await runRetention(ctx.db, {
+      days: 0,
+      uploadGraceHours: 0,
+      messageDays: 90,
+      blobs: null,
+      now: () => now,
+      batchSize: 2,
+    });
+    expect(report).toMatchObject({ messages: 3, messageCutoff: now - 90 * DAY_MS });
+    const left = (await ctx.db.selectFrom('messages').select('id').where('userId', '=', shop.id).execute()).map((r) => Number(r.id));
+    for (const id of gone) expect(left).not.toContain(id);
+    for (const id of kept) expect(left).toContain(id);
+    expect(await unread()).toEqual(unreadBefore);
+
+    // 0 keeps them all
+    const old = await add('read, 400 days', { kind: 'message', isRead: 1, ageDays: 400 });
+    expect((await runRetention(ctx.db, { days: 0, uploadGraceHours: 0, messageDays: 0, blobs: null, now: () => now })).messages).toBe(0);
+    expect((await runRetention(ctx.db, { days: 0, uploadGraceHours: 0, blobs: null, now: () => now })).messages).toBe(0);
+
+    // The rows job removes it and says so in the operation log.
+    const job = retentionJob({
+      db: ctx.db,
+      retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60, messageDays: 90 },
+      blobs: null,
+      now: () => now,
+    });
+    await job.run(new AbortController().signal);
+    expect(await ctx.db.selectFrom('messages').select('id').where('id', '=', old).executeTakeFirst()).toBeUndefined();
+    const row = await ctx.db
+      .selectFrom('operationLogs')
+      .selectAll()
+      .where('module', '=', 'system')
+      .where('path', '=', 'job:retention')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe(1);
+    expect(row.content).toMatch(/^retention: removed .* older than 180 days, 1 read message older than 90 days$/);
+    expect(JSON.parse(row.payload)).toMatchObject({ messages: 1, messageCutoff: new Date(now - 90 * DAY_MS).toISOString() });
+    await countersMatchRows();
+
+    // Each batch is one range of messages_read_created_idx (0012), not a scan of the table.
+    const plan = await planOf(ctx.db, oldReadMessagesQuery(ctx.db, now - 90 * DAY_MS, 1000));
+    expect(plan).toMatch(/messages_read_created_idx/);
+    expect(plan).not.toMatch(/SCAN messages\b(?! USING)|Seq Scan/);
   });
 });

@@ -4,7 +4,10 @@
  *   "session expired" rather than "not signed in");
  * - login records, operation logs, page views and client events older than RETENTION_DAYS
  *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0044);
- * - evidence images referenced by no order and older than RETENTION_UPLOAD_HOURS (0 keeps them).
+ * - read messages older than RETENTION_MESSAGE_DAYS (0 keeps them), but never an open todo
+ *   (decision 0062): unread ones stay whatever their age;
+ * - evidence images referenced by no order, and avatars that are no user's avatar, older than
+ *   RETENTION_UPLOAD_HOURS (0 keeps them; decision 0062).
  * Rows go in bounded batches, each a short transaction through an index on the filtered
  * column (0001, 0003), so writers are never held up for long; the operation log's daily
  * counters lose exactly the rows that go, in the same transaction. Every run ends with one
@@ -27,13 +30,14 @@ const BATCH = 1000;
 /** At most this many old uploads are checked per run (a random sample when there are more). */
 const MAX_UPLOAD_CANDIDATES = 50_000;
 /**
- * Keys of uploads that only orders reference: the evidence images (all under `evidence/`, which
- * the reference matching relies on; a prefix outside it would simply never be swept).
+ * Keys of uploads the sweep may remove: the evidence images (under `evidence/`, referenced by
+ * orders) and the avatars (under `avatar/`, referenced by users.avatar). The reference matching
+ * relies on these roots; a prefix outside them would simply never be swept.
  */
-const SWEPT_ROOT = 'evidence/';
+const SWEPT_ROOTS = ['evidence/', 'avatar/'];
 const SWEPT_PREFIXES = Object.values(KEY_PREFIX)
   .map((p) => `${p}/`)
-  .filter((p) => p.startsWith(SWEPT_ROOT));
+  .filter((p) => SWEPT_ROOTS.some((root) => p.startsWith(root)));
 const KEYS_LOGGED = 50;
 
 export interface RetentionOptions {
@@ -41,6 +45,8 @@ export interface RetentionOptions {
   days: number;
   /** Unreferenced evidence images older than this many hours go; 0 keeps them. */
   uploadGraceHours: number;
+  /** Read messages older than this many days go (open todos stay); 0 or absent keeps them. */
+  messageDays?: number;
   /** Remove expired sessions, old login records and operation logs (default true). */
   rows?: boolean;
   /** The stored uploads, or null to leave them alone. */
@@ -57,6 +63,10 @@ export interface RetentionReport {
   operationLogs: number;
   pageViews: number;
   clientEvents: number;
+  /** Read messages removed (decision 0062). */
+  messages: number;
+  /** Read messages created before this went (null: kept forever). */
+  messageCutoff: number | null;
   uploads: number;
   /** The removed upload keys (all of them; the log row names the first few). */
   uploadKeys: string[];
@@ -132,6 +142,39 @@ async function deleteOldVisitRows(
   }, signal);
 }
 
+/**
+ * Read messages created before `before` (messages_read_created_idx, 0012); unread ones stay, and
+ * so does a todo whose work is not done even when it was read. Reading the box is unaffected:
+ * the unread counts and the ETag count unread rows only.
+ */
+export const oldReadMessagesQuery = (db: Db, before: number, batch: number) =>
+  db
+    .selectFrom('messages')
+    .select('id')
+    .where('isRead', '=', 1)
+    .where('createdAt', '<', before)
+    .where((eb) => eb.or([eb('kind', '<>', 'todo'), eb('doneAt', 'is not', null)]))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(batch);
+
+async function deleteOldReadMessages(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(async () => {
+    const rows = await oldReadMessagesQuery(db, before, batch).execute();
+    if (rows.length === 0) return 0;
+    await db
+      .deleteFrom('messages')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => Number(r.id)),
+      )
+      .where('isRead', '=', 1)
+      .execute();
+    return rows.length;
+  }, signal);
+}
+
 /** Operation logs and, in the same transaction, their share of the daily counters. */
 async function deleteOldOperationLogs(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
   return deleteInBatches(
@@ -188,7 +231,7 @@ async function deleteOldOperationLogs(db: Db, before: number, batch: number, sig
 
 /**
  * Forgets every candidate key that `url` names: its path ends in `/<key>` (or is the key).
- * Candidates all start with `evidence/`, so only suffixes starting there are looked up.
+ * Candidates all start with one of SWEPT_ROOTS, so only suffixes starting there are looked up.
  */
 function forgetReferenced(url: string, candidates: Set<string>): void {
   let path = url.trim();
@@ -201,14 +244,17 @@ function forgetReferenced(url: string, candidates: Set<string>): void {
       // not percent-encoded after all: compare it as it is
     }
   }
-  for (let i = path.indexOf(SWEPT_ROOT); i !== -1; i = path.indexOf(SWEPT_ROOT, i + 1)) {
-    if (i === 0 || path[i - 1] === '/') candidates.delete(path.slice(i));
+  for (const root of SWEPT_ROOTS) {
+    for (let i = path.indexOf(root); i !== -1; i = path.indexOf(root, i + 1)) {
+      if (i === 0 || path[i - 1] === '/') candidates.delete(path.slice(i));
+    }
   }
 }
 
 /**
- * Evidence images older than the grace period that no order names. The orders are read once,
- * in primary-key batches, and only their image columns; a scan cut short deletes nothing.
+ * Evidence images and avatars older than the grace period that no order and no user names. The
+ * orders are read once, in primary-key batches, and only their image columns, then the users'
+ * avatars the same way; a scan cut short deletes nothing.
  */
 async function sweepUploads(
   db: Db,
@@ -250,6 +296,14 @@ async function sweepUploads(
     }
     lastId = Number(rows[rows.length - 1]!.id);
   }
+  let lastUser = 0;
+  while (candidates.size > 0) {
+    if (signal?.aborted === true) return [];
+    const rows = await db.selectFrom('users').select(['id', 'avatar']).where('id', '>', lastUser).orderBy('id').limit(batch).execute();
+    if (rows.length === 0) break;
+    for (const row of rows) if (row.avatar !== '') forgetReferenced(row.avatar, candidates);
+    lastUser = Number(rows[rows.length - 1]!.id);
+  }
   const removed: string[] = [];
   for (const key of candidates) {
     if (signal?.aborted === true) break;
@@ -270,6 +324,9 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
   const pageViews = cutoff === null ? 0 : await deleteOldVisitRows(db, 'pageViews', cutoff, batch, signal);
   const clientEvents = cutoff === null ? 0 : await deleteOldVisitRows(db, 'clientEvents', cutoff, batch, signal);
+  const messageDays = options.messageDays ?? 0;
+  const messageCutoff = rows && messageDays > 0 ? now - messageDays * DAY_MS : null;
+  const messages = messageCutoff === null ? 0 : await deleteOldReadMessages(db, messageCutoff, batch, signal);
   const uploadKeys =
     options.blobs === null || options.uploadGraceHours === 0
       ? []
@@ -287,6 +344,8 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
     operationLogs,
     pageViews,
     clientEvents,
+    messages,
+    messageCutoff,
     uploads: uploadKeys.length,
     uploadKeys,
     cutoff,
@@ -297,13 +356,14 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The operation log's line for a run of the rows part, the uploads part, or both. */
-export function describeRun(report: RetentionReport, days: number, parts: { rows: boolean; uploads: boolean }): string {
+export function describeRun(report: RetentionReport, days: number, parts: { rows: boolean; uploads: boolean }, messageDays = 0): string {
   const said: string[] = [];
   if (parts.rows) {
     const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
     said.push(
       `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')}, ${plural(report.operationLogs, 'operation log')}, ${plural(report.pageViews, 'page view')} and ${plural(report.clientEvents, 'client event')}${older}`,
     );
+    if (messageDays > 0) said.push(`${plural(report.messages, 'read message')} older than ${plural(messageDays, 'day')}`);
   }
   if (parts.uploads) said.push(plural(report.uploads, 'unreferenced upload'));
   return `retention: removed ${said.join(', ')}${report.aborted ? ' (stopped early: shutdown)' : ''}`;
@@ -311,7 +371,7 @@ export function describeRun(report: RetentionReport, days: number, parts: { rows
 
 export interface RetentionJobDeps {
   db: Db;
-  retention: { days: number; uploadGraceHours: number; intervalMinutes: number };
+  retention: { days: number; uploadGraceHours: number; intervalMinutes: number; messageDays?: number };
   blobs: BlobSweepStore | null;
   now?: () => number;
 }
@@ -320,6 +380,7 @@ export interface RetentionJobDeps {
 function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: number, part: 'rows' | 'uploads'): Job {
   const now = deps.now ?? nowMs;
   const { days, uploadGraceHours } = deps.retention;
+  const messageDays = deps.retention.messageDays ?? 0;
   const base = {
     module: 'system',
     action: 'retention',
@@ -339,6 +400,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
         const report = await runRetention(deps.db, {
           days,
           uploadGraceHours,
+          messageDays,
           rows: part === 'rows',
           blobs: part === 'uploads' ? deps.blobs : null,
           now,
@@ -353,11 +415,12 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
                 pageViews: report.pageViews,
                 clientEvents: report.clientEvents,
                 cutoff: report.cutoff === null ? null : toIso(report.cutoff),
+                ...(report.messageCutoff === null ? {} : { messages: report.messages, messageCutoff: toIso(report.messageCutoff) }),
               }
             : { uploads: report.uploads, uploadGraceHours, uploadKeys: report.uploadKeys.slice(0, KEYS_LOGGED) };
         await recordOperation(deps.db, {
           ...base,
-          content: describeRun(report, days, { rows: part === 'rows', uploads: part === 'uploads' }),
+          content: describeRun(report, days, { rows: part === 'rows', uploads: part === 'uploads' }, messageDays),
           status: 1,
           durationMs: Math.max(0, Math.round(now() - started)),
           errorMsg: '',
@@ -381,12 +444,12 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
   };
 }
 
-/** Expired sessions, old login records, operation logs, page views and client events, every RETENTION_INTERVAL_MINUTES. */
+/** Expired sessions, old login records, operation logs, page views, client events and read messages, every RETENTION_INTERVAL_MINUTES. */
 export const retentionJob = (deps: RetentionJobDeps): Job =>
   loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
 
 /**
- * Unreferenced evidence images. Each run reads every order's image columns, so it runs once per
+ * Unreferenced evidence images and avatars. Each run reads every order's image columns, so it runs once per
  * grace period, at most daily, and never more often than the rows job.
  */
 export function uploadRetentionJob(deps: RetentionJobDeps): Job {

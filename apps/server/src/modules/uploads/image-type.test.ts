@@ -44,12 +44,24 @@ describe('image type from magic bytes', () => {
 });
 
 describe('keys', () => {
+  it('an avatar key names its owner, and only its owner may use it', () => {
+    const key = newUploadKey('avatar', new Date('2026-03-05T00:00:00Z'), 42);
+    expect(key).toMatch(/^avatar\/42\/[0-9a-f]{32}$/);
+    expect(isSafeKey(key)).toBe(true);
+    expect(isIssuedKey(key, 'avatar', 42)).toBe(true);
+    expect(isIssuedKey(key, 'avatar', 4)).toBe(false);
+    expect(isIssuedKey(key, 'cert', 42)).toBe(false);
+    expect(isIssuedKey('avatar/42/../../x', 'avatar', 42)).toBe(false);
+    expect(isIssuedKey(`avatar/0/${'a'.repeat(32)}`, 'avatar', 0)).toBe(false);
+  });
+
   it('accepts the keys the server issues and refuses anything that could leave the folder', () => {
-    const key = newUploadKey('proof', new Date('2026-03-05T00:00:00Z'));
+    const key = newUploadKey('proof', new Date('2026-03-05T00:00:00Z'), 3);
     expect(key).toMatch(/^evidence\/proof\/202603\/[0-9a-f]{32}$/);
     expect(isSafeKey(key)).toBe(true);
-    expect(isIssuedKey(key, 'proof')).toBe(true);
-    expect(isIssuedKey(key, 'cert')).toBe(false);
+    expect(isIssuedKey(key, 'proof', 3)).toBe(true);
+    expect(isIssuedKey(key, 'cert', 3)).toBe(false);
+    expect(isIssuedKey(key, 'avatar', 3)).toBe(false);
     for (const bad of [
       '',
       '..',

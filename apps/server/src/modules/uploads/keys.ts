@@ -31,15 +31,25 @@ export const KEY_PREFIX: Record<UploadPurpose, string> = {
   cert: 'evidence/cert',
   proof: 'evidence/proof',
   env: 'evidence/env',
+  avatar: 'avatar',
 };
 
-export function newUploadKey(purpose: UploadPurpose, now: Date): string {
+/**
+ * A new key: `evidence/<purpose>/<yyyymm>/<32 hex>`, or for an avatar `avatar/<user id>/<32 hex>`
+ * (decision 0062): the owner is in the key, so only its owner can save it as their avatar.
+ */
+export function newUploadKey(purpose: UploadPurpose, now: Date, owner: number): string {
+  if (purpose === 'avatar') return `${KEY_PREFIX.avatar}/${owner}/${randomBytes(16).toString('hex')}`;
   const month = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
   return `${KEY_PREFIX[purpose]}/${month}/${randomBytes(16).toString('hex')}`;
 }
 
-/** Whether `key` has the shape of a key this server issues for `purpose`. */
-export function isIssuedKey(key: string, purpose: UploadPurpose): boolean {
+/** Whether `key` has the shape of a key this server issues for `purpose` (and, for an avatar, to `owner`). */
+export function isIssuedKey(key: string, purpose: UploadPurpose, owner: number): boolean {
+  if (purpose === 'avatar') {
+    const prefix = `${KEY_PREFIX.avatar}/${owner}/`;
+    return Number.isInteger(owner) && owner > 0 && key.startsWith(prefix) && /^[0-9a-f]{32}$/.test(key.slice(prefix.length));
+  }
   const prefix = `${KEY_PREFIX[purpose]}/`;
   return key.startsWith(prefix) && /^\d{6}\/[0-9a-f]{32}$/.test(key.slice(prefix.length));
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthUser } from '../../http/route-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import errorsPlugin from '../../plugins/errors.ts';
 import type { UploadTokenData } from '@clearplay/contract';
@@ -30,10 +31,13 @@ async function buildTestApp(uploads: UploadsConfig, dataDir: string): Promise<{ 
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   await app.register(errorsPlugin);
+  app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.auth === 'user' && request.headers.authorization !== 'Bearer test-user') {
       throw new AppError(401, 'auth.required');
     }
+    // The signed-in user the token route reads (its id is in an avatar's key).
+    if (request.headers.authorization === 'Bearer test-user') request.user = { id: TEST_USER_ID } as AuthUser;
   });
   await app.register(uploadRoutes, { prefix: '/api', config: { dataDir, uploads } });
   if (uploads.provider === 'local') {
@@ -53,6 +57,7 @@ async function buildTestApp(uploads: UploadsConfig, dataDir: string): Promise<{ 
 }
 
 const LOGGED_IN = { authorization: 'Bearer test-user' };
+const TEST_USER_ID = 7;
 
 describe('GET /api/admin/upload/token (embedded upload host)', () => {
   let dataDir: string;
@@ -133,8 +138,41 @@ describe('GET /api/admin/upload/token (embedded upload host)', () => {
     }
   });
 
-  it('refuses an unknown purpose', async () => {
+  it('avatar: a key naming the caller, 2 MB at most, JPEG/PNG/GIF/WebP only; the host holds the token to it', async () => {
     const { http, body } = await getToken('purpose=avatar');
+    expect(http).toBe(200);
+    const data = body.data;
+    expect(data.key).toMatch(new RegExp(`^avatar/${TEST_USER_ID}/[0-9a-f]{32}$`));
+    expect(data.maxBytes).toBe(2 * 1024 * 1024);
+    const policy = verifyUploadToken(data.uploadToken, resolveUploadKeys(dataDir), Math.floor(Date.now() / 1000));
+    expect(policy).toMatchObject({ fsizeLimit: 2 * 1024 * 1024, mimeLimit: 'image/jpeg;image/png;image/gif;image/webp', insertOnly: 1 });
+
+    // A BMP is an image, but not an avatar's type; a PNG one byte over the limit is too big.
+    const bmp = Buffer.alloc(2000);
+    bmp.write('BM', 0, 'latin1');
+    const refusedType = await formUpload(base, { file: bmp, token: data.uploadToken, key: data.key });
+    expect(refusedType.status).toBe(403);
+    const big = await getToken('purpose=avatar');
+    const refusedSize = await formUpload(base, {
+      file: pngBytes(2 * 1024 * 1024 + 1),
+      token: big.body.data.uploadToken,
+      key: big.body.data.key,
+    });
+    expect(refusedSize.status).toBe(413);
+    const taken = await formUpload(base, { file: pngBytes(5000), token: data.uploadToken, key: data.key });
+    expect(taken.status).toBe(200);
+    expect(((await taken.json()) as { url: string }).url).toBe(`/upload/files/${data.key}`);
+
+    // Resuming: its own avatar key again, yes; another user's, or an evidence key as an avatar, no.
+    expect((await getToken(`purpose=avatar&key=${encodeURIComponent(data.key)}`)).http).toBe(200);
+    const others = data.key.replace(`avatar/${TEST_USER_ID}/`, 'avatar/8/');
+    expect((await getToken(`purpose=avatar&key=${encodeURIComponent(others)}`)).http).toBe(400);
+    const evidence = (await getToken('purpose=cert')).body.data.key;
+    expect((await getToken(`purpose=avatar&key=${encodeURIComponent(evidence)}`)).http).toBe(400);
+  });
+
+  it('refuses an unknown purpose', async () => {
+    const { http, body } = await getToken('purpose=portrait');
     expect(http).toBe(400);
     expect(body.status).toBe(400);
   });

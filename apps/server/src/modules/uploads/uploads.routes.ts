@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { t } from '../../lib/messages.ts';
-import { localeOf } from '../../http/route-context.ts';
+import { localeOf, requireUser } from '../../http/route-context.ts';
 import { UploadTokenData, UploadTokenQuery } from '@clearplay/contract';
 import type { UploadsConfig } from './uploads.config.ts';
 import { createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
@@ -21,7 +21,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, { c
       config: { auth: 'user' },
       schema: {
         tags: ['uploads'],
-        summary: 'A short-lived upload token for one evidence image, with the key it may be stored under',
+        summary: 'A short-lived upload token for one evidence image or an avatar, with the key it may be stored under',
         security: [{ bearer: [] }],
         querystring: UploadTokenQuery,
         response: responses(UploadTokenData),
@@ -29,7 +29,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, { c
     },
     async (request) => {
       try {
-        return ok(issueUploadToken(signer, request.query));
+        return ok(issueUploadToken(signer, request.query, requireUser(request).id));
       } catch (error) {
         if (error instanceof InvalidUploadKeyError) {
           throw new AppError(400, 'errors.validation', { field: 'key', message: t(localeOf(request), 'validation.invalid') });

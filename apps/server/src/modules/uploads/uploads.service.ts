@@ -1,4 +1,11 @@
-import { IMAGE_MIME_TYPES, type UploadPurpose, type UploadTarget, type UploadTokenData } from '@clearplay/contract';
+import {
+  AVATAR_MAX_BYTES,
+  AVATAR_MIME_TYPES,
+  IMAGE_MIME_TYPES,
+  type UploadPurpose,
+  type UploadTarget,
+  type UploadTokenData,
+} from '@clearplay/contract';
 import type { BlobStore } from './blob-store.ts';
 
 export { BlobReadError, type BlobStore } from './blob-store.ts';
@@ -42,17 +49,25 @@ export function createUploadSigner(config: UploadsConfig, dataDir: string): Uplo
 
 const jsonText = (text: string) => JSON.stringify(text).slice(1, -1);
 
+/** The largest file and the types a purpose accepts: an avatar is smaller and plainer (decision 0062). */
+export function limitsOf(signer: UploadSigner, purpose: UploadPurpose): { maxBytes: number; mimeTypes: readonly string[] } {
+  return purpose === 'avatar'
+    ? { maxBytes: Math.min(AVATAR_MAX_BYTES, signer.maxImageBytes), mimeTypes: AVATAR_MIME_TYPES }
+    : { maxBytes: signer.maxImageBytes, mimeTypes: IMAGE_MIME_TYPES };
+}
+
 /**
- * The put policy of one evidence image: only this key, never overwriting, images only (the
- * provider detects the type from the content), at most maxImageBytes, and an answer that
- * carries the file's public URL (spec §3 "Upload result: url").
+ * The put policy of one image: only this key, never overwriting, only the purpose's image types
+ * (the provider detects the type from the content), at most the purpose's size, and an answer
+ * that carries the file's public URL (spec §3 "Upload result: url").
  */
-export function imagePutPolicy(signer: UploadSigner, key: string, deadline: number): PutPolicy {
+export function imagePutPolicy(signer: UploadSigner, key: string, deadline: number, purpose: UploadPurpose = 'cert'): PutPolicy {
+  const limits = limitsOf(signer, purpose);
   return {
     scope: `${signer.bucket}:${key}`,
     insertOnly: 1,
-    fsizeLimit: signer.maxImageBytes,
-    mimeLimit: IMAGE_MIME_TYPES.join(';'),
+    fsizeLimit: limits.maxBytes,
+    mimeLimit: limits.mimeTypes.join(';'),
     detectMime: 1,
     returnBody: `{"url":"${jsonText(signer.publicBaseUrl)}/$(key)","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}`,
     deadline,
@@ -73,17 +88,18 @@ export class InvalidUploadKeyError extends Error {
 export function issueUploadToken(
   signer: UploadSigner,
   request: { purpose: UploadPurpose; key?: string | undefined },
+  owner: number,
   now: Date = new Date(),
 ): UploadTokenData {
-  if (request.key !== undefined && !isIssuedKey(request.key, request.purpose)) throw new InvalidUploadKeyError();
-  const key = request.key ?? newUploadKey(request.purpose, now);
+  if (request.key !== undefined && !isIssuedKey(request.key, request.purpose, owner)) throw new InvalidUploadKeyError();
+  const key = request.key ?? newUploadKey(request.purpose, now, owner);
   const deadline = Math.floor(now.getTime() / 1000) + signer.tokenTtlSeconds;
   return {
-    uploadToken: signUploadToken(imagePutPolicy(signer, key, deadline), signer.keys),
+    uploadToken: signUploadToken(imagePutPolicy(signer, key, deadline, request.purpose), signer.keys),
     key,
     deadline,
     target: signer.target,
-    maxBytes: signer.maxImageBytes,
+    maxBytes: limitsOf(signer, request.purpose).maxBytes,
   };
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Avatar, Button, Dropdown, Space, Tooltip } from 'antd';
+import { Button, Dropdown, Space, Tooltip } from 'antd';
 import {
   FullscreenExitOutlined,
   FullscreenOutlined,
@@ -10,11 +10,11 @@ import {
   MoonOutlined,
   SettingOutlined,
   SunOutlined,
-  UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { UserAvatar } from '../../components/UserAvatar.tsx';
 import { APP_NAME } from '../../config/settings.ts';
 import { MessageBell } from '../../features/messages/index.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
@@ -144,7 +144,7 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
           }}
         >
           <Button type="text" data-testid="user-menu" className="navbar-user">
-            <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+            <UserAvatar size="small" avatar={user?.avatar} name={user?.nickname || user?.username} data-testid="navbar-avatar" />
             <span className="navbar-nickname">{user?.nickname || user?.username}</span>
           </Button>
         </Dropdown>

@@ -81,7 +81,7 @@ describe('messages', () => {
         .filter((key) => key.startsWith('upload.image.'))
         .sort();
     expect(keys(screensEnUS)).toEqual(keys(screensZhCN));
-    expect(keys(screensZhCN)).toHaveLength(9);
+    expect(keys(screensZhCN)).toHaveLength(10);
     expect(screensZhCN['upload.image.select']).toBe('选择图片上传');
     expect(screensZhCN['upload.image.uploading']).toBe('上传中...');
     expect(screensZhCN['upload.image.noFile']).toBe('请选择文件');

@@ -198,4 +198,23 @@ describe('ImageUploader', () => {
     expect(screen.queryByRole('button', { name: /选择图片上传/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
   });
+
+  it('avatar: the picker offers JPEG, PNG, GIF and WebP only, and another image type is refused at once', async () => {
+    const api = serveTokens();
+    const { container, user } = renderInApp(<Field accept="avatar" multiple={false} maxCount={1} />, {
+      user: userEvent.setup({ applyAccept: false }),
+    });
+    expect(fileInput(container).accept).toContain('image/webp');
+    expect(fileInput(container).accept).not.toContain('image/bmp');
+    await user.upload(
+      fileInput(container),
+      new File([new Uint8Array([0x42, 0x4d, 0, 0, 0, 0, 0, 0, 0, 0])], 'me.bmp', { type: 'image/bmp' }),
+    );
+    expect(await screen.findByText('头像只能是 JPEG、PNG、GIF 或 WebP 图片')).toBeTruthy();
+    expect(api.calls).toEqual([]);
+    expect(host.received).toEqual([]);
+
+    await user.upload(fileInput(container), pngFile('me.png'));
+    await waitFor(() => expect(value()).toMatch(/^\/upload\/files\//));
+  });
 });

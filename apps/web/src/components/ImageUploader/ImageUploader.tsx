@@ -7,7 +7,9 @@ import type { ScreenMessageKey } from '../../locales/screens/zh-CN.ts';
 import { sdkConfigFor, type Config } from './sdk-config.ts';
 import {
   describeUploadError,
+  AVATAR_ACCEPT,
   IMAGE_ACCEPT,
+  looksLikeAvatar,
   looksLikeImage,
   tokenStillValid,
   uploadImage,
@@ -35,6 +37,8 @@ export interface ImageUploaderProps {
   id?: string;
   /** Told whenever an upload starts or the last one ends, so a form can wait for it. */
   onUploadingChange?: (uploading: boolean) => void;
+  /** Which files the picker offers and the first filter lets through: any image (default), or an avatar's types (decision 0062). */
+  accept?: 'image' | 'avatar';
 }
 
 /** Spec §4 "Image upload": idle → uploading (progress 0 → 1) → done (url set) or failed. */
@@ -70,6 +74,7 @@ export function ImageUploader({
   disabled = false,
   id,
   onUploadingChange,
+  accept = 'image',
 }: ImageUploaderProps) {
   const { t } = useTranslation();
   const text = useCallback(
@@ -177,8 +182,8 @@ export function ImageUploader({
   const room = maxCount === undefined ? Infinity : maxCount - urls.length - pending.length;
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
-    if (!looksLikeImage(file)) {
-      void messageApi.error(text('upload.image.notImage'));
+    if (accept === 'avatar' ? !looksLikeAvatar(file) : !looksLikeImage(file)) {
+      void messageApi.error(text(accept === 'avatar' ? 'upload.image.notAvatar' : 'upload.image.notImage'));
       return Upload.LIST_IGNORE;
     }
     return true;
@@ -234,7 +239,7 @@ export function ImageUploader({
       {contextHolder}
       <Upload
         listType="picture-card"
-        accept={IMAGE_ACCEPT}
+        accept={accept === 'avatar' ? AVATAR_ACCEPT : IMAGE_ACCEPT}
         multiple={multiple}
         disabled={disabled}
         fileList={fileList}

@@ -1,6 +1,6 @@
 import { upload } from 'qiniu-js';
 import type { UploadResult, UploadTarget } from '@clearplay/contract';
-import { IMAGE_MIME_TYPES } from '@clearplay/contract/constants';
+import { AVATAR_MIME_TYPES, IMAGE_MIME_TYPES } from '@clearplay/contract/constants';
 import type { Config } from './sdk-config.ts';
 
 /** What `getToken` resolves to: the server's `{uploadToken, key}`, optionally where to send and how much. */
@@ -40,6 +40,15 @@ export function looksLikeImage(file: Pick<File, 'type' | 'name'>): boolean {
   if ((IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) return true;
   // Some browsers report no type for HEIC/AVIF: fall back to the extension.
   return file.type === '' && /\.(jpe?g|png|gif|webp|bmp|avif|heic|heif|tiff?)$/i.test(file.name);
+}
+
+/** The picker's `accept` for an avatar (decision 0062): the four types every browser shows. */
+export const AVATAR_ACCEPT = [...AVATAR_MIME_TYPES, '.jpg', '.jpeg', '.png', '.gif', '.webp'].join(',');
+
+/** The first filter for an avatar: JPEG, PNG, GIF or WebP by the reported type (the upload host checks the content). */
+export function looksLikeAvatar(file: Pick<File, 'type' | 'name'>): boolean {
+  if ((AVATAR_MIME_TYPES as readonly string[]).includes(file.type)) return true;
+  return file.type === '' && /\.(jpe?g|png|gif|webp)$/i.test(file.name);
 }
 
 /** A token still usable for `marginSeconds` more, judged from the policy the token carries. */

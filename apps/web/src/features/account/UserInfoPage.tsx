@@ -1,13 +1,24 @@
-import { App, Avatar, Button, Card, Col, Descriptions, List, Row, Space, Tag } from 'antd';
-import { LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Button, Card, Col, Descriptions, List, Row, Space, Tag, Typography } from 'antd';
+import { LogoutOutlined, SettingOutlined } from '@ant-design/icons';
 import type { LedgerEntry, LoginHistoryItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ImageUploader } from '../../components/ImageUploader/index.ts';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
+import { UserAvatar } from '../../components/UserAvatar.tsx';
 import { formatDate } from '../../lib/date.ts';
-import { accountKeys, getLogins, getOwnLedger, useEndOtherSessions, useProfile, useSessions } from './api/account.ts';
+import {
+  accountKeys,
+  avatarTokenGetter,
+  getLogins,
+  getOwnLedger,
+  useEndOtherSessions,
+  useProfile,
+  useSessions,
+  useSetAvatar,
+} from './api/account.ts';
 
 const STATE_COLOR = { none: 'default', active: 'success', expiring: 'warning', expired: 'error' } as const;
 
@@ -22,6 +33,14 @@ export default function UserInfoPage() {
   const { data: profile } = useProfile();
   const { data: sessions } = useSessions();
   const endOthers = useEndOtherSessions();
+  const setAvatar = useSetAvatar();
+
+  /** The uploader's value changed: a new picture uploaded, or the old one removed. Saved at once. */
+  const saveAvatar = (value: string) =>
+    setAvatar.mutate(
+      { avatar: value },
+      { onSuccess: (saved) => void message.success(t(saved.avatar === '' ? 'account.avatar.removed' : 'account.avatar.saved')) },
+    );
 
   const loginColumns: SearchTableColumn<LoginHistoryItem>[] = [
     { key: 'createdTime', title: t('account.login.time'), width: 180, render: (_, r) => formatDate(r.createdTime) },
@@ -66,7 +85,24 @@ export default function UserInfoPage() {
         <Col xs={24} lg={profile?.shop ? 12 : 24}>
           <Card title={t('account.profile')} data-testid="account-profile">
             <Space align="start" size={24}>
-              <Avatar size={64} src={profile?.avatar || undefined} icon={<UserOutlined />} />
+              <Space direction="vertical" align="center" size={8} data-testid="account-avatar">
+                <UserAvatar size={64} avatar={profile?.avatar} name={profile?.nickname || profile?.username} />
+                {profile ? (
+                  <ImageUploader
+                    key={profile.avatar}
+                    value={profile.avatar}
+                    onChange={saveAvatar}
+                    getToken={avatarTokenGetter}
+                    multiple={false}
+                    maxCount={1}
+                    accept="avatar"
+                    disabled={setAvatar.isPending}
+                  />
+                ) : null}
+                <Typography.Text type="secondary" style={{ maxWidth: 160, fontSize: 12, textAlign: 'center', display: 'block' }}>
+                  {t('account.avatar.hint')}
+                </Typography.Text>
+              </Space>
               <Descriptions column={1} size="small">
                 <Descriptions.Item label={t('account.field.username')}>{profile?.username}</Descriptions.Item>
                 <Descriptions.Item label={t('account.field.nickname')}>{profile?.nickname}</Descriptions.Item>

@@ -43,4 +43,9 @@ export const accountEnUS: Record<keyof typeof accountZhCN, string> = {
   'account.login.failed': 'Failed',
   'navbar.userInfo': 'User centre',
   'navbar.userSetting': 'User settings',
+  // avatar (decision 0062)
+  'account.avatar.hint': 'JPEG, PNG, GIF or WebP, at most 2 MB. Saved as soon as it is uploaded; without one, your initials show.',
+  'account.avatar.saved': 'Avatar updated',
+  'account.avatar.removed': 'Avatar removed',
+  'upload.image.notAvatar': 'An avatar can only be a JPEG, PNG, GIF or WebP image',
 };

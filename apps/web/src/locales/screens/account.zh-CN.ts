@@ -40,4 +40,9 @@ export const accountZhCN = {
   'account.login.failed': '失败',
   'navbar.userInfo': '个人中心',
   'navbar.userSetting': '个人设置',
+  // avatar (decision 0062)
+  'account.avatar.hint': 'JPEG、PNG、GIF 或 WebP，不超过 2 MB。上传后立即生效；删除后显示名字首字。',
+  'account.avatar.saved': '头像已更新',
+  'account.avatar.removed': '头像已删除',
+  'upload.image.notAvatar': '头像只能是 JPEG、PNG、GIF 或 WebP 图片',
 } as const;

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AccountAvatarBody,
   AccountPageQuery,
   AccountProfile,
   AccountUpdateBody,
@@ -10,8 +11,11 @@ import type {
   PasswordChangeBody,
   PasswordChangeResult,
   SubscriptionRecord,
+  UploadTokenData,
 } from '@clearplay/contract';
+import type { GetUploadToken } from '../../../components/ImageUploader/index.ts';
 import { api } from '../../../lib/api-client.ts';
+import { userStore } from '../../../lib/current-user.ts';
 
 /** Query keys of the signed-in user's own account. */
 export const accountKeys = {
@@ -57,5 +61,26 @@ export function useEndOtherSessions() {
   return useMutation({
     mutationFn: () => api.post<EndedSessions>('/admin/account/sessions/end-others'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
+  });
+}
+
+/**
+ * The image uploader's `getToken` for an avatar (GET /admin/upload/token?purpose=avatar): the key
+ * names this user, the token allows 2 MB of JPEG/PNG/GIF/WebP (decision 0062). Quiet: the widget
+ * tells a failure itself.
+ */
+export const avatarTokenGetter: GetUploadToken = ({ key }) =>
+  api.get<UploadTokenData>('/admin/upload/token', { params: { purpose: 'avatar', key }, quiet: true });
+
+/** Saves my avatar ('' removes it); the navbar's user shows it at once. */
+export function useSetAvatar() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AccountAvatarBody) => api.post<AccountProfile>('/admin/account/avatar', body),
+    onSuccess: (saved) => {
+      const current = userStore.get();
+      if (current !== null) userStore.set({ ...current, avatar: saved.avatar });
+      queryClient.setQueryData(accountKeys.profile, saved);
+    },
   });
 }
