@@ -6,5 +6,9 @@ import QRCode from 'antd/es/qr-code';
  * profile page loads it lazily.
  */
 export default function VerifyQrCode({ url, size = 168 }: { url: string; size?: number }) {
-  return <QRCode value={url} type="canvas" size={size} errorLevel="M" color="#000000" bgColor="#ffffff" data-testid="order-profile-qr" />;
+  return (
+    <div data-testid="order-profile-qr" data-url={url}>
+      <QRCode value={url} type="canvas" size={size} errorLevel="M" color="#000000" bgColor="#ffffff" />
+    </div>
+  );
 }
