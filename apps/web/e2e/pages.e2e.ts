@@ -244,4 +244,40 @@ describe('the form, result and profile pages (issue 15, 16)', () => {
     expect(await page.locator('body').textContent()).not.toContain(hidden.code);
     await page.context().close();
   });
+  test('after an import with a rejected row, the dialog leads to the result page with the counts', async () => {
+    const page = await app.signedIn('inspector01', DEMO_PASSWORD, '/order/inspect', 'zh-CN');
+    const d = new Date(Date.now() - 24 * 60 * 60 * 1000 + 8 * 60 * 60 * 1000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const installed = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+    const stamp = Date.now();
+    const csv = [
+      'objWechat,objWechatName,gameName,mac,installationTime,result,userName,objClientName',
+      `wx_imp_${stamp}_1,甲,王者荣耀,aa:bb:cc:dd:ee:61,${installed},正常,shop0001,星辰陪玩`,
+      `wx_imp_${stamp}_2,乙,王者荣耀,zz-zz,${installed},正常,shop0001,星辰陪玩`,
+    ].join('\r\n');
+    await page.getByTestId('order-import').click();
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('order-import-submit') });
+    await until(() => dialog.isVisible()).toBe(true);
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+    await dialog.getByTestId('order-import-keep-valid').check();
+    await dialog.getByTestId('order-import-submit').click();
+    await until(() => page.getByTestId('order-import-result').isVisible(), 30_000).toBe(true);
+    await page.getByTestId('order-import-result-page').click();
+    const result = page.getByTestId('result-success');
+    await until(() => result.isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/result/success');
+    expect(await result.getAttribute('data-from')).toBe('import');
+    expect(await result.locator('.ant-result-title').textContent()).toBe('部分导入');
+    const stat = async (testId: string) => (await result.getByTestId(testId).locator('.ant-statistic-content-value').textContent())?.trim();
+    expect([await stat('result-import-total'), await stat('result-import-imported'), await stat('result-import-rejected')]).toEqual([
+      '2',
+      '1',
+      '1',
+    ]);
+    const imported = await app.apiGet<TablePageData<OrderItem>>(page, `/admin/order/list?objWechat=wx_imp_${stamp}_`);
+    expect(imported.total).toBe(1);
+    await result.getByTestId('result-to-list').click();
+    await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+    await page.context().close();
+  });
 });
