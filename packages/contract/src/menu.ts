@@ -6,6 +6,7 @@ const MenuIconName = Type.Union([
   Type.Literal('system'),
   Type.Literal('visualization'),
   Type.Literal('exception'),
+  Type.Literal('form'),
 ]);
 
 const menuFields = {

@@ -31,4 +31,8 @@ export const screens: Record<ScreenName, ScreenModule> = {
   Exception500: () => import('../features/exception/Exception500Page.tsx'),
   redirect: () => import('./RedirectPage.tsx'),
   notFound: () => import('../components/NotFound.tsx'),
+  OrderForm: () => import('../features/orders/pages/OrderFormPage.tsx'),
+  OrderProfile: () => import('../features/orders/pages/OrderProfilePage.tsx'),
+  ResultSuccess: () => import('../features/orders/pages/ResultSuccessPage.tsx'),
+  ResultFail: () => import('../features/orders/pages/ResultFailPage.tsx'),
 };

@@ -115,6 +115,15 @@ const enUS: Messages = {
   'exception.500.title': '500',
   'exception.500.text': 'Sorry, something went wrong. Reload to try again; if it persists, tell your administrator.',
   'exception.reload': 'Reload',
+
+  // ---- pages (issue 15): the order form page, the order profile page and the result pages ----
+  'menu.form': 'Forms',
+  'menu.form.order': 'Record an order',
+  'menu.profile': 'Profiles',
+  'menu.profile.order': 'Order profile',
+  'menu.result': 'Results',
+  'menu.result.success': 'Submitted',
+  'menu.result.fail': 'Submission failed',
 };
 
 export default enUS;

@@ -114,6 +114,15 @@ const zhCN = {
   'exception.500.title': '500',
   'exception.500.text': '抱歉，出错了。请刷新重试；问题仍在时请联系管理员。',
   'exception.reload': '刷新',
+
+  // ---- pages (issue 15): the order form page, the order profile page and the result pages ----
+  'menu.form': '表单页',
+  'menu.form.order': '录入检测订单',
+  'menu.profile': '详情页',
+  'menu.profile.order': '订单详情页',
+  'menu.result': '结果页',
+  'menu.result.success': '提交成功',
+  'menu.result.fail': '提交失败',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

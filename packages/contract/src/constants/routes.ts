@@ -12,7 +12,7 @@ import { RoleName } from './roles.ts';
  */
 
 /** Icons are named here and drawn by the web's menu, so no icon code lands in the entry chunk. */
-export type MenuIcon = 'dashboard' | 'order' | 'system' | 'visualization' | 'exception';
+export type MenuIcon = 'dashboard' | 'order' | 'system' | 'visualization' | 'exception' | 'form';
 
 export interface RouteMeta<L extends string = string> {
   /** Translation key of the title (menu, breadcrumb, tab, document title). */
@@ -65,11 +65,17 @@ export const RouteNames = {
   EXCEPTION_500: 'Exception500',
   REDIRECT: 'redirect',
   NOT_FOUND: 'notFound',
+  ORDER_FORM: 'OrderForm',
+  ORDER_PROFILE: 'OrderProfile',
+  RESULT_SUCCESS: 'ResultSuccess',
+  RESULT_FAIL: 'ResultFail',
 } as const;
 export type ScreenName = (typeof RouteNames)[keyof typeof RouteNames];
 
 const SUPER_ADMIN_ONLY = [RoleName.SUPER_ADMIN] as const;
 const ANY_ROLE = ['*'] as const;
+/** The roles that record orders (PRODUCT.md "People and roles"): the order form and its result pages. */
+const ORDER_WRITERS = [RoleName.SUPER_ADMIN, RoleName.ADMIN, RoleName.INSPECTOR] as const;
 
 export const routeTable: RouteDef[] = [
   {
@@ -216,6 +222,50 @@ export const routeTable: RouteDef[] = [
         name: RouteNames.REDIRECT,
         path: '/redirect/:path',
         meta: { locale: 'route.redirect', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true, hideInTabBar: true },
+      },
+      {
+        // Server-menu "form" (PRODUCT.md): the full-page order form. Decision 0064.
+        name: 'form',
+        path: '/form',
+        meta: { locale: 'menu.form', requiresAuth: true, icon: 'form', order: 1.5 },
+        children: [
+          {
+            name: RouteNames.ORDER_FORM,
+            path: '/form/order',
+            meta: { locale: 'menu.form.order', requiresAuth: true, roles: ORDER_WRITERS },
+          },
+        ],
+      },
+      {
+        // Server-menu "profile": an order's profile page, opened from an order (not in the menu: it needs one).
+        name: 'profile',
+        path: '/profile',
+        meta: { locale: 'menu.profile', requiresAuth: true, hideInMenu: true },
+        children: [
+          {
+            name: RouteNames.ORDER_PROFILE,
+            path: '/profile/order/:id',
+            meta: { locale: 'menu.profile.order', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true },
+          },
+        ],
+      },
+      {
+        // Server-menu "result": what a submit from the form page or an import leads to (not in the menu, no tab).
+        name: 'result',
+        path: '/result',
+        meta: { locale: 'menu.result', requiresAuth: true, hideInMenu: true },
+        children: [
+          {
+            name: RouteNames.RESULT_SUCCESS,
+            path: '/result/success',
+            meta: { locale: 'menu.result.success', requiresAuth: true, roles: ORDER_WRITERS, hideInMenu: true, hideInTabBar: true },
+          },
+          {
+            name: RouteNames.RESULT_FAIL,
+            path: '/result/fail',
+            meta: { locale: 'menu.result.fail', requiresAuth: true, roles: ORDER_WRITERS, hideInMenu: true, hideInTabBar: true },
+          },
+        ],
       },
     ],
   },

@@ -96,3 +96,7 @@ export const findAccount = (db: Db, userId: number) =>
     .select(['users.id', 'users.username', 'users.balance', 'roles.isAdmin'])
     .where('users.id', '=', userId)
     .executeTakeFirst();
+
+/** Every entry of an order (its charge, adjustments, reversal), oldest first (index ledger_entries_order_idx). */
+export const entriesOfOrder = (db: Db, orderId: number) =>
+  db.selectFrom('ledgerEntries').selectAll().where('orderId', '=', orderId).orderBy('id', 'asc').execute();

@@ -1,4 +1,4 @@
-import type { LedgerEntry, LedgerKind, LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
+import type { LedgerEntry, LedgerKind, OrderLedgerEntry, LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
 import { writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { LedgerEntryRow } from '../../db/schema.ts';
@@ -143,4 +143,24 @@ export async function ledgerPage(db: Db, query: LedgerQuery, locale: Locale): Pr
     repo.countEntries(db, query.userId),
   ]);
   return { list: rows.map((row) => ({ ...toLedgerEntry(row), remark: remarkIn(locale, row) })), total, balance: Number(user.balance) };
+}
+
+/**
+ * An order's ledger entries, oldest first, remarks in `locale` (the order profile page,
+ * decision 0065). `shows` picks the entries the reader may see and whether the balance after
+ * an entry is given; the caller decides both from who is reading.
+ */
+export async function entriesOfOrder(
+  db: Db,
+  orderId: number,
+  locale: Locale,
+  shows: (userId: number) => { entry: boolean; balance: boolean },
+): Promise<OrderLedgerEntry[]> {
+  const rows = await repo.entriesOfOrder(db, orderId);
+  return rows.flatMap((row) => {
+    const rule = shows(row.userId);
+    if (!rule.entry) return [];
+    const { orderId: _orderId, balanceAfter, ...entry } = toLedgerEntry(row);
+    return [{ ...entry, balanceAfter: rule.balance ? balanceAfter : null, remark: remarkIn(locale, row) }];
+  });
 }

@@ -27,6 +27,7 @@ describe('POST /api/menu', () => {
       'dashboard>Workplace:/dashboard/workplace',
       'dashboard>Monitor:/dashboard/monitor',
       'order>Inspect:/order/inspect',
+      'form>OrderForm:/form/order',
       'system>User:/system/user',
       'system>Log:/system/log',
       'system>Role:/system/role',
@@ -37,17 +38,21 @@ describe('POST /api/menu', () => {
       'exception>Exception500:/exception/500',
     ]);
     expect(menu[0]).toMatchObject({ name: 'dashboard', path: '/dashboard', locale: 'menu.dashboard', icon: 'dashboard' });
-    expect(menu[2]?.children?.[0]).toEqual({ name: 'User', path: '/system/user', locale: 'menu.system.user' });
+    expect(menu[2]).toMatchObject({ name: 'form', path: '/form', locale: 'menu.form', icon: 'form' });
+    expect(menu[3]?.children?.[0]).toEqual({ name: 'User', path: '/system/user', locale: 'menu.system.user' });
   });
 
-  it.each(['admin', 'inspector', 'shop'])(
-    'gives %s only the screens its role may open (no hidden routes, no empty groups)',
-    async (role) => {
-      const menu = await menuOf(role);
-      expect(outline(menu)).toEqual(['order>Inspect:/order/inspect']);
-      expect(JSON.stringify(menu)).not.toContain('redirect');
-    },
-  );
+  it.each([
+    ['admin', ['order>Inspect:/order/inspect', 'form>OrderForm:/form/order']],
+    ['inspector', ['order>Inspect:/order/inspect', 'form>OrderForm:/form/order']],
+    ['shop', ['order>Inspect:/order/inspect']],
+  ])('gives %s only the screens its role may open (no hidden routes, no empty groups)', async (role, expected) => {
+    const menu = await menuOf(role);
+    expect(outline(menu)).toEqual(expected);
+    expect(JSON.stringify(menu)).not.toContain('redirect');
+    // the profile and result pages need an order or an action: never in the menu (decision 0064)
+    expect(JSON.stringify(menu)).not.toMatch(/\/profile|\/result/);
+  });
 
   it('follows a role created later (any-role screens only)', async () => {
     const boss = await loginAs(ctx, 'super_admin');

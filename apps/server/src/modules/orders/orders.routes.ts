@@ -7,20 +7,22 @@ import {
   OrderListQuery,
   OrderPriceQuery,
   OrderPrices,
+  OrderProfile,
   OrderUpdateBody,
   Page,
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
+import { localeOf, operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import { changedMacNote, markRepeatTargets } from './orders.history.ts';
+import { orderProfile } from './orders.profile.ts';
 import * as orders from './orders.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['order'];
 
 /** Detection orders (spec §3 Order; PRODUCT.md "Orders"). Import, export and download: orders.files.routes.ts. */
-const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.get(
     '/admin/order/list',
     {
@@ -52,6 +54,31 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =>
       },
     },
     async (request) => ok(await orders.orderDetail(db, request.query.id, operatorOf(request))),
+  );
+
+  app.get(
+    '/admin/order/profile',
+    {
+      config: { auth: 'user', permission: 'order:view' },
+      schema: {
+        tags,
+        summary: 'An order’s profile page: the order, its verification URL and its ledger entries',
+        security,
+        querystring: IdQuery,
+        response: responses(OrderProfile),
+      },
+    },
+    // The public pages' base: PUBLIC_URL, else this request's origin (decision 0051, as the ZIP).
+    async (request) =>
+      ok(
+        await orderProfile(
+          db,
+          request.query.id,
+          operatorOf(request),
+          localeOf(request),
+          config.publicUrl ?? `${request.protocol}://${request.host}`,
+        ),
+      ),
   );
 
   app.get(

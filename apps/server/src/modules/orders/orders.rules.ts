@@ -26,6 +26,8 @@ const has = (op: Operator, permission: string) => op.permissions.includes(permis
 export const seesAll = (op: Operator) => has(op, 'order:view:all');
 export const editsAny = (op: Operator) => has(op, 'order:update:any');
 export const overridesAmount = (op: Operator) => has(op, 'order:amount:override');
+/** Reads any shop's ledger and balance (the shop-balance drawer; an order's ledger entries in full). */
+export const readsLedgers = (op: Operator) => has(op, 'user:ledger');
 
 /** CNY with two decimals and a sign for negatives (log lines, summaries). */
 export const formatFen = (fen: number): string => `${fen < 0 ? '-' : ''}¥${(Math.abs(fen) / 100).toFixed(2)}`;

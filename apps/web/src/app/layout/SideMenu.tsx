@@ -1,6 +1,13 @@
 import { useMemo, type ReactNode } from 'react';
 import { Menu, type MenuProps } from 'antd';
-import { AreaChartOutlined, DashboardOutlined, FileSearchOutlined, SettingOutlined, WarningOutlined } from '@ant-design/icons';
+import {
+  AreaChartOutlined,
+  DashboardOutlined,
+  FileSearchOutlined,
+  FormOutlined,
+  SettingOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { findRouteByPath, isScreen, menuRoutes, type AppRoute, type MenuIcon } from '../../config/paths.ts';
@@ -13,6 +20,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   system: <SettingOutlined />,
   visualization: <AreaChartOutlined />,
   exception: <WarningOutlined />,
+  form: <FormOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

@@ -4,7 +4,7 @@ import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlin
 import type { OrderExportQuery, OrderItem, OrderListQuery } from '@clearplay/contract';
 import { ORDER_DICTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useConfirmDelete } from '../../components/confirm.ts';
 import { DictTag } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
@@ -77,7 +77,18 @@ export default function InspectPage() {
   });
 
   const columns: SearchTableColumn<OrderItem>[] = [
-    { key: 'code', title: t('order.field.code'), fixed: 'left', width: 110 },
+    {
+      key: 'code',
+      title: t('order.field.code'),
+      fixed: 'left',
+      width: 110,
+      // The order's profile page (issue 15).
+      render: (_, o) => (
+        <Link to={`/profile/order/${o.id}`} data-testid={`order-profile-link-${o.code}`}>
+          {o.code}
+        </Link>
+      ),
+    },
     {
       key: 'objWechat',
       title: t('order.field.objWechat'),

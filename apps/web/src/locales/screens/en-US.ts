@@ -1,3 +1,4 @@
+import { pagesEnUS } from './pages.en-US.ts';
 import { workplaceEnUS } from './workplace.en-US.ts';
 import type { ScreenMessages } from './zh-CN.ts';
 import { accountEnUS } from './account.en-US.ts';
@@ -275,6 +276,7 @@ const screensEnUS: ScreenMessages = {
   ...accountEnUS,
   ...historyEnUS,
   ...settingsEnUS,
+  ...pagesEnUS,
 };
 
 export default screensEnUS;

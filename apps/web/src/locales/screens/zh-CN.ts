@@ -1,3 +1,4 @@
+import { pagesZhCN } from './pages.zh-CN.ts';
 import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { accountZhCN } from './account.zh-CN.ts';
@@ -278,6 +279,7 @@ const screensZhCN = {
   ...accountZhCN,
   ...historyZhCN,
   ...settingsZhCN,
+  ...pagesZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

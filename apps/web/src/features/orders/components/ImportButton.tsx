@@ -3,6 +3,8 @@ import { Alert, App, Button, Checkbox, Flex, Modal, Progress, Space, Statistic, 
 import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { resultPath } from '../pages/result-links.ts';
 import { saveBlob } from '../../../lib/api-client.ts';
 import { IMPORT_ACCEPT, downloadImportTemplate, isImportFile, rejectedRowsCsvBlob, useImportOrders } from '../api/import-orders.ts';
 import { can, useActor } from '../../../lib/permissions.ts';
@@ -37,6 +39,7 @@ function ImportModal({ onClose, onImported }: { onClose: () => void; onImported?
   const [result, setResult] = useState<OrderImportResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const importing = useImportOrders();
+  const navigate = useNavigate();
   const running = importing.isPending;
 
   const downloadTemplate = async () => {
@@ -70,8 +73,18 @@ function ImportModal({ onClose, onImported }: { onClose: () => void; onImported?
     importing.reset();
   };
 
+  // The result page (server menu "result", decision 0064): the counts on a page of their own.
+  const openResultPage = (answer: OrderImportResult) => {
+    const counts = { from: 'import' as const, total: answer.total, imported: answer.imported, rejected: answer.rejected.length };
+    onClose();
+    void navigate(resultPath(answer.imported > 0 ? 'success' : 'fail', counts));
+  };
+
   const footer = result
     ? [
+        <Button key="page" onClick={() => openResultPage(result)} data-testid="order-import-result-page">
+          {t('orderIo.import.resultPage')}
+        </Button>,
         <Button key="again" onClick={again} data-testid="order-import-again">
           {t('orderIo.import.again')}
         </Button>,

@@ -1,5 +1,6 @@
 import { Alert, Button, Descriptions, Flex, Image, Modal, Skeleton, Typography, type DescriptionsProps } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ProfileOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import type { OrderImageKind, OrderItem } from '@clearplay/contract';
 import { ORDER_DICTS, ORDER_IMAGE_KINDS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import { formatOrderTime } from '../format.ts';
 import { TargetHistoryPanel } from './TargetHistoryPanel.tsx';
 
 /** The images of one kind as thumbnails; a click previews them (arrows go through the kind). */
-function ImageGroup({ kind, value }: { kind: OrderImageKind; value: string }) {
+export function ImageGroup({ kind, value }: { kind: OrderImageKind; value: string }) {
   const { t } = useTranslation();
   const urls = parseImageList(value);
   if (urls.length === 0) return <Typography.Text type="secondary">{t('order.detail.noImages')}</Typography.Text>;
@@ -34,8 +35,11 @@ function ImageGroup({ kind, value }: { kind: OrderImageKind; value: string }) {
   );
 }
 
-/** Every field of the order; in the public (reduced) view without the amount and the client. */
-function OrderDescriptions({ order }: { order: OrderItem }) {
+/**
+ * Every field of the order; in the public (reduced) view without the amount and the client.
+ * `images` false leaves the evidence out (the profile page shows it in a card of its own).
+ */
+export function OrderDescriptions({ order, images = true }: { order: OrderItem; images?: boolean }) {
   const { t } = useTranslation();
   const full = order.view === 'full';
   const items: DescriptionsProps['items'] = [
@@ -76,7 +80,7 @@ function OrderDescriptions({ order }: { order: OrderItem }) {
         </Typography.Text>
       ),
     },
-    ...ORDER_IMAGE_KINDS.map((kind) => ({
+    ...(images ? ORDER_IMAGE_KINDS : []).map((kind) => ({
       key: kind,
       label: t(`order.field.${kind}`),
       span: 'filled' as const,
@@ -92,7 +96,7 @@ function OrderDescriptions({ order }: { order: OrderItem }) {
 }
 
 /** The target's history as of this order (issue 17): the records before it, under the reader's visibility. */
-function OrderHistorySection({ orderId }: { orderId: number }) {
+export function OrderHistorySection({ orderId }: { orderId: number }) {
   const { t } = useTranslation();
   const history = useOrderHistory({ orderId });
   return (
@@ -119,6 +123,7 @@ export function OrderDetailModal({
   onDownload?: (order: OrderItem) => void;
 }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { data: order } = useOrder(id);
   const shown = order && order.id === id ? order : undefined;
   return (
@@ -130,6 +135,15 @@ export function OrderDetailModal({
       destroyOnHidden
       footer={
         <Flex justify="flex-end" gap={8}>
+          {shown ? (
+            <Button
+              icon={<ProfileOutlined />}
+              onClick={() => void navigate(`/profile/order/${shown.id}`)}
+              data-testid="order-detail-profile"
+            >
+              {t('order.profile')}
+            </Button>
+          ) : null}
           {onDownload && shown ? (
             <Button icon={<DownloadOutlined />} onClick={() => onDownload(shown)} data-testid="order-detail-download">
               {t('order.download')}
