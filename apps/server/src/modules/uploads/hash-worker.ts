@@ -13,7 +13,17 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** Bytes of one stream posted to its worker and not yet hashed, past which the stream waits. */
-export const IN_FLIGHT_MAX = 8 * 1024 * 1024;
+export const IN_FLIGHT_MAX = 2 * 1024 * 1024;
+
+/**
+ * Chunks go to a worker in buffers of this size, which the worker hands back once hashed and
+ * which are used again: the copies cost no new memory per chunk, and none piles up waiting for
+ * a worker's garbage collection.
+ */
+const SLOT_BYTES = 64 * 1024;
+/** Buffers kept for use again, at most (the rest are left to the collector). */
+const SPARE_SLOTS_MAX = 128;
+const spare: ArrayBuffer[] = [];
 
 /** What a worker answers at the end: the MD5 (hex, empty unless asked) and each block's SHA-1. */
 export interface WorkerDigests {
@@ -35,7 +45,9 @@ parentPort.on('message', (m) => {
   }
   const job = jobs.get(m.job);
   if (m.op === 'data') {
-    const chunk = m.chunk;
+    // A dropped job's chunks only go back.
+    if (job === undefined) return parentPort.postMessage({ job: m.job, op: 'hashed', bytes: m.length, buffer: m.buffer }, [m.buffer]);
+    const chunk = new Uint8Array(m.buffer, 0, m.length);
     job.md5?.update(chunk);
     let offset = 0;
     while (offset < chunk.length) {
@@ -49,10 +61,11 @@ parentPort.on('message', (m) => {
         job.inBlock = 0;
       }
     }
-    parentPort.postMessage({ job: m.job, op: 'hashed', bytes: chunk.length });
+    parentPort.postMessage({ job: m.job, op: 'hashed', bytes: chunk.length, buffer: m.buffer }, [m.buffer]);
     return;
   }
   if (m.op === 'end') {
+    if (job === undefined) return;
     if (job.inBlock > 0 || job.blocks.length === 0) job.blocks.push(job.block.digest());
     jobs.delete(m.job);
     parentPort.postMessage({ job: m.job, op: 'done', md5: job.md5 ? job.md5.digest('hex') : '', blocks: job.blocks });
@@ -62,7 +75,8 @@ parentPort.on('message', (m) => {
 });
 `;
 
-type Reply = { job: number; op: 'hashed'; bytes: number } | { job: number; op: 'done'; md5: string; blocks: Uint8Array[] };
+type Reply =
+  { job: number; op: 'hashed'; bytes: number; buffer: ArrayBuffer } | { job: number; op: 'done'; md5: string; blocks: Uint8Array[] };
 
 interface Listener {
   hashed(bytes: number): void;
@@ -75,10 +89,12 @@ class PoolWorker {
   readonly listeners = new Map<number, Listener>();
 
   constructor(onExit: (worker: PoolWorker) => void) {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
+    // A small heap: a worker holds hash states and the chunk it is hashing, nothing more.
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 } });
     // Idle workers never keep the process alive.
     this.#worker.unref();
     this.#worker.on('message', (reply: Reply) => {
+      if (reply.op === 'hashed' && spare.length < SPARE_SLOTS_MAX) spare.push(reply.buffer);
       const listener = this.listeners.get(reply.job);
       if (listener === undefined) return;
       if (reply.op === 'hashed') listener.hashed(reply.bytes);
@@ -165,11 +181,14 @@ export class OffThreadHash {
   /** Posts a copy of `chunk`; a promise when the worker is more than IN_FLIGHT_MAX behind. */
   update(chunk: Buffer): Promise<void> | undefined {
     if (this.#error !== null) return Promise.reject(this.#error);
-    // A copy of just these bytes, handed over (not cloned again): the chunk may be a view of a
-    // larger buffer, and it goes on to the disk.
-    const copy = new Uint8Array(chunk.length);
-    copy.set(chunk);
-    this.#worker.post({ op: 'data', job: this.#job, chunk: copy }, [copy.buffer]);
+    // Copies of these bytes, handed over (not cloned again): the chunk may be a view of a larger
+    // buffer, and it goes on to the disk.
+    for (let at = 0; at < chunk.length; at += SLOT_BYTES) {
+      const length = Math.min(SLOT_BYTES, chunk.length - at);
+      const buffer = spare.pop() ?? new ArrayBuffer(SLOT_BYTES);
+      new Uint8Array(buffer).set(chunk.subarray(at, at + length));
+      this.#worker.post({ op: 'data', job: this.#job, buffer, length }, [buffer]);
+    }
     this.#inFlight += chunk.length;
     if (this.#inFlight <= IN_FLIGHT_MAX) return undefined;
     return new Promise<void>((resolve, reject) => (this.#waiting = { resolve, reject }));
