@@ -181,19 +181,21 @@ export async function run(): Promise<Section[]> {
     const hashRate = SIZE / MB / (median(hashes) / 1000);
     const md5Rate = SIZE / MB / (median(md5s) / 1000);
     const up = SIZE / MB / (median(uploads) / 1000);
+    const hashCpu = median(md5Cpu) + median(sha1Cpu);
     const cp = SIZE / MB / (median(copies) / 1000);
     const body = `| figure | upload through the embedded host | plain file copy (\`fs.copyFile\`) | ratio |
 |---|---:|---:|---:|
 | 50 MB image, MB/s (median of ${RUNS}) | ${fmt(up)} | ${fmt(cp)} | **${ratio(up, cp)}** |
 | for reference: MD5 + SHA-1 of the 50 MB in one thread, MB/s | ${fmt(hashRate)} | ${fmt(cp)} | ${ratio(hashRate, cp)} |
+| the upload against MD5 + SHA-1 in one thread (issue 12's target as restated, ≥ 0.8; decision 0072) | ${fmt(up)} | ${fmt(hashRate)} (hashes) | **${ratio(up, hashRate)}** |
 | for reference: MD5 alone (every part's answer; the SDKs check it), MB/s | ${fmt(md5Rate)} | ${fmt(cp)} | ${ratio(md5Rate, cp)} |
 
-| CPU time per 50 MB (median of ${RUNS}), ms | ms |
-|---|---:|
-| upload: server process, every thread | ${fmt(median(serverCpu))} |
-| upload: the server's request thread alone | ${fmt(median(requestThreadCpu))} |
-| for reference: MD5 of the 50 MB / SHA-1 of the 50 MB, one thread | ${fmt(median(md5Cpu))} / ${fmt(median(sha1Cpu))} |
-| plain file copy (\`fs.copyFile\`, in the kernel) | ${fmt(median(copyCpu))} |
+| CPU time per 50 MB (median of ${RUNS}) | ms | ratio to MD5 + SHA-1 on one thread |
+|---|---:|---:|
+| upload: server process, every thread | ${fmt(median(serverCpu))} | ${ratio(median(serverCpu), hashCpu)} |
+| upload: the server's request thread alone | ${fmt(median(requestThreadCpu))} | ${ratio(median(requestThreadCpu), hashCpu)} |
+| for reference: MD5 of the 50 MB / SHA-1 of the 50 MB, one thread | ${fmt(median(md5Cpu))} / ${fmt(median(sha1Cpu))} | 1.000 |
+| plain file copy (\`fs.copyFile\`, in the kernel) | ${fmt(median(copyCpu))} | ${ratio(median(copyCpu), hashCpu)} |
 
 | server memory | MB |
 |---|---:|
