@@ -326,13 +326,18 @@ export class LockingSqliteDialect extends SqliteDialect {
  * the only plugin is camel case (which only renames), the columns are renamed once and each row
  * is read as an array and given those names; any other plugin sees every row.
  *
+ * On that SQLite path the row is answered at once, not as a promise (after the first call, which
+ * names the columns): better-sqlite3 reads synchronously, and a caller on the request path
+ * (the session check) then takes no promise and no microtask turn per call. Elsewhere, and at
+ * the first call, it answers a promise; `await` takes either (decision 0071).
+ *
  * `build` receives `placeholders` and must bind exactly them, in order, as the query's only
  * parameters (checked at the first compile); each call substitutes its own values.
  */
 export function preparedRead<P extends readonly unknown[], R>(
   build: (db: Kysely<Database>, ...params: P) => Compilable<R>,
   placeholders: P,
-): (db: Kysely<Database>, ...params: P) => Promise<R | undefined> {
+): (db: Kysely<Database>, ...params: P) => R | undefined | Promise<R | undefined> {
   const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
   /** Per database: the result's keys after the plugins, or null when the plugins do more than rename. */
   const renamed = new WeakMap<Kysely<Database>, readonly string[] | null>();
@@ -345,33 +350,36 @@ export function preparedRead<P extends readonly unknown[], R>(
     compiled.set(db, query);
     return query;
   };
-  const throughPlugins = async (executor: ReturnType<Kysely<Database>['getExecutor']>, query: CompiledQuery<R>, rows: UnknownRow[]) => {
+  type Executor = ReturnType<Kysely<Database>['getExecutor']>;
+  const throughPlugins = async (executor: Executor, query: CompiledQuery<R>, rows: UnknownRow[]) => {
     let result: QueryResult<UnknownRow> = { rows };
     for (const plugin of executor.plugins) result = await plugin.transformResult({ result, queryId: query.queryId });
     return result.rows;
   };
-  return async (db, ...params) => {
+  /** Camel case only renames: a row whose every column holds its own index, once through it, names the columns. */
+  const nameColumns = async (db: Kysely<Database>, executor: Executor, query: CompiledQuery<R>, reader: SqliteReader) => {
+    // Any other plugin may change values too, so it sees every row (null).
+    let keys: readonly string[] | null = null;
+    if (executor.plugins.every((plugin) => plugin instanceof CamelCasePlugin)) {
+      const columns = reader.columns(query.sql);
+      const [probe] = await throughPlugins(executor, query, [Object.fromEntries(columns.map((name, i) => [name, i]))]);
+      const entries = Object.entries(probe ?? {});
+      if (entries.length === columns.length && entries.every(([, value], i) => value === i)) keys = entries.map(([key]) => key);
+    }
+    renamed.set(db, keys);
+  };
+  const read = (db: Kysely<Database>, ...params: P): R | undefined | Promise<R | undefined> => {
     const query = compiled.get(db) ?? compile(db);
     const executor = db.getExecutor();
     const reader = executor.adapter instanceof LockingSqliteAdapter && !db.isTransaction ? executor.adapter.reader : null;
-    if (reader === null) return (await db.executeQuery<R>({ ...query, parameters: params })).rows[0];
-    let keys = renamed.get(db);
-    if (keys === undefined) {
-      // Camel case only renames: a row whose every column holds its own index, once through it,
-      // names the columns. Any other plugin may change values too, so it sees every row.
-      keys = null;
-      if (executor.plugins.every((plugin) => plugin instanceof CamelCasePlugin)) {
-        const columns = reader.columns(query.sql);
-        const [probe] = await throughPlugins(executor, query, [Object.fromEntries(columns.map((name, i) => [name, i]))]);
-        const entries = Object.entries(probe ?? {});
-        if (entries.length === columns.length && entries.every(([, value], i) => value === i)) keys = entries.map(([key]) => key);
-      }
-      renamed.set(db, keys);
-    }
+    if (reader === null) return db.executeQuery<R>({ ...query, parameters: params }).then((result) => result.rows[0]);
+    const keys = renamed.get(db);
+    if (keys === undefined) return nameColumns(db, executor, query, reader).then(() => read(db, ...params));
     if (keys !== null) return reader.getAs(query.sql, params, keys) as R | undefined;
     const row = reader.get(query.sql, params) as UnknownRow | undefined;
-    return row === undefined ? undefined : ((await throughPlugins(executor, query, [row]))[0] as R | undefined);
+    return row === undefined ? undefined : throughPlugins(executor, query, [row]).then((rows) => rows[0] as R | undefined);
   };
+  return read;
 }
 
 /** A deadlock or serialization failure: the transaction lost a race and may simply be run again. */

@@ -1,9 +1,9 @@
-import { Status } from '@clearplay/contract';
-import type { FastifyInstance } from 'fastify';
+import { Status, type Permission } from '@clearplay/contract';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/index.ts';
 // The access rule routes declare (config.auth / config.permission) and request.user are typed there.
-import '../http/route-context.ts';
+import type { AuthUser } from '../http/route-context.ts';
 import { AppError } from '../lib/errors.ts';
 import { authenticate } from '../modules/auth/auth.service.ts';
 
@@ -18,9 +18,14 @@ export class UndeclaredRouteError extends Error {
 }
 
 /**
- * Deny by default. At registration, a route without `config.auth` stops the start; at
- * request time, a route without it answers 403 anyway. Then: 'public' passes, 'user'
- * needs a live session, and a `permission` must be among the role's permissions.
+ * Deny by default. At registration, a route without `config.auth` stops the start (app.ts
+ * registers this plugin before any route, so every route passes here). Then: 'public' passes,
+ * 'user' needs a live session, and a `permission` must be among the role's permissions.
+ *
+ * The check is the route's own onRequest hook, made at registration for its rule (decision
+ * 0071): a public route runs none, and a guarded one reads no route options per request. It
+ * is callback-style and synchronous when the session read is (SQLite), so a call passes on
+ * without a promise or a microtask turn; a read or write that answers a promise is waited for.
  */
 async function authPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   app.decorateRequest('user', null);
@@ -32,25 +37,46 @@ async function authPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<voi
     }
     const rule = route.config?.auth;
     if (rule !== 'public' && rule !== 'optional' && rule !== 'user') throw new UndeclaredRouteError(route.method, route.url);
-    if (rule !== 'user' && route.config?.permission !== undefined) {
+    const permission = route.config?.permission;
+    if (rule !== 'user' && permission !== undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} is public but declares a permission`);
     }
-  });
-
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    const { auth, permission } = request.routeOptions.config;
-    if (auth === undefined) throw new AppError(Status.FORBIDDEN, 'errors.routeUndeclared');
-    if (auth === 'public') return;
-    if (auth === 'optional' && request.headers.authorization === undefined) return;
-    const user = await authenticate(db, request.headers.authorization);
-    request.user = user;
-    if (permission === undefined) return;
-    const anyOf: readonly string[] = typeof permission === 'string' ? [permission] : permission;
-    if (!anyOf.some((p) => user.role.permissions.includes(p))) {
-      throw new AppError(Status.FORBIDDEN, 'errors.permission', { permission: anyOf.join(' | ') });
-    }
+    if (rule === 'public') return;
+    // The guard runs first among the route's own hooks (those of plugins registered later follow).
+    route.onRequest = [guardOf(db, rule, permission), ...hooksOf(route.onRequest)];
   });
 }
+
+function guardOf(db: Db, rule: 'optional' | 'user', permission: Permission | readonly Permission[] | undefined): onRequestHookHandler {
+  const anyOf: readonly string[] | undefined = typeof permission === 'string' ? [permission] : permission;
+  /** The user may call the route: the request gets them; else the 403 (errors pass to done). */
+  const admit = (request: FastifyRequest, user: AuthUser, done: HookHandlerDoneFunction): void => {
+    request.user = user;
+    if (anyOf !== undefined && !anyOf.some((p) => user.role.permissions.includes(p))) {
+      done(new AppError(Status.FORBIDDEN, 'errors.permission', { permission: anyOf.join(' | ') }));
+      return;
+    }
+    done();
+  };
+  return (request, _reply, done) => {
+    const { authorization } = request.headers;
+    if (rule === 'optional' && authorization === undefined) {
+      done();
+      return;
+    }
+    let user: AuthUser | Promise<AuthUser>;
+    try {
+      user = authenticate(db, authorization);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    // done() runs the rest of the request; it is called outside the try, so nothing it throws comes back here.
+    if (user instanceof Promise) user.then((found) => admit(request, found, done), done);
+    else admit(request, user, done);
+  };
+}
+
+const hooksOf = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 export default fp(authPlugin, { name: 'auth' });

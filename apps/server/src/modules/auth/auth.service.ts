@@ -136,20 +136,33 @@ const REVOKED_KEYS = {
   role_changed: 'auth.revoked.role_changed',
 } as const;
 
-/**
- * Resolves the Authorization header to the signed-in user, or throws the spec's session
- * error: none/unknown -> 401, malformed -> 50008, ended by someone else -> 50012,
- * expired -> 50014.
- */
-export async function authenticate(db: Db, authorization: string | undefined): Promise<AuthUser> {
+/** The token of an Authorization header, or the spec's error for a missing or malformed one. */
+function bearerToken(authorization: string | undefined): string {
   const header = authorization?.trim() ?? '';
   if (header === '') throw new AppError(Status.UNAUTHORIZED, 'auth.required');
   const match = /^Bearer\s+(.*)$/i.exec(header);
   const token = match?.[1]?.trim();
   if (match !== null && token === '') throw new AppError(Status.UNAUTHORIZED, 'auth.required');
   if (token === undefined || !TOKEN_PATTERN.test(token)) throw new AppError(Status.TOKEN_ILLEGAL, 'auth.tokenMalformed');
+  return token;
+}
 
-  const row = await repo.findSessionByTokenHash(db, hashToken(token));
+type SessionRow = NonNullable<Awaited<ReturnType<typeof repo.findSessionByTokenHash>>>;
+
+/**
+ * Resolves the Authorization header to the signed-in user, or throws the spec's session
+ * error: none/unknown -> 401, malformed -> 50008, ended by someone else -> 50012,
+ * expired -> 50014. It reads the session row on every call (no cache: a revocation by any
+ * process counts at the next call). Where the read answers at once (SQLite, decision 0071) so
+ * does this, and an error is thrown rather than rejected; it answers a promise when the read
+ * does or when it writes (a revoked or touched session).
+ */
+export function authenticate(db: Db, authorization: string | undefined): AuthUser | Promise<AuthUser> {
+  const row = repo.findSessionByTokenHash(db, hashToken(bearerToken(authorization)));
+  return row instanceof Promise ? row.then((found) => sessionUser(db, found)) : sessionUser(db, row);
+}
+
+function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<AuthUser> {
   if (row === undefined) throw new AppError(Status.UNAUTHORIZED, 'auth.required');
   if (row.revokedAt !== null) {
     // The user's own logout makes the token simply unknown; anything else ended the session on them.
@@ -159,16 +172,16 @@ export async function authenticate(db: Db, authorization: string | undefined): P
   const now = nowMs();
   if (row.expiresAt <= now) throw new AppError(Status.TOKEN_EXPIRED, 'auth.expired');
   if (row.username === null || row.roleName === null) {
-    await repo.revokeSession(db, row.sessionId, 'deleted', now);
-    throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.deleted');
+    return repo.revokeSession(db, row.sessionId, 'deleted', now).then(() => {
+      throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.deleted');
+    });
   }
   if (row.status !== 1) {
-    await repo.revokeSession(db, row.sessionId, 'disabled', now);
-    throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.disabled');
+    return repo.revokeSession(db, row.sessionId, 'disabled', now).then(() => {
+      throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.disabled');
+    });
   }
-  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await repo.touchSession(db, row.sessionId, now);
-
-  return {
+  const user: AuthUser = {
     sessionId: row.sessionId,
     sessionExpiresAt: row.expiresAt,
     ...toCurrentUser({
@@ -185,6 +198,8 @@ export async function authenticate(db: Db, authorization: string | undefined): P
       roleIsAdmin: row.roleIsAdmin ?? 0,
     }),
   };
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) return repo.touchSession(db, row.sessionId, now).then(() => user);
+  return user;
 }
 
 export async function logout(db: Db, sessionId: number): Promise<void> {

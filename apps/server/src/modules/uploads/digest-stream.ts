@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { IMAGE_SNIFF_BYTES } from './image-type.ts';
+import { OffThreadHash, type WorkerDigests } from './hash-worker.ts';
 import { urlSafeBase64Encode } from './upload-token.ts';
 
 /** The provider's etag works on blocks of 4 MB. */
@@ -85,21 +86,23 @@ export interface Digests {
 /**
  * A pass-through stream that measures what flows through it (size, qetag with its block
  * hashes, the first bytes, and MD5 or CRC-32 when asked) and fails with TooLargeError past
- * `maxBytes`, so nothing is held in memory but the current chunk.
+ * `maxBytes`, so nothing is held in memory but the current chunk and what its hash worker has
+ * not yet taken. MD5 and SHA-1 run on a worker thread (hash-worker.ts, decision 0072), fed each
+ * chunk as it passes; the stream finishes once they are done. CRC-32 and the head stay here.
  */
 export class DigestStream extends Transform {
   private size = 0;
-  private readonly md5: Hash | null;
-  private readonly qetag = new QEtag();
+  private readonly hash: OffThreadHash;
   private crc: number | null;
   private head: Buffer = Buffer.alloc(0);
+  private hashed: WorkerDigests | null = null;
 
   constructor(
     private readonly maxBytes: number,
     want: { md5?: boolean; crc32?: boolean } = {},
   ) {
     super();
-    this.md5 = want.md5 === true ? createHash('md5') : null;
+    this.hash = new OffThreadHash({ md5: want.md5 === true, block: QETAG_BLOCK });
     this.crc = want.crc32 === true ? 0 : null;
   }
 
@@ -109,23 +112,38 @@ export class DigestStream extends Transform {
       callback(new TooLargeError(this.maxBytes));
       return;
     }
-    this.md5?.update(chunk);
-    this.qetag.update(chunk);
+    const behind = this.hash.update(chunk);
     if (this.crc !== null) this.crc = crc32(chunk, this.crc);
     if (this.head.length < IMAGE_SNIFF_BYTES) {
       this.head = Buffer.concat([this.head, chunk.subarray(0, IMAGE_SNIFF_BYTES - this.head.length)]);
     }
-    callback(null, chunk);
+    this.push(chunk);
+    // The chunk goes on at once; the next is taken when the worker is not too far behind.
+    if (behind === undefined) callback();
+    else behind.then(() => callback(), callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    this.hash.digest().then((digests) => {
+      this.hashed = digests;
+      callback();
+    }, callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.hashed === null) this.hash.abort();
+    callback(error);
   }
 
   /** Valid once the stream has finished; call once. */
   digests(): Digests {
-    const blocks = this.qetag.blocks();
+    if (this.hashed === null) throw new Error('DigestStream: digests() before the stream finished');
+    const { blocks, md5 } = this.hashed;
     return {
       size: this.size,
       qetag: qetagOfBlocks(blocks),
       blocks,
-      md5: this.md5?.digest('hex') ?? '',
+      md5,
       crc32: this.crc ?? 0,
       head: this.head,
     };

@@ -1,0 +1,206 @@
+/**
+ * Hashing beside the request thread (decision 0072). Every byte of an upload passes MD5 (a
+ * part's answer) and SHA-1 per 4 MB block (the etag): on one thread that is most of an upload's
+ * CPU, and it held the thread that also receives the body and writes it. A small pool of worker
+ * threads does it instead, fed each chunk as it streams in; several parts in flight hash on
+ * several threads at once.
+ *
+ * Bounded: a stream posts a copy of each chunk (the original goes on to the disk) and waits
+ * once more than IN_FLIGHT_MAX bytes of it are posted and not yet hashed, so a slow worker holds
+ * back the request body rather than piling it up in memory.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/** Bytes of one stream posted to its worker and not yet hashed, past which the stream waits. */
+export const IN_FLIGHT_MAX = 2 * 1024 * 1024;
+
+/**
+ * Chunks go to a worker in buffers of this size, which the worker hands back once hashed and
+ * which are used again: the copies cost no new memory per chunk, and none piles up waiting for
+ * a worker's garbage collection.
+ */
+const SLOT_BYTES = 64 * 1024;
+/** Buffers kept for use again, at most (the rest are left to the collector). */
+const SPARE_SLOTS_MAX = 128;
+const spare: ArrayBuffer[] = [];
+
+/** What a worker answers at the end: the MD5 (hex, empty unless asked) and each block's SHA-1. */
+export interface WorkerDigests {
+  md5: string;
+  blocks: Buffer[];
+}
+
+// The worker is plain JavaScript evaluated from this text, so it runs the same under tsx, a
+// build or a test runner, with no file of its own to find. Each job is one stream: its MD5 and
+// the SHA-1 of each BLOCK bytes (the last block may be shorter), the same as QEtag.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const jobs = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'start') {
+    jobs.set(m.job, { md5: m.md5 ? createHash('md5') : null, block: createHash('sha1'), inBlock: 0, blocks: [], size: m.block });
+    return;
+  }
+  const job = jobs.get(m.job);
+  if (m.op === 'data') {
+    // A dropped job's chunks only go back.
+    if (job === undefined) return parentPort.postMessage({ job: m.job, op: 'hashed', bytes: m.length, buffer: m.buffer }, [m.buffer]);
+    const chunk = new Uint8Array(m.buffer, 0, m.length);
+    job.md5?.update(chunk);
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(job.size - job.inBlock, chunk.length - offset);
+      job.block.update(offset === 0 && take === chunk.length ? chunk : chunk.subarray(offset, offset + take));
+      job.inBlock += take;
+      offset += take;
+      if (job.inBlock === job.size) {
+        job.blocks.push(job.block.digest());
+        job.block = createHash('sha1');
+        job.inBlock = 0;
+      }
+    }
+    parentPort.postMessage({ job: m.job, op: 'hashed', bytes: chunk.length, buffer: m.buffer }, [m.buffer]);
+    return;
+  }
+  if (m.op === 'end') {
+    if (job === undefined) return;
+    if (job.inBlock > 0 || job.blocks.length === 0) job.blocks.push(job.block.digest());
+    jobs.delete(m.job);
+    parentPort.postMessage({ job: m.job, op: 'done', md5: job.md5 ? job.md5.digest('hex') : '', blocks: job.blocks });
+    return;
+  }
+  if (m.op === 'drop') jobs.delete(m.job);
+});
+`;
+
+type Reply =
+  { job: number; op: 'hashed'; bytes: number; buffer: ArrayBuffer } | { job: number; op: 'done'; md5: string; blocks: Uint8Array[] };
+
+interface Listener {
+  hashed(bytes: number): void;
+  done(digests: WorkerDigests): void;
+  failed(error: Error): void;
+}
+
+class PoolWorker {
+  readonly #worker: Worker;
+  readonly listeners = new Map<number, Listener>();
+
+  constructor(onExit: (worker: PoolWorker) => void) {
+    // A small heap: a worker holds hash states and the chunk it is hashing, nothing more.
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 } });
+    // Idle workers never keep the process alive.
+    this.#worker.unref();
+    this.#worker.on('message', (reply: Reply) => {
+      if (reply.op === 'hashed' && spare.length < SPARE_SLOTS_MAX) spare.push(reply.buffer);
+      const listener = this.listeners.get(reply.job);
+      if (listener === undefined) return;
+      if (reply.op === 'hashed') listener.hashed(reply.bytes);
+      else {
+        this.listeners.delete(reply.job);
+        listener.done({ md5: reply.md5, blocks: reply.blocks.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)) });
+      }
+    });
+    const fail = (error: Error) => {
+      onExit(this);
+      for (const listener of this.listeners.values()) listener.failed(error);
+      this.listeners.clear();
+    };
+    this.#worker.on('error', fail);
+    this.#worker.on('exit', (code) => fail(new Error(`hash worker exited (${code})`)));
+  }
+
+  post(message: unknown, transfer?: ArrayBuffer[]): void {
+    this.#worker.postMessage(message, transfer);
+  }
+}
+
+const pool: PoolWorker[] = [];
+/** One worker per core, at most 4: parts in flight beyond that share them. */
+const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism()));
+let nextJob = 1;
+
+/** The least busy worker (fewest streams), started on first use. */
+function pickWorker(): PoolWorker {
+  if (pool.length < POOL_SIZE) {
+    const worker = new PoolWorker((gone) => {
+      const at = pool.indexOf(gone);
+      if (at >= 0) pool.splice(at, 1);
+    });
+    pool.push(worker);
+    return worker;
+  }
+  return pool.reduce((a, b) => (b.listeners.size < a.listeners.size ? b : a));
+}
+
+/**
+ * One stream's hashes on a worker thread: `update` each chunk in order (it answers a promise
+ * when the stream should wait for the worker to catch up), then `digest` once. `abort` if the
+ * stream ends otherwise.
+ */
+export class OffThreadHash {
+  readonly #worker: PoolWorker;
+  readonly #job = nextJob++;
+  #inFlight = 0;
+  #waiting: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  #result: Promise<WorkerDigests>;
+  #error: Error | null = null;
+
+  constructor(want: { md5: boolean; block: number }) {
+    this.#worker = pickWorker();
+    let resolve!: (digests: WorkerDigests) => void;
+    let reject!: (error: Error) => void;
+    this.#result = new Promise<WorkerDigests>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A result nobody asks for (an aborted stream) is not an unhandled rejection.
+    this.#result.catch(() => undefined);
+    this.#worker.listeners.set(this.#job, {
+      hashed: (bytes) => {
+        this.#inFlight -= bytes;
+        if (this.#waiting !== null && this.#inFlight <= IN_FLIGHT_MAX / 2) {
+          const { resolve: go } = this.#waiting;
+          this.#waiting = null;
+          go();
+        }
+      },
+      done: resolve,
+      failed: (error) => {
+        this.#error = error;
+        this.#waiting?.reject(error);
+        this.#waiting = null;
+        reject(error);
+      },
+    });
+    this.#worker.post({ op: 'start', job: this.#job, md5: want.md5, block: want.block });
+  }
+
+  /** Posts a copy of `chunk`; a promise when the worker is more than IN_FLIGHT_MAX behind. */
+  update(chunk: Buffer): Promise<void> | undefined {
+    if (this.#error !== null) return Promise.reject(this.#error);
+    // Copies of these bytes, handed over (not cloned again): the chunk may be a view of a larger
+    // buffer, and it goes on to the disk.
+    for (let at = 0; at < chunk.length; at += SLOT_BYTES) {
+      const length = Math.min(SLOT_BYTES, chunk.length - at);
+      const buffer = spare.pop() ?? new ArrayBuffer(SLOT_BYTES);
+      new Uint8Array(buffer).set(chunk.subarray(at, at + length));
+      this.#worker.post({ op: 'data', job: this.#job, buffer, length }, [buffer]);
+    }
+    this.#inFlight += chunk.length;
+    if (this.#inFlight <= IN_FLIGHT_MAX) return undefined;
+    return new Promise<void>((resolve, reject) => (this.#waiting = { resolve, reject }));
+  }
+
+  digest(): Promise<WorkerDigests> {
+    if (this.#error === null) this.#worker.post({ op: 'end', job: this.#job });
+    return this.#result;
+  }
+
+  abort(): void {
+    if (!this.#worker.listeners.delete(this.#job)) return;
+    this.#worker.post({ op: 'drop', job: this.#job });
+  }
+}
