@@ -24,3 +24,4 @@ export * from './messages.ts';
 export * from './account.ts';
 export * from './orders-history.ts';
 export * from './menu.ts';
+export * from './view-as.ts';
