@@ -291,4 +291,16 @@ describe('switching roles', () => {
       .executeTakeFirstOrThrow();
     expect(stored.content).toMatch(/^\[view-as shop /);
   });
+
+  it("counts page views made while viewing as the super admin's, not the shop's", async () => {
+    const shop = await createUser(ctx, 'shop');
+    const view = await viewer('shop', shop.id);
+    const path = `/order/inspect?viewing=${shop.id}`;
+    const res = await call(ctx, 'POST', '/api/visit-stats/create', { as: view, payload: { path } });
+    expect(res.status).toBe(200);
+    const info = await call<CurrentUser>(ctx, 'GET', INFO, { as: view });
+    const row = await ctx.db.selectFrom('pageViews').select('userId').where('path', '=', path).executeTakeFirstOrThrow();
+    expect(row.userId).toBe(info.data.viewAs?.by.id);
+    expect(row.userId).not.toBe(shop.id);
+  });
 });
