@@ -22,11 +22,15 @@ function reloadAt(role: string): void {
 /** After POST /admin/account/view-as answered the viewed session. */
 export const enterView = (user: CurrentUser): void => reloadAt(user.role.name);
 
-/** "Switch back": only a super admin views, so the way back is always the super admin's home. */
+/**
+ * "Switch back": only a super admin views, so the way back is always the super admin's home.
+ * Reloaded whatever the answer: a refusal means the view had already ended on the server (the
+ * viewed shop was disabled meanwhile), and the fresh page shows the session as it is.
+ */
 export const useEndView = () =>
   useMutation({
     mutationFn: endViewAs,
-    onSuccess: () => reloadAt(RoleName.SUPER_ADMIN),
+    onSettled: () => reloadAt(RoleName.SUPER_ADMIN),
   });
 
 /** The banner over the layout while viewing as another role (inside the layout's query provider). */

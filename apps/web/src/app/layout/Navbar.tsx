@@ -16,6 +16,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { RoleName } from '@clearplay/contract/constants';
 import { APP_NAME } from '../../config/settings.ts';
 import { MessageBell } from '../../features/messages/index.ts';
 import { ViewAsModal } from '../../features/view-as/index.ts';
@@ -60,7 +61,7 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
   // Switch roles (decision 0060): offered to a super admin who is not viewing; "switch back" while viewing.
   const [viewAsOpen, setViewAsOpen] = useState(false);
   const endView = useEndView();
-  const canSwitchRoles = user?.role.name === 'super_admin' && user.viewAs === undefined;
+  const canSwitchRoles = user?.role.name === RoleName.SUPER_ADMIN && user.viewAs === undefined;
   const viewing = user?.viewAs !== undefined;
 
   const themeLabel = theme === 'dark' ? t('navbar.theme.toLight') : t('navbar.theme.toDark');
