@@ -23,6 +23,7 @@ import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
 import userRoutes from './modules/users/users.routes.ts';
 import workplaceRoutes from './modules/workplace/workplace.routes.ts';
+import viewAsRoutes from './modules/viewas/viewas.routes.ts';
 
 export const API_PREFIX = '/api';
 
@@ -46,6 +47,7 @@ export const modules = [
   messageRoutes, // GET /api/admin/message/{list,unread} · POST /api/admin/message/read
   accountRoutes, // /api/admin/account/{profile,password,logins,sessions,sessions/end-others,ledger,subscriptions}
   menuRoutes, //    POST /api/menu
+  viewAsRoutes, //  POST /api/admin/account/view-as · POST /api/admin/account/view-as/end
 ] as const;
 
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

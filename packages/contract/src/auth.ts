@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ViewAsState } from './view-as.ts';
 
 /** Spec §5: username and password cannot be empty at login. Upper bounds keep hashing cheap. */
 export const LoginBody = Type.Object(
@@ -36,5 +37,10 @@ export const CurrentUser = Type.Object({
   phone: Type.String(),
   avatar: Type.String(),
   role: CurrentUserRole,
+  /**
+   * Set while a super admin views the app as another role (decision 0060): the fields above are
+   * then the viewed account's (or, for admin and inspector, the super admin's with the viewed role).
+   */
+  viewAs: Type.Optional(ViewAsState),
 });
 export type CurrentUser = Static<typeof CurrentUser>;

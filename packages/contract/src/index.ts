@@ -25,3 +25,4 @@ export * from './account.ts';
 export * from './orders-history.ts';
 export * from './menu.ts';
 export * from './orders-profile.ts';
+export * from './view-as.ts';

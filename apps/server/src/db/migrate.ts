@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_public_pages.ts';
 import * as m0009 from './migrations/0009_messages.ts';
 import * as m0010 from './migrations/0010_target_history.ts';
 import * as m0012 from './migrations/0012_avatar_messages.ts';
+import * as m0011 from './migrations/0011_view_as.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0009_messages': m0009,
   '0010_target_history': m0010,
   '0012_avatar_messages': m0012,
+  '0011_view_as': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

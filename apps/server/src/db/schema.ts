@@ -56,6 +56,10 @@ export interface SessionsTable {
   userAgent: string;
   revokedAt: number | null;
   revokeReason: RevokeReason | null;
+  /** Switch roles (0011, decision 0060): the role a super admin's session views the app as, or null. */
+  viewRole: string | null;
+  /** The shop account viewed as (view_role 'shop'), or null. */
+  viewUserId: number | null;
 }
 
 export interface LoginRecordsTable {

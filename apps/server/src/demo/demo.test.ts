@@ -268,6 +268,9 @@ describe('the demo business', () => {
     for (const kind of ['auth.login', 'order.create', 'order.update', 'user.recharge', 'user.setSubscription', 'user.update'])
       expect(kinds, kind).toContain(kind);
     expect(logs.some((l) => l.status === 0)).toBe(true);
+    // A past switch-roles session of the super admin, on any start day (decision 0060).
+    expect(kinds).toContain('account.viewAs');
+    expect(kinds).toContain('account.viewAsEnd');
     const logDaily = await a.db
       .selectFrom('operationLogDaily')
       .select((eb) => eb.fn.sum<number | string>('n').as('n'))

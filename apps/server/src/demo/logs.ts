@@ -4,6 +4,7 @@
  * shops and their changes — with the same module, action, content and path as the routes.
  */
 import { t } from '../lib/messages.ts';
+import { viewAsNote } from '../lib/view-as-note.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toIso } from '../lib/time.ts';
 import { formatFen } from '../modules/orders/orders.service.ts';
 import type { NewOperationLog } from '../db/schema.ts';
@@ -203,6 +204,37 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       );
     }
   }
+  // Switch roles (decision 0060), planted: yesterday the super admin viewed the app as shop0001
+  // for a few minutes, and switched back; the rows read as the routes write them.
+  const shopId = ids.get('shop0001');
+  if (shopId !== undefined) {
+    const superId = ids.get('superadmin') ?? 0;
+    const at = Math.floor(now / DAY_MS) * DAY_MS - DAY_MS + 10 * HOUR_MS;
+    add(
+      'superadmin',
+      at,
+      'account',
+      'viewAs',
+      'POST',
+      '/api/admin/account/view-as',
+      `user superadmin (#${superId}): viewing as shop shop0001 (#${shopId})`,
+      {
+        role: 'shop',
+        userId: shopId,
+      },
+    );
+    add(
+      'superadmin',
+      at + 6 * MINUTE_MS,
+      'account',
+      'viewAsEnd',
+      'POST',
+      '/api/admin/account/view-as/end',
+      `${viewAsNote({ role: 'shop', username: 'shop0001' })}user superadmin (#${superId}): switched back`,
+      {},
+    );
+  }
+
   return rows.filter((r) => r.createdAt <= now).sort((a, b) => a.createdAt - b.createdAt);
 }
 

@@ -247,6 +247,16 @@ const enUS = {
   'account.avatarMissing': 'The avatar image was not found: upload it again',
   // target history (issue 17)
   'history.needTarget': 'Give a chat ID or a MAC address to look up',
+  // switch roles (issue 14, decision 0060)
+  'viewAs.superAdminOnly': 'Only a super admin can switch roles',
+  'viewAs.alreadyViewing': 'You are already viewing as another role: switch back first',
+  'viewAs.shopRequired': 'Choose the shop account to view as',
+  'viewAs.notAShop': 'User #{id} is not a shop account',
+  'viewAs.shopDisabled': 'Shop account {username} is disabled',
+  'viewAs.userIdOnlyForShop': 'An account can only be chosen when viewing as a shop',
+  'viewAs.ended': 'The role you were viewing as is no longer available: you have been switched back',
+  'viewAs.ownAccountOnly': 'While viewing as another account, its profile, password and sessions cannot be changed',
+  'viewAs.logNote': '[viewing as {role}{account}] ',
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -493,6 +503,16 @@ const zhCN: Record<MessageKey, string> = {
   'account.avatarMissing': '找不到头像图片，请重新上传',
   // target history (issue 17)
   'history.needTarget': '请填写要查询的微信号或 MAC 地址',
+  // switch roles (issue 14, decision 0060)
+  'viewAs.superAdminOnly': '只有超级管理员可以切换角色',
+  'viewAs.alreadyViewing': '正在以其他角色查看：请先切换回来',
+  'viewAs.shopRequired': '请选择要查看的店铺账号',
+  'viewAs.notAShop': '用户 #{id} 不是店铺账号',
+  'viewAs.shopDisabled': '店铺账号 {username} 已停用',
+  'viewAs.userIdOnlyForShop': '只有以店铺查看时才能选择账号',
+  'viewAs.ended': '所查看的角色已不可用，已切换回来',
+  'viewAs.ownAccountOnly': '以其他账号查看时，不能修改该账号的资料、密码和会话',
+  'viewAs.logNote': '[以 {role}{account} 身份查看] ',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

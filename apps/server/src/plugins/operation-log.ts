@@ -5,6 +5,7 @@ import { nowMs } from '../lib/time.ts';
 import { recordOperation } from '../modules/logs/logs.service.ts';
 import { DOCS_PREFIX } from './auth.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../lib/cut-bytes.ts';
+import { viewAsNote } from '../lib/view-as-note.ts';
 
 /**
  * How a route appears in the operation log: its module and action, or `false` for a route
@@ -116,13 +117,16 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
         const payload = payloadOf(request);
         const bodyOperator =
           rule.operatorFromBody !== undefined && payload !== null && !Array.isArray(payload) ? payload[rule.operatorFromBody] : undefined;
-        const operator = request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
+        // While a super admin views as another role, the row names the super admin and notes the view (decision 0060).
+        const view = request.user?.viewAs;
+        const operator = view?.by.username ?? request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
+        const note = view === undefined ? '' : viewAsNote(view);
         const write = recordOperation(db, {
           module: rule.module,
           action: rule.action,
-          content: cut(request.logContent ?? defaultContent(rule, payload), 512),
+          content: cut(note + (request.logContent ?? defaultContent(rule, payload)), 512),
           operator: cut(operator, 64),
-          operatorId: request.user?.id ?? null,
+          operatorId: view?.by.id ?? request.user?.id ?? null,
           status: outcome.status === 200 ? 1 : 0,
           ip: cut(request.ip, 64),
           method: request.method,

@@ -20,3 +20,4 @@ export * from './public.ts';
 export * from './messages.ts';
 export * from './history.ts';
 export * from './routes.ts';
+export * from './view-as.ts';

@@ -12,6 +12,8 @@ import {
   SubscriptionRecord,
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
@@ -19,6 +21,16 @@ import { createBlobStore, publicFilesBase } from '../uploads/uploads.service.ts'
 import * as account from './account.service.ts';
 
 const security = [{ bearer: [] }];
+
+/**
+ * The user changing their own account. While a super admin views as a shop account (decision
+ * 0060), that account's profile, password and sessions are not theirs to change: refused.
+ */
+function accountOwner(request: FastifyRequest) {
+  const user = requireUser(request);
+  if (user.viewAs !== undefined && user.viewAs.userId !== null) throw new AppError(403, 'viewAs.ownAccountOnly');
+  return user;
+}
 const tags = ['account'];
 
 /** The signed-in user's own account (user centre, user settings): any signed-in user, on themselves only. */
@@ -52,7 +64,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      const user = accountOwner(request);
       const item = await account.updateProfile(db, user.id, request.body, avatars);
       request.logContent = `user ${user.username} (#${user.id}): own profile updated`;
       return ok(item);
@@ -72,7 +84,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      const user = accountOwner(request);
       const item = await account.setAvatar(db, avatars, user.id, request.body.avatar);
       request.logContent = `user ${user.username} (#${user.id}): own avatar ${item.avatar === '' ? 'removed' : 'set'}`;
       return ok(item);
@@ -92,7 +104,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      const user = accountOwner(request);
       const sessionsEnded = await account.changePassword(db, user.id, user.sessionId, request.body);
       request.logContent = `user ${user.username} (#${user.id}): own password changed, ${sessionsEnded} other sessions ended`;
       return ok({ sessionsEnded });
@@ -133,7 +145,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
       schema: { tags, summary: 'Sign out my other sessions', security, response: responses(EndedSessions) },
     },
     async (request) => {
-      const user = requireUser(request);
+      const user = accountOwner(request);
       const ended = await account.endOtherSessions(db, user.id, user.sessionId);
       request.logContent = `user ${user.username} (#${user.id}): ${ended} other sessions signed out`;
       return ok({ ended });

@@ -46,6 +46,8 @@ export const findSessionByTokenHash = preparedRead(
         'sessions.lastSeenAt',
         'sessions.revokedAt',
         'sessions.revokeReason',
+        'sessions.viewRole',
+        'sessions.viewUserId',
         'users.username',
         ...CURRENT_USER_COLUMNS,
       ])
@@ -176,4 +178,34 @@ export async function countLoginRecordsOf(db: Db, userId: number): Promise<numbe
     .where('userId', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+// ── switch roles (decision 0060): read only when a session views as another role ──
+
+/** A role by name, for the view of admin or inspector (read on every call of such a session: prepared once). */
+export const findRoleByName = preparedRead(
+  (db: Db, name: string) => db.selectFrom('roles').select(['id', 'name', 'description', 'permissions', 'isAdmin']).where('name', '=', name),
+  ['<role name>'],
+);
+
+/** A user with their role, for the view of one shop account (read on every call of such a session: prepared once). */
+export const findUserWithRoleById = preparedRead(
+  (db: Db, id: number) =>
+    db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.roleId')
+      .select(['users.id', 'users.username', ...CURRENT_USER_COLUMNS])
+      .where('users.id', '=', id),
+  [-1],
+);
+
+/** Sets (or, with nulls, clears) what a live session views the app as; answers whether a row changed. */
+export async function setSessionView(db: Db, sessionId: number, viewRole: string | null, viewUserId: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ viewRole, viewUserId })
+    .where('id', '=', sessionId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,9 +1,9 @@
-import { Status, type CurrentUser, type LoginBody, type LoginData } from '@clearplay/contract';
+import { RoleName, Status, VIEW_AS_ROLES, type CurrentUser, type LoginBody, type LoginData, type ViewAsBody } from '@clearplay/contract';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 import type { AuthUser } from '../../http/route-context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { TOKEN_PATTERN, hashToken, newToken } from '../../lib/tokens.ts';
@@ -181,7 +181,7 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
       throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.disabled');
     });
   }
-  const user: AuthUser = {
+  const real: AuthUser = {
     sessionId: row.sessionId,
     sessionExpiresAt: row.expiresAt,
     ...toCurrentUser({
@@ -198,8 +198,87 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
       roleIsAdmin: row.roleIsAdmin ?? 0,
     }),
   };
-  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) return repo.touchSession(db, row.sessionId, now).then(() => user);
-  return user;
+  // a viewing session (decision 0060) reads the viewed account or role: a promise, like a touch
+  const user = (): AuthUser | Promise<AuthUser> => (row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId));
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) return repo.touchSession(db, row.sessionId, now).then(user);
+  return user();
+}
+
+// ── switch roles (issue 14, decision 0060) ──
+
+/**
+ * The principal of a session that views the app as another role: the viewed role's permissions
+ * (never more than the super admin's own: the intersection), and for a shop the shop account's
+ * identity, so every place that scopes by the caller's id or permissions acts as that shop.
+ * The state stays only while it is valid: the session's own user a super admin, the viewed
+ * role existing, the viewed shop enabled and still a shop. Otherwise the view is cleared and the
+ * call refused (403), never answered as the super admin, so a stale view cannot widen a call.
+ */
+async function viewedAs(db: Db, real: AuthUser, viewRole: string, viewUserId: number | null): Promise<AuthUser> {
+  const refuse = async (): Promise<never> => {
+    await repo.setSessionView(db, real.sessionId, null, null);
+    throw new AppError(Status.FORBIDDEN, 'viewAs.ended');
+  };
+  if (real.role.name !== RoleName.SUPER_ADMIN || !(VIEW_AS_ROLES as readonly string[]).includes(viewRole)) return refuse();
+  const by = { id: real.id, username: real.username };
+  const narrowed = (permissions: readonly string[]) => permissions.filter((p) => real.role.permissions.includes(p));
+
+  if (viewUserId !== null) {
+    const target = await repo.findUserWithRoleById(db, viewUserId);
+    if (target === undefined || target.status !== 1 || target.roleName !== viewRole) return refuse();
+    const user = toCurrentUser(target);
+    return {
+      ...user,
+      role: { ...user.role, permissions: narrowed(user.role.permissions) },
+      sessionId: real.sessionId,
+      sessionExpiresAt: real.sessionExpiresAt,
+      viewAs: { role: viewRole, userId: target.id, username: target.username, nickname: target.nickname, by },
+    };
+  }
+  if (viewRole === RoleName.SHOP) return refuse();
+  const role = await repo.findRoleByName(db, viewRole);
+  if (role === undefined) return refuse();
+  return {
+    ...real,
+    roleId: role.id,
+    role: {
+      name: role.name,
+      description: role.description,
+      permissions: narrowed(permissionsOf(role.permissions)),
+      isAdmin: role.isAdmin === 1,
+    },
+    viewAs: { role: viewRole, userId: null, username: null, nickname: null, by },
+  };
+}
+
+/**
+ * Starts viewing the app as `role` (for a shop, as the shop account `userId`): only a session
+ * whose own user is a super admin, and not while already viewing (switch back first). Answers
+ * the viewed account's username (null for admin, inspector).
+ */
+export async function startViewAs(db: Db, user: AuthUser, body: ViewAsBody): Promise<{ username: string | null; userId: number | null }> {
+  if (user.viewAs !== undefined) throw new AppError(Status.FORBIDDEN, 'viewAs.alreadyViewing');
+  if (user.role.name !== RoleName.SUPER_ADMIN) throw new AppError(Status.FORBIDDEN, 'viewAs.superAdminOnly');
+  let target: { id: number; username: string } | null = null;
+  if (body.role === RoleName.SHOP) {
+    if (body.userId === undefined) throw new FieldAppError(400, 'userId', 'viewAs.shopRequired');
+    const row = await repo.findUserWithRoleById(db, body.userId);
+    if (row === undefined || row.roleName !== RoleName.SHOP) throw new FieldAppError(400, 'userId', 'viewAs.notAShop', { id: body.userId });
+    if (row.status !== 1) throw new FieldAppError(400, 'userId', 'viewAs.shopDisabled', { username: row.username });
+    target = { id: row.id, username: row.username };
+  } else if (body.userId !== undefined) {
+    throw new FieldAppError(400, 'userId', 'viewAs.userIdOnlyForShop');
+  }
+  if (!(await repo.setSessionView(db, user.sessionId, body.role, target?.id ?? null)))
+    throw new AppError(Status.UNAUTHORIZED, 'auth.required');
+  return { username: target?.username ?? null, userId: target?.id ?? null };
+}
+
+/** Switches back: clears the session's view (a no-op when not viewing). Answers whether a view ended. */
+export async function endViewAs(db: Db, user: AuthUser): Promise<boolean> {
+  if (user.viewAs === undefined) return false;
+  await repo.setSessionView(db, user.sessionId, null, null);
+  return true;
 }
 
 export async function logout(db: Db, sessionId: number): Promise<void> {

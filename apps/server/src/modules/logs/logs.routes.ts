@@ -1,7 +1,7 @@
 import { IdQuery, LogDetail, LogItem, LogListQuery, Page } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import type { RouteDeps } from '../../http/route-context.ts';
+import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { getLog, listLogs } from './logs.service.ts';
 
 const security = [{ bearer: [] }];
@@ -20,7 +20,7 @@ const logRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
         response: responses(Page(LogItem)),
       },
     },
-    async (request) => ok(await listLogs(db, request.query)),
+    async (request) => ok(await listLogs(db, request.query, localeOf(request))),
   );
 
   app.get(
@@ -35,7 +35,7 @@ const logRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
         response: responses(LogDetail),
       },
     },
-    async (request) => ok(await getLog(db, request.query.id)),
+    async (request) => ok(await getLog(db, request.query.id, localeOf(request))),
   );
 };
 

@@ -4,6 +4,8 @@ import { textFilter } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Locale } from '../../lib/messages.ts';
+import { contentIn } from '../../lib/view-as-note.ts';
 import { DAY_MS, toIso } from '../../lib/time.ts';
 import * as repo from './logs.repository.ts';
 
@@ -37,11 +39,11 @@ type ListRow = Pick<
   | 'errorMsg'
 >;
 
-const toLogItem = (row: ListRow): LogItem => ({
+const toLogItem = (row: ListRow, locale: Locale): LogItem => ({
   id: Number(row.id),
   module: row.module,
   action: row.action,
-  content: row.content,
+  content: contentIn(locale, row.content),
   operator: row.operator,
   operatorId: row.operatorId,
   status: row.status === 1 ? 'success' : 'failed',
@@ -94,16 +96,16 @@ export async function countLogs(db: Db, f: repo.LogFilter): Promise<number> {
   return rows.reduce((sum, row) => sum + num(row), 0);
 }
 
-export async function listLogs(db: Db, query: LogListQuery): Promise<{ list: LogItem[]; total: number }> {
+export async function listLogs(db: Db, query: LogListQuery, locale: Locale = 'en-US'): Promise<{ list: LogItem[]; total: number }> {
   const f = toFilter(query);
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
   const [rows, total] = await Promise.all([repo.listPage(db, f, (page - 1) * pageSize, pageSize).execute(), countLogs(db, f)]);
-  return { list: rows.map(toLogItem), total };
+  return { list: rows.map((row) => toLogItem(row, locale)), total };
 }
 
-export async function getLog(db: Db, id: number): Promise<LogDetail> {
+export async function getLog(db: Db, id: number, locale: Locale = 'en-US'): Promise<LogDetail> {
   const row = await repo.findById(db, id);
   if (row === undefined) throw new AppError(404, 'log.notFound', { id });
-  return { ...toLogItem(row), payload: row.payload, userAgent: row.userAgent };
+  return { ...toLogItem(row, locale), payload: row.payload, userAgent: row.userAgent };
 }

@@ -9,7 +9,8 @@ import { requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
 
 const visitor = (request: FastifyRequest): Visitor => ({
-  userId: request.user?.id ?? null,
+  // The person at the screen: while a super admin views as a shop, the super admin (decision 0060).
+  userId: request.user?.viewAs?.by.id ?? request.user?.id ?? null,
   ip: request.ip,
   userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
   host: request.headers.host,

@@ -14,6 +14,7 @@ import { Navbar } from './Navbar.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TabBar } from './TabBar.tsx';
 import { useDevice } from './use-device.ts';
+import { ViewAsBar } from '../view-as.tsx';
 import './layout.css';
 
 // The settings drawer is a chunk of its own, fetched the first time it opens.
@@ -59,6 +60,8 @@ export default function DefaultLayout() {
           data-testid="app-layout"
           data-device={mobile ? 'mobile' : 'desktop'}
         >
+          {/* Switch roles (decision 0060): who the super admin is viewing as, and the way back. */}
+          <ViewAsBar />
           {navbar ? (
             <Layout.Header className="app-navbar">
               <Navbar

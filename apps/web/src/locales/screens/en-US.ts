@@ -9,6 +9,7 @@ import { ordersIoEnUS } from './orders-io.en-US.ts';
 import { visitsEnUS } from './visits.en-US.ts';
 import { historyEnUS } from './history.en-US.ts';
 import { settingsEnUS } from './settings.en-US.ts';
+import { viewAsEnUS } from './view-as.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -277,6 +278,7 @@ const screensEnUS: ScreenMessages = {
   ...historyEnUS,
   ...settingsEnUS,
   ...pagesEnUS,
+  ...viewAsEnUS,
 };
 
 export default screensEnUS;

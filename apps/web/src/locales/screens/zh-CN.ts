@@ -8,6 +8,7 @@ import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 import { visitsZhCN } from './visits.zh-CN.ts';
 import { historyZhCN } from './history.zh-CN.ts';
 import { settingsZhCN } from './settings.zh-CN.ts';
+import { viewAsZhCN } from './view-as.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -280,6 +281,7 @@ const screensZhCN = {
   ...historyZhCN,
   ...settingsZhCN,
   ...pagesZhCN,
+  ...viewAsZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;
