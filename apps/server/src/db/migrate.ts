@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_visits.ts';
 import * as m0008 from './migrations/0008_public_pages.ts';
 import * as m0009 from './migrations/0009_messages.ts';
 import * as m0010 from './migrations/0010_target_history.ts';
+import * as m0013 from './migrations/0013_dict_label_en.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0008_public_pages': m0008,
   '0009_messages': m0009,
   '0010_target_history': m0010,
+  '0013_dict_label_en': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
