@@ -21,7 +21,7 @@ import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { findRouteByPath, RouteNames } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
-import { formatDate } from '../../lib/date.ts';
+import { formatDate, formatPercent } from '../../lib/date.ts';
 import { can, useActor } from '../../lib/permissions.ts';
 import { AnnouncementList, AnnouncementsDrawer, PublishAnnouncementModal } from '../announcements/index.ts';
 import { useWorkplace } from './api/workplace.ts';
@@ -35,12 +35,12 @@ export const PENDING_LINK = '/order/inspect?result=3';
 export const RENEWALS_LINK = '/system/user?subscriptionState=expiring';
 
 function Change({ value }: { value: number | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (value === null) return <Typography.Text type="secondary">{t('workplace.change.none')}</Typography.Text>;
   const up = value >= 0;
   return (
     <Typography.Text type={up ? 'success' : 'danger'} data-testid="workplace-change">
-      {up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {Math.abs(value * 100).toFixed(1)}% {t('workplace.change.vsLastMonth')}
+      {up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {formatPercent(Math.abs(value), i18n.language)} {t('workplace.change.vsLastMonth')}
     </Typography.Text>
   );
 }

@@ -8,6 +8,7 @@ import { ordersIoEnUS } from './orders-io.en-US.ts';
 import { visitsEnUS } from './visits.en-US.ts';
 import { historyEnUS } from './history.en-US.ts';
 import { settingsEnUS } from './settings.en-US.ts';
+import { i18nEnUS } from './i18n.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -275,6 +276,7 @@ const screensEnUS: ScreenMessages = {
   ...accountEnUS,
   ...historyEnUS,
   ...settingsEnUS,
+  ...i18nEnUS,
 };
 
 export default screensEnUS;

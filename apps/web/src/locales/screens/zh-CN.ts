@@ -7,6 +7,7 @@ import { ordersIoZhCN } from './orders-io.zh-CN.ts';
 import { visitsZhCN } from './visits.zh-CN.ts';
 import { historyZhCN } from './history.zh-CN.ts';
 import { settingsZhCN } from './settings.zh-CN.ts';
+import { i18nZhCN } from './i18n.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -278,6 +279,7 @@ const screensZhCN = {
   ...accountZhCN,
   ...historyZhCN,
   ...settingsZhCN,
+  ...i18nZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;
