@@ -16,7 +16,7 @@ import type { OrderItem, QuickOperation, WorkplaceData } from '@clearplay/contra
 import { formatMoney, ORDER_DICTS } from '@clearplay/contract/constants';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DictTag } from '../../components/DictTag.tsx';
+import { DictTag, DictText } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { findRouteByPath, RouteNames } from '../../config/paths.ts';
@@ -101,7 +101,14 @@ function OrdersTable({ rows, testId }: { rows: readonly OrderItem[]; testId: str
       columns={[
         { key: 'code', dataIndex: 'code', title: t('order.field.code'), width: 110 },
         { key: 'objWechatName', dataIndex: 'objWechatName', title: t('order.field.objWechatName'), ellipsis: true },
-        { key: 'gameName', dataIndex: 'gameName', title: t('order.field.gameName'), ellipsis: true, width: 110 },
+        {
+          key: 'gameName',
+          dataIndex: 'gameName',
+          title: t('order.field.gameName'),
+          ellipsis: true,
+          width: 110,
+          render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
+        },
         {
           key: 'result',
           title: t('order.field.result'),
