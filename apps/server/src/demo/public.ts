@@ -58,8 +58,19 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
     remark: '游戏厂商的反作弊政策与公告',
     cssClass: 'icon-doc',
     children: [
-      { label: '腾讯游戏安全中心', labelEn: 'Tencent Game Security Center', value: 'https://gamesafe.qq.com/', remark: '举报外挂、查询处罚公告', cssClass: 'icon-community' },
-      { label: 'Valve 反作弊（VAC）', labelEn: 'Valve Anti-Cheat (VAC)', value: 'https://help.steampowered.com/faqs/view/571A-97DA-70E9-FF74', cssClass: 'icon-doc' },
+      {
+        label: '腾讯游戏安全中心',
+        labelEn: 'Tencent Game Security Center',
+        value: 'https://gamesafe.qq.com/',
+        remark: '举报外挂、查询处罚公告',
+        cssClass: 'icon-community',
+      },
+      {
+        label: 'Valve 反作弊（VAC）',
+        labelEn: 'Valve Anti-Cheat (VAC)',
+        value: 'https://help.steampowered.com/faqs/view/571A-97DA-70E9-FF74',
+        cssClass: 'icon-doc',
+      },
     ],
   },
 ];

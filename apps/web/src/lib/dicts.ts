@@ -71,7 +71,10 @@ export function useDictData(type: string): DictData[] {
   const { i18n } = useTranslation();
   const locale = i18n.language;
   const data = useDicts().data?.dictData[type];
-  return useMemo(() => (data === undefined ? EMPTY_DATA : data.map((entry) => ({ ...entry, label: dictLabel(entry, locale) }))), [data, locale]);
+  return useMemo(
+    () => (data === undefined ? EMPTY_DATA : data.map((entry) => ({ ...entry, label: dictLabel(entry, locale) }))),
+    [data, locale],
+  );
 }
 
 export function useDictTree(type: string): DictDataNode[] {

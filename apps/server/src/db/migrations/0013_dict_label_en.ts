@@ -76,8 +76,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       .where('label_en', '=', '')
       .execute();
   }
-
-
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

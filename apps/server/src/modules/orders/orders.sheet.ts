@@ -157,7 +157,12 @@ export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
       ifPublic: list(publics, 'public, private, 1, 0'),
       ifChangedMac: list(changed, 'yes, no, 1, 0'),
     },
-    games: new Map(games.flatMap((g) => [[g.label.trim(), g.value] as const, ...(g.labelEn.trim() === '' ? [] : [[g.labelEn.trim(), g.value] as const])])),
+    games: new Map(
+      games.flatMap((g) => [
+        [g.label.trim(), g.value] as const,
+        ...(g.labelEn.trim() === '' ? [] : [[g.labelEn.trim(), g.value] as const]),
+      ]),
+    ),
     gameLabels: games.map((g) => g.label),
     dicts: { games: new Set(games.map((g) => g.value)), results: new Set(results.map((r) => r.value)) },
   };

@@ -89,7 +89,13 @@ export async function links(db: Db, locale: Locale): Promise<PublicLinkGroup[]> 
     return current?.id ?? id;
   };
   const groups = new Map<number, PublicLinkGroup>();
-  const toLink = (r: (typeof rows)[number]) => ({ id: r.id, title: localizedLabel(r.label, r.labelEn, locale), url: r.value, description: r.remark, icon: r.cssClass });
+  const toLink = (r: (typeof rows)[number]) => ({
+    id: r.id,
+    title: localizedLabel(r.label, r.labelEn, locale),
+    url: r.value,
+    description: r.remark,
+    icon: r.cssClass,
+  });
   for (const r of rows) if (r.parentId === null || !byId.has(r.parentId)) groups.set(r.id, { ...toLink(r), links: [] });
   for (const r of rows) {
     if (groups.has(r.id)) continue;
@@ -101,7 +107,9 @@ export async function links(db: Db, locale: Locale): Promise<PublicLinkGroup[]> 
 /** Published prices (decision 0050): `public_price` entries in display order, label as written, value in fen. */
 export async function prices(db: Db, locale: Locale): Promise<PublicPrice[]> {
   const rows = await enabledEntriesOf(db, PUBLIC_PRICE_DICT);
-  return rows.filter((r) => /^\d{1,9}$/.test(r.value)).map((r) => ({ label: localizedLabel(r.label, r.labelEn, locale), price: Number(r.value), remark: r.remark }));
+  return rows
+    .filter((r) => /^\d{1,9}$/.test(r.value))
+    .map((r) => ({ label: localizedLabel(r.label, r.labelEn, locale), price: Number(r.value), remark: r.remark }));
 }
 
 /** Checks recorded and cheaters caught, from order_daily's counters. */

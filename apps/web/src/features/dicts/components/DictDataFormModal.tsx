@@ -123,7 +123,10 @@ export function DictDataFormModal({
         <Select
           disabled={editing}
           showSearch={{ optionFilterProp: 'label' }}
-          options={types.map((type) => ({ value: type.code, label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})` }))}
+          options={types.map((type) => ({
+            value: type.code,
+            label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})`,
+          }))}
           onChange={() => form.setFieldValue('parentId', null)}
         />
       </Form.Item>

@@ -22,7 +22,11 @@ import { DictDataFormModal } from './DictDataFormModal.tsx';
 import { formatDate } from '../../../lib/date.ts';
 import { useDictLabel } from '../../../lib/dicts.ts';
 
-function labelsById(nodes: readonly DictDataNode[], label: (e: DictDataNode) => string, into = new Map<number, string>()): Map<number, string> {
+function labelsById(
+  nodes: readonly DictDataNode[],
+  label: (e: DictDataNode) => string,
+  into = new Map<number, string>(),
+): Map<number, string> {
   for (const node of nodes) {
     into.set(node.id, label(node));
     if (node.children) labelsById(node.children, label, into);
@@ -144,7 +148,10 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
         loading={types.isLoading}
         showSearch={{ optionFilterProp: 'label' }}
         onChange={onTypeChange}
-        options={(types.data ?? []).map((type) => ({ value: type.code, label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})` }))}
+        options={(types.data ?? []).map((type) => ({
+          value: type.code,
+          label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})`,
+        }))}
         data-testid="dict-data-type"
       />
     </Space>

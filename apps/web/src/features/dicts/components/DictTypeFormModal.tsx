@@ -25,7 +25,9 @@ export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type
       code: values.code.trim(),
       name: values.name.trim(),
       nameEn: values.nameEn?.trim() ?? '',
-      status: values.status, remark: values.remark?.trim() ?? '' };
+      status: values.status,
+      remark: values.remark?.trim() ?? '',
+    };
     return editing ? update.mutateAsync({ id: type.id, ...body }) : create.mutateAsync(body);
   };
   return (
@@ -35,7 +37,9 @@ export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type
       onClose={onClose}
       onSubmit={submit}
       successMessage={editing ? t('feedback.dictType.update.success') : t('feedback.dictType.create.success')}
-      initialValues={type ? { code: type.code, name: type.name, nameEn: type.nameEn, status: type.status, remark: type.remark } : { status: 1 }}
+      initialValues={
+        type ? { code: type.code, name: type.name, nameEn: type.nameEn, status: type.status, remark: type.remark } : { status: 1 }
+      }
       labelSpan={5}
       data-testid="dict-type-form"
     >
