@@ -97,7 +97,11 @@ describe('both labels through the admin calls', () => {
     const tooLong = await newData({ typeCode: 'yes_no', label: '长', labelEn: 'x'.repeat(101), value: '3' });
     expect(tooLong.http).toBe(400);
     const all = (await call<{ code: string; data: DictDataItem[] }[]>(ctx, 'GET', '/api/admin/dict/type-data/all', { as: boss })).data;
-    expect(all.find((t) => t.code === 'yes_no')?.data.map((d) => d.labelEn)).toEqual(['Yes', 'No', '']);
+    expect(all.find((t) => t.code === 'yes_no')?.data.map((d) => [d.value, d.labelEn])).toEqual([
+      ['1', 'Yes'],
+      ['2', ''],
+      ['0', 'No'],
+    ]);
     await call(ctx, 'DELETE', `/api/admin/dict/data/${made.data.id}`, { as: boss });
   });
 
