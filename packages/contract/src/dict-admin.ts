@@ -7,6 +7,8 @@ export const DictTypeItem = Type.Object({
   id: Type.Integer(),
   code: Type.String(),
   name: Type.String(),
+  /** English name; '' when none (decision 0066). */
+  nameEn: Type.String(),
   status: EnabledStatus,
   remark: Type.String(),
   createdTime: Instant,
@@ -29,6 +31,8 @@ export type DictTypeListQuery = Static<typeof DictTypeListQuery>;
 const typeFields = {
   code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_]*$' }),
   name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
+  /** English name; left out keeps the stored one on update, '' clears it. */
+  nameEn: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(EnabledStatus),
   remark: Type.Optional(Type.String({ maxLength: 500 })),
 };
@@ -66,6 +70,8 @@ export const ListClass = Type.Union([
 const dataFields = {
   typeCode: Type.String({ minLength: 1, maxLength: 64 }),
   label: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  /** English label; left out keeps the stored one on update, '' clears it (decision 0066). */
+  labelEn: Type.Optional(Type.String({ maxLength: 100 })),
   value: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
   sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 99999 })),
   cssClass: Type.Optional(Type.String({ maxLength: 100 })),

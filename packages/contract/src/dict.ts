@@ -4,7 +4,10 @@ import { Type, type Static } from 'typebox';
 export const DictData = Type.Object({
   id: Type.Integer(),
   typeCode: Type.String(),
+  /** The Chinese label (zh-CN), always present. */
   label: Type.String(),
+  /** The English label (en-US); '' when none, readers then show `label` (decision 0066). */
+  labelEn: Type.String(),
   value: Type.String(),
   sort: Type.Integer(),
   cssClass: Type.String(),

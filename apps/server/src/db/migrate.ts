@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_messages.ts';
 import * as m0010 from './migrations/0010_target_history.ts';
 import * as m0012 from './migrations/0012_avatar_messages.ts';
 import * as m0011 from './migrations/0011_view_as.ts';
+import * as m0013 from './migrations/0013_dict_label_en.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0010_target_history': m0010,
   '0012_avatar_messages': m0012,
   '0011_view_as': m0011,
+  '0013_dict_label_en': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -80,6 +80,8 @@ export interface DictTypesTable {
   status: number;
   remark: string;
   createdAt: number;
+  /** English name (issue 15); '' = none, readers fall back to name. */
+  nameEn: Generated<string>;
 }
 
 export interface DictDataTable {
@@ -95,6 +97,8 @@ export interface DictDataTable {
   status: number;
   remark: string;
   createdAt: number;
+  /** English label (issue 15); '' = none, readers fall back to label. */
+  labelEn: Generated<string>;
 }
 
 export interface PageViewsTable {

@@ -36,6 +36,8 @@ const ROLES = [
 
 interface SeedDictData {
   label: string;
+  /** The English label (issue 15): seeded in both languages. */
+  labelEn: string;
   value: string;
   listClass?: string;
   cssClass?: string;
@@ -43,67 +45,95 @@ interface SeedDictData {
   remark?: string;
 }
 
-const yesNo = (yes: string, no: string, yesClass = 'success', noClass = 'default'): SeedDictData[] => [
-  { label: yes, value: '1', listClass: yesClass },
-  { label: no, value: '0', listClass: noClass, isDefault: true },
+const yesNo = (yes: [string, string], no: [string, string], yesClass = 'success', noClass = 'default'): SeedDictData[] => [
+  { label: yes[0], labelEn: yes[1], value: '1', listClass: yesClass },
+  { label: no[0], labelEn: no[1], value: '0', listClass: noClass, isDefault: true },
 ];
 
-const games = ['和平精英', '王者荣耀', '三角洲行动', '无畏契约', 'CS2', '英雄联盟', '永劫无间'];
+/** [Chinese name (also the stored value), English name] */
+const games = [
+  ['和平精英', 'Game for Peace'],
+  ['王者荣耀', 'Honor of Kings'],
+  ['三角洲行动', 'Delta Force'],
+  ['无畏契约', 'VALORANT'],
+  ['CS2', 'CS2'],
+  ['英雄联盟', 'League of Legends'],
+  ['永劫无间', 'NARAKA: BLADEPOINT'],
+] as const;
 
-export const DICTIONARIES: readonly { code: string; name: string; remark: string; data: SeedDictData[] }[] = [
+/** Every dictionary in both languages (migration 0013 gave databases seeded earlier the same English text). */
+export const DICTIONARIES: readonly { code: string; name: string; nameEn: string; remark: string; data: SeedDictData[] }[] = [
   {
     code: 'order_result',
     name: '检测结果',
+    nameEn: 'Result',
     remark: '检测订单的结果',
     data: [
-      { label: '正常', value: '0', listClass: 'success', isDefault: true },
-      { label: '作弊', value: '1', listClass: 'danger' },
-      { label: '未通过', value: '2', listClass: 'info' },
-      { label: '可疑', value: '3', listClass: 'warning' },
+      { label: '正常', labelEn: 'Normal', value: '0', listClass: 'success', isDefault: true },
+      { label: '作弊', labelEn: 'Cheating', value: '1', listClass: 'danger' },
+      { label: '未通过', labelEn: 'Not passed', value: '2', listClass: 'info' },
+      { label: '可疑', labelEn: 'Suspicious', value: '3', listClass: 'warning' },
     ],
   },
   {
     code: 'common_status',
     name: '通用状态',
+    nameEn: 'Status',
     remark: '启用 / 停用',
     data: [
-      { label: '启用', value: '1', listClass: 'success', isDefault: true },
-      { label: '停用', value: '0', listClass: 'danger' },
+      { label: '启用', labelEn: 'Enabled', value: '1', listClass: 'success', isDefault: true },
+      { label: '停用', labelEn: 'Disabled', value: '0', listClass: 'danger' },
     ],
   },
-  { code: 'yes_no', name: '是否', remark: '是 / 否', data: yesNo('是', '否', 'primary') },
-  { code: 'public_private', name: '公开状态', remark: '检测记录是否公开', data: yesNo('公开', '私密', 'success') },
-  { code: 'changed_mac', name: '是否更换 MAC', remark: '检测对象是否更换过 MAC 地址', data: yesNo('已更换', '未更换', 'warning') },
+  { code: 'yes_no', name: '是否', nameEn: 'Yes / no', remark: '是 / 否', data: yesNo(['是', 'Yes'], ['否', 'No'], 'primary') },
+  {
+    code: 'public_private',
+    name: '公开状态',
+    nameEn: 'Visibility',
+    remark: '检测记录是否公开',
+    data: yesNo(['公开', 'Public'], ['私密', 'Private'], 'success'),
+  },
+  {
+    code: 'changed_mac',
+    name: '是否更换 MAC',
+    nameEn: 'MAC changed',
+    remark: '检测对象是否更换过 MAC 地址',
+    data: yesNo(['已更换', 'Changed'], ['未更换', 'Not changed'], 'warning'),
+  },
   {
     code: 'game',
     name: '游戏',
+    nameEn: 'Game',
     remark: '检测订单可选的游戏',
-    data: games.map((g, i) => ({ label: g, value: g, listClass: 'default', isDefault: i === 0 })),
+    data: games.map(([g, en], i) => ({ label: g, labelEn: en, value: g, listClass: 'default', isDefault: i === 0 })),
   },
   {
     code: 'linkstore',
     name: '链接商店',
+    nameEn: 'Link store',
     remark: '链接页的链接：标签为标题，值为网址，样式为图标',
     data: [
-      { label: '和平精英官网', value: 'https://gp.qq.com/', cssClass: 'icon-game' },
-      { label: '王者荣耀官网', value: 'https://pvp.qq.com/', cssClass: 'icon-game' },
-      { label: '三角洲行动官网', value: 'https://df.qq.com/', cssClass: 'icon-game' },
-      { label: '无畏契约官网', value: 'https://val.qq.com/', cssClass: 'icon-game' },
+      { label: '和平精英官网', labelEn: 'Game for Peace official site', value: 'https://gp.qq.com/', cssClass: 'icon-game' },
+      { label: '王者荣耀官网', labelEn: 'Honor of Kings official site', value: 'https://pvp.qq.com/', cssClass: 'icon-game' },
+      { label: '三角洲行动官网', labelEn: 'Delta Force official site', value: 'https://df.qq.com/', cssClass: 'icon-game' },
+      { label: '无畏契约官网', labelEn: 'VALORANT official site', value: 'https://val.qq.com/', cssClass: 'icon-game' },
     ],
   },
   {
     code: 'announcement_type',
     name: '公告类型',
+    nameEn: 'Announcement type',
     remark: '公告的类型：通知、活动、新闻',
     data: [
-      { label: '通知', value: 'notice', listClass: 'primary', isDefault: true },
-      { label: '活动', value: 'activity', listClass: 'success' },
-      { label: '新闻', value: 'news', listClass: 'info' },
+      { label: '通知', labelEn: 'Notice', value: 'notice', listClass: 'primary', isDefault: true },
+      { label: '活动', labelEn: 'Event', value: 'activity', listClass: 'success' },
+      { label: '新闻', labelEn: 'News', value: 'news', listClass: 'info' },
     ],
   },
   {
     code: 'public_price',
     name: '公开价格',
+    nameEn: 'Public prices',
     remark: '首页公布的检测价格：标签为结果，值为价格（分）',
     data: [],
   },
@@ -269,7 +299,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
       for (const type of DICTIONARIES) {
         await trx
           .insertInto('dictTypes')
-          .values({ code: type.code, name: type.name, status: 1, remark: type.remark, createdAt: now })
+          .values({ code: type.code, name: type.name, nameEn: type.nameEn, status: 1, remark: type.remark, createdAt: now })
           .execute();
         let sort = 0;
         for (const item of type.data) {
@@ -278,6 +308,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
             .values({
               typeCode: type.code,
               label: item.label,
+              labelEn: item.labelEn,
               value: item.value,
               sort: sort++,
               cssClass: item.cssClass ?? '',

@@ -10,6 +10,8 @@ import * as dictRepo from '../modules/dicts/dicts.repository.ts';
 
 interface DemoEntry {
   label: string;
+  /** English label (issue 15): the demo's entries are in both languages. */
+  labelEn: string;
   value: string;
   remark?: string;
   cssClass?: string;
@@ -18,28 +20,31 @@ interface DemoEntry {
 
 /** Prices in fen, per result, as the demo shop's (db/seed.ts DEMO_SHOP_PRICES). */
 export const DEMO_PUBLIC_PRICES: readonly DemoEntry[] = [
-  { label: '正常', value: '3000', remark: '未发现问题，出具检测证书' },
-  { label: '作弊', value: '5000', remark: '发现外挂，记录证据并可公开' },
-  { label: '可疑', value: '4000', remark: '存在可疑项，建议复检' },
-  { label: '未通过', value: '2000', remark: '未能完成检测' },
+  { label: '正常', labelEn: 'Normal', value: '3000', remark: '未发现问题，出具检测证书' },
+  { label: '作弊', labelEn: 'Cheating', value: '5000', remark: '发现外挂，记录证据并可公开' },
+  { label: '可疑', labelEn: 'Suspicious', value: '4000', remark: '存在可疑项，建议复检' },
+  { label: '未通过', labelEn: 'Not passed', value: '2000', remark: '未能完成检测' },
 ];
 
 /** Two groups with links under them (the seed's flat game sites stay as "more links"). */
 export const DEMO_LINKS: readonly DemoEntry[] = [
   {
     label: '检测工具',
+    labelEn: 'Inspection tools',
     value: 'https://learn.microsoft.com/sysinternals/',
     remark: '检测员常用的系统工具',
     cssClass: 'icon-tool',
     children: [
       {
         label: 'Process Explorer',
+        labelEn: 'Process Explorer',
         value: 'https://learn.microsoft.com/sysinternals/downloads/process-explorer',
         remark: '查看进程与加载的模块',
         cssClass: 'icon-tool',
       },
       {
         label: 'Autoruns',
+        labelEn: 'Autoruns',
         value: 'https://learn.microsoft.com/sysinternals/downloads/autoruns',
         remark: '查看开机自启项',
         cssClass: 'icon-tool',
@@ -48,12 +53,24 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
   },
   {
     label: '反作弊说明',
+    labelEn: 'Anti-cheat policies',
     value: 'https://www.anticheatexpert.com/',
     remark: '游戏厂商的反作弊政策与公告',
     cssClass: 'icon-doc',
     children: [
-      { label: '腾讯游戏安全中心', value: 'https://gamesafe.qq.com/', remark: '举报外挂、查询处罚公告', cssClass: 'icon-community' },
-      { label: 'Valve 反作弊（VAC）', value: 'https://help.steampowered.com/faqs/view/571A-97DA-70E9-FF74', cssClass: 'icon-doc' },
+      {
+        label: '腾讯游戏安全中心',
+        labelEn: 'Tencent Game Security Center',
+        value: 'https://gamesafe.qq.com/',
+        remark: '举报外挂、查询处罚公告',
+        cssClass: 'icon-community',
+      },
+      {
+        label: 'Valve 反作弊（VAC）',
+        labelEn: 'Valve Anti-Cheat (VAC)',
+        value: 'https://help.steampowered.com/faqs/view/571A-97DA-70E9-FF74',
+        cssClass: 'icon-doc',
+      },
     ],
   },
 ];
@@ -73,6 +90,7 @@ async function writeEntries(
       (await dictRepo.insertData(trx, {
         typeCode,
         label: entry.label,
+        labelEn: entry.labelEn,
         value: entry.value,
         sort,
         cssClass: entry.cssClass ?? '',

@@ -47,3 +47,15 @@ export function DictTag({ type, value, fallback }: { type: string; value: unknow
   }
   return <ListClassTag label={entry.label} listClass={entry.listClass} className={entry.cssClass} />;
 }
+
+/**
+ * A value stored as text whose dictionary knows it (a game stored by its Chinese name), as
+ * plain text in the reader's language: the entry's label, or the value as stored.
+ *
+ *   <DictText type="game" value={order.gameName} />
+ */
+export function DictText({ type, value }: { type: string; value: unknown }) {
+  const entry = findDictEntry(useDictData(type), value);
+  if (entry) return <>{entry.label}</>;
+  return <>{value === null || value === undefined || value === '' ? '-' : String(value)}</>;
+}

@@ -27,7 +27,7 @@ export interface TypeFilter {
 const typeWhere = (db: Db, f: TypeFilter) => (eb: ExpressionBuilder<Database, 'dictTypes'>) => {
   const parts: Expression<SqlBool>[] = [];
   if (f.code !== undefined) parts.push(lowerContains(db, 'code', f.code));
-  if (f.name !== undefined) parts.push(lowerContains(db, 'name', f.name));
+  if (f.name !== undefined) parts.push(eb.or([lowerContains(db, 'name', f.name), lowerContains(db, 'nameEn', f.name)]));
   if (f.status !== undefined) parts.push(eb('status', '=', f.status));
   return eb.and(parts);
 };
@@ -77,7 +77,7 @@ export interface DataFilter {
 
 const dataWhere = (db: Db, typeCode: string, f: DataFilter) => (eb: ExpressionBuilder<Database, 'dictData'>) => {
   const parts: Expression<SqlBool>[] = [eb('typeCode', '=', typeCode)];
-  if (f.label !== undefined) parts.push(lowerContains(db, 'label', f.label));
+  if (f.label !== undefined) parts.push(eb.or([lowerContains(db, 'label', f.label), lowerContains(db, 'labelEn', f.label)]));
   if (f.status !== undefined) parts.push(eb('status', '=', f.status));
   return eb.and(parts);
 };

@@ -25,6 +25,7 @@ export const toDictData = (row: DictDataRow): DictData => ({
   id: row.id,
   typeCode: row.typeCode,
   label: row.label,
+  labelEn: row.labelEn,
   value: row.value,
   sort: row.sort,
   cssClass: row.cssClass,
@@ -92,6 +93,7 @@ const toDictTypeItem = (row: DictTypeRow, dataCount: number): DictTypeItem => ({
   id: row.id,
   code: row.code,
   name: row.name,
+  nameEn: row.nameEn,
   status: row.status === 1 ? 1 : 0,
   remark: row.remark,
   createdTime: toIso(Number(row.createdAt)),
@@ -126,6 +128,7 @@ export async function createType(db: Db, body: DictTypeCreateBody): Promise<Dict
       return repo.insertType(trx, {
         code: body.code,
         name: body.name.trim(),
+        nameEn: (body.nameEn ?? '').trim(),
         status: body.status ?? 1,
         remark: body.remark ?? '',
         createdAt: nowMs(),
@@ -152,6 +155,7 @@ export async function updateType(db: Db, body: DictTypeUpdateBody): Promise<{ it
       await repo.updateType(trx, body.id, {
         code: body.code,
         name: body.name.trim(),
+        nameEn: body.nameEn === undefined ? row.nameEn : body.nameEn.trim(),
         status: body.status ?? row.status,
         remark: body.remark ?? row.remark,
       });
@@ -240,6 +244,7 @@ export async function createData(db: Db, body: DictDataCreateBody): Promise<Dict
     const newId = await repo.insertData(trx, {
       typeCode: body.typeCode,
       label: body.label.trim(),
+      labelEn: (body.labelEn ?? '').trim(),
       value: body.value,
       sort: body.sort ?? 0,
       cssClass: body.cssClass ?? '',
@@ -279,6 +284,7 @@ export async function updateData(db: Db, body: DictDataUpdateBody): Promise<Dict
     await repo.updateData(trx, row.id, {
       typeCode: body.typeCode,
       label: body.label.trim(),
+      labelEn: body.labelEn === undefined ? row.labelEn : body.labelEn.trim(),
       value: body.value,
       sort: body.sort ?? row.sort,
       cssClass: body.cssClass ?? row.cssClass,

@@ -169,6 +169,9 @@ describe('with the embedded upload host', () => {
     expect(zip.names).toEqual(['health-certificate/01.png', 'problem-proof/02.png', 'summary.txt', 'verify-qr.png']);
     expect(zip.summary).toContain(`Detection record ${privateOrder.code}`);
     expect(zip.summary).toContain('Amount: ¥30.00');
+    // Dictionary labels in the caller's language too (decision 0066).
+    expect(zip.summary).toContain('Result: Cheating\r\n');
+    expect(zip.summary).toContain('Public: Private\r\n');
     expect(zip.summary).toContain('Health certificate: 1 in the folder health-certificate/');
     expect(zip.summary).toContain(
       'health-certificate/02: /upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff (the file does not exist)',

@@ -207,7 +207,7 @@ export async function orderZip(
   publicBase?: string,
 ): Promise<OrderZip> {
   const item = toOrderItem(await visibleOrder(db, id, op), op);
-  const dict = await loadDictLabels(db);
+  const dict = await loadDictLabels(db, locale);
   const zip = new ZipFile();
   const out = zip.outputStream as PassThrough;
   const started = nowMs();

@@ -124,7 +124,7 @@ describe('formula neutralisation', () => {
 });
 
 describe('GET /admin/order/export', () => {
-  it('streams every order to staff, with labels, CNY amounts, Beijing times and neutralised formulas', async () => {
+  it('streams every order to staff, with labels in the caller’s language, CNY amounts, Beijing times and neutralised formulas', async () => {
     const exported = await exportAs(admin);
     expect(exported.headers['content-disposition']).toMatch(
       /^attachment; filename="orders-\d{8}-\d{6}\.xlsx"; filename\*=UTF-8''orders-\d{8}-\d{6}\.xlsx$/,
@@ -136,9 +136,9 @@ describe('GET /admin/order/export', () => {
     expect(a1[col('Verification code')]).toBe(created.a1!.code);
     expect(a1[col('Target name')]).toBe("'+SUM(1,2)");
     expect(a1[col('Description')]).toBe('\'=HYPERLINK("http://evil.example","click")');
-    expect(a1[col('Result')]).toBe('作弊');
-    expect(a1[col('Public')]).toBe('私密');
-    expect(a1[col('MAC changed')]).toBe('已更换');
+    expect(a1[col('Result')]).toBe('Cheating');
+    expect(a1[col('Public')]).toBe('Private');
+    expect(a1[col('MAC changed')]).toBe('Changed');
     expect(a1[col('MAC address')]).toBe('AA-BB-CC-DD-EE-0F');
     expect(a1[col('Client shop')]).toBe('Shop A');
     expect(a1[col('Amount')]).toBe(30);
@@ -157,8 +157,8 @@ describe('GET /admin/order/export', () => {
     expect(b2[col("Target's shop")]).toBe("'@attacker");
     expect(b2[col('Description')]).toBe("'-1+2");
     expect(b2[col('Amount')]).toBe(7.77);
-    expect(b2[col('Result')]).toBe('未通过');
-    expect(b2[col('Public')]).toBe('公开');
+    expect(b2[col('Result')]).toBe('Not passed');
+    expect(b2[col('Public')]).toBe('Public');
     expect(b2[col('Problem proof')]).toBe('https://img.example.com/p/1.png');
   });
 
@@ -166,6 +166,8 @@ describe('GET /admin/order/export', () => {
     const exported = await exportAs(admin, '', 'zh-CN');
     expect(exported.rows[0]!.slice(0, 3)).toEqual(['验证码', '目标微信号', '目标名称']);
     expect(exported.sheet.name).toBe('检测记录');
+    const a1 = rowOf(exported, 'exp_a1')!;
+    expect([a1[col('Result')], a1[col('Public')], a1[col('MAC changed')]]).toEqual(['作弊', '私密', '已更换']);
     expect(exported.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('检测记录-')}`);
   });
 

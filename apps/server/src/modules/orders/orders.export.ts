@@ -159,7 +159,7 @@ export async function exportOrders(
 ): Promise<OrderExport> {
   const filter = toOrderFilter(query, op);
   const sort = toSort(query);
-  const dict = await loadDictLabels(db);
+  const dict = await loadDictLabels(db, locale);
   const viewer: Viewer = { seesAll: seesAll(op), id: op.id };
   // Compiled with the camel-case plugin (the filters name columns in camelCase), run without it.
   const raw = db.withoutPlugins();

@@ -8,7 +8,7 @@
  * zone, no daylight saving). Text that names its zone (`2026-01-02T07:04:00Z`) is taken as
  * written.
  */
-import { ORDER_DICTS, ORDER_SHEET_COLUMNS, type OrderSheetColumn } from '@clearplay/contract';
+import { localizedLabel, ORDER_DICTS, ORDER_SHEET_COLUMNS, type OrderSheetColumn } from '@clearplay/contract';
 import type { Db } from '../../db/index.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
 import { HOUR_MS } from '../../lib/time.ts';
@@ -103,10 +103,11 @@ export interface DictLabels {
   labels: Record<CodedField, ReadonlyMap<string, string>>;
 }
 
-/** The labels of the order dictionaries, read once per export or download. */
-export async function loadDictLabels(db: Db): Promise<DictLabels> {
+/** The labels of the order dictionaries in the reader's language (decision 0066), read once per export or download. */
+export async function loadDictLabels(db: Db, locale: Locale): Promise<DictLabels> {
   const rows = await allEntries(db);
-  const of = (type: string) => new Map(rows.filter((r) => r.typeCode === type).map((r) => [r.value, r.label] as const));
+  const of = (type: string) =>
+    new Map(rows.filter((r) => r.typeCode === type).map((r) => [r.value, localizedLabel(r.label, r.labelEn, locale)] as const));
   return {
     labels: { result: of(ORDER_DICTS.result), ifPublic: of(ORDER_DICTS.ifPublic), ifChangedMac: of(ORDER_DICTS.ifChangedMac) },
   };
@@ -136,7 +137,7 @@ export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
     enabledEntriesOf(db, ORDER_DICTS.ifChangedMac),
     enabledEntriesOf(db, ORDER_DICTS.game),
   ]);
-  const build = (entries: readonly { label: string; value: string }[], words: Record<string, number>) => {
+  const build = (entries: readonly { label: string; labelEn: string; value: string }[], words: Record<string, number>) => {
     const map = new Map<string, number>();
     for (const [word, value] of Object.entries(words)) map.set(word, value);
     for (const e of entries) {
@@ -144,6 +145,7 @@ export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
       if (!Number.isInteger(value)) continue;
       map.set(e.value.trim().toLowerCase(), value);
       map.set(e.label.trim().toLowerCase(), value);
+      if (e.labelEn.trim() !== '') map.set(e.labelEn.trim().toLowerCase(), value);
     }
     return map;
   };
@@ -155,7 +157,12 @@ export async function loadImportVocabulary(db: Db): Promise<ImportVocabulary> {
       ifPublic: list(publics, 'public, private, 1, 0'),
       ifChangedMac: list(changed, 'yes, no, 1, 0'),
     },
-    games: new Map(games.map((g) => [g.label.trim(), g.value])),
+    games: new Map(
+      games.flatMap((g) => [
+        [g.label.trim(), g.value] as const,
+        ...(g.labelEn.trim() === '' ? [] : [[g.labelEn.trim(), g.value] as const]),
+      ]),
+    ),
     gameLabels: games.map((g) => g.label),
     dicts: { games: new Set(games.map((g) => g.value)), results: new Set(results.map((r) => r.value)) },
   };

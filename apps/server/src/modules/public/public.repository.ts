@@ -11,6 +11,7 @@ const PUBLIC_COLUMNS = [
   'orders.result',
   'orders.createdAt',
   'resultDict.label as resultLabel',
+  'resultDict.labelEn as resultLabelEn',
   'resultDict.listClass as resultClass',
 ] as const;
 
@@ -21,6 +22,7 @@ export type PublicOrderRow = {
   result: number;
   createdAt: number;
   resultLabel: string | null;
+  resultLabelEn: string | null;
   resultClass: string | null;
 };
 

@@ -51,8 +51,9 @@ const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
       },
     },
     async (request, reply) => {
-      const list = await pub.lookup(db, request.query.chatId);
+      const list = await pub.lookup(db, request.query.chatId, localeOf(request));
       cache(reply, 'private, max-age=60');
+      void reply.header('vary', 'accept-language');
       return ok({ list });
     },
   );
@@ -82,9 +83,10 @@ const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
       config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.read) },
       schema: { tags, summary: 'The link store: groups of links from the linkstore dictionary', response: responses(PublicLinksData) },
     },
-    async (_request, reply) => {
-      const groups = await pub.links(db);
+    async (request, reply) => {
+      const groups = await pub.links(db, localeOf(request));
       cache(reply, SHARED);
+      void reply.header('vary', 'accept-language');
       return ok({ groups });
     },
   );
@@ -99,9 +101,10 @@ const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
         response: responses(PublicPricesData),
       },
     },
-    async (_request, reply) => {
-      const list = await pub.prices(db);
+    async (request, reply) => {
+      const list = await pub.prices(db, localeOf(request));
       cache(reply, SHARED);
+      void reply.header('vary', 'accept-language');
       return ok({ list });
     },
   );

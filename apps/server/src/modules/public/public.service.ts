@@ -1,4 +1,5 @@
 import {
+  localizedLabel,
   LINKSTORE_DICT,
   PUBLIC_LOOKUP_LIMIT,
   PUBLIC_LOOKUP_MIN_LENGTH,
@@ -35,23 +36,23 @@ export function maskChatId(id: string): string {
   return `${chars.slice(0, head).join('')}***${tail === 0 ? '' : chars.slice(n - tail).join('')}`;
 }
 
-const toPublicOrder = (row: repo.PublicOrderRow): PublicOrder => ({
+const toPublicOrder = (row: repo.PublicOrderRow, locale: Locale): PublicOrder => ({
   code: row.code,
   gameName: row.gameName,
   result: row.result,
-  resultLabel: row.resultLabel ?? String(row.result),
+  resultLabel: row.resultLabel === null ? String(row.result) : localizedLabel(row.resultLabel, row.resultLabelEn, locale),
   resultClass: row.resultClass ?? 'default',
   checkedTime: toIso(Number(row.createdAt)),
   maskedWechat: maskChatId(row.objWechat),
 });
 
 /** Public orders of exactly this chat ID (decision 0049); a private order is never told apart from none. */
-export async function lookup(db: Db, chatId: string): Promise<PublicOrder[]> {
+export async function lookup(db: Db, chatId: string, locale: Locale): Promise<PublicOrder[]> {
   const id = chatId.trim();
   if (Array.from(id).length < PUBLIC_LOOKUP_MIN_LENGTH) {
     throw new FieldAppError(400, 'chatId', 'public.chatIdShort', { min: PUBLIC_LOOKUP_MIN_LENGTH });
   }
-  return (await repo.publicOrdersByChatId(db, id, PUBLIC_LOOKUP_LIMIT)).map(toPublicOrder);
+  return (await repo.publicOrdersByChatId(db, id, PUBLIC_LOOKUP_LIMIT)).map((row) => toPublicOrder(row, locale));
 }
 
 const CODE = new RegExp(VERIFY_CODE_PATTERN);
@@ -68,7 +69,7 @@ export async function certificate(db: Db, rawCode: string, locale: Locale): Prom
   const code = normalCode(rawCode);
   const row = await repo.publicOrderByCode(db, code);
   if (row === undefined) throw new AppError(404, 'public.noCertificate', { code });
-  return { ...toPublicOrder(row), serviceName: t(locale, 'public.serviceName') };
+  return { ...toPublicOrder(row, locale), serviceName: t(locale, 'public.serviceName') };
 }
 
 /**
@@ -77,7 +78,7 @@ export async function certificate(db: Db, rawCode: string, locale: Locale): Prom
  * their root). Values are checked on save; one that is not an http(s) URL (written before
  * the check, or by hand) is left out rather than published.
  */
-export async function links(db: Db): Promise<PublicLinkGroup[]> {
+export async function links(db: Db, locale: Locale): Promise<PublicLinkGroup[]> {
   const rows = (await enabledEntriesOf(db, LINKSTORE_DICT)).filter((r) => isHttpUrl(r.value));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const rootOf = (id: number): number => {
@@ -88,7 +89,13 @@ export async function links(db: Db): Promise<PublicLinkGroup[]> {
     return current?.id ?? id;
   };
   const groups = new Map<number, PublicLinkGroup>();
-  const toLink = (r: (typeof rows)[number]) => ({ id: r.id, title: r.label, url: r.value, description: r.remark, icon: r.cssClass });
+  const toLink = (r: (typeof rows)[number]) => ({
+    id: r.id,
+    title: localizedLabel(r.label, r.labelEn, locale),
+    url: r.value,
+    description: r.remark,
+    icon: r.cssClass,
+  });
   for (const r of rows) if (r.parentId === null || !byId.has(r.parentId)) groups.set(r.id, { ...toLink(r), links: [] });
   for (const r of rows) {
     if (groups.has(r.id)) continue;
@@ -98,9 +105,11 @@ export async function links(db: Db): Promise<PublicLinkGroup[]> {
 }
 
 /** Published prices (decision 0050): `public_price` entries in display order, label as written, value in fen. */
-export async function prices(db: Db): Promise<PublicPrice[]> {
+export async function prices(db: Db, locale: Locale): Promise<PublicPrice[]> {
   const rows = await enabledEntriesOf(db, PUBLIC_PRICE_DICT);
-  return rows.filter((r) => /^\d{1,9}$/.test(r.value)).map((r) => ({ label: r.label, price: Number(r.value), remark: r.remark }));
+  return rows
+    .filter((r) => /^\d{1,9}$/.test(r.value))
+    .map((r) => ({ label: localizedLabel(r.label, r.labelEn, locale), price: Number(r.value), remark: r.remark }));
 }
 
 /** Checks recorded and cheaters caught, from order_daily's counters. */

@@ -5,6 +5,7 @@ import { findRouteByName, RouteNames } from '../../config/paths.ts';
 import { LOCALE_OPTIONS, setLocale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
 import { isLoggedIn } from '../../lib/storage.ts';
+import { queryClient } from '../../lib/query-client.ts';
 import './public.css';
 
 /** The app a signed-in visitor goes back to: the order list, which every role has. */
@@ -39,7 +40,8 @@ export function PublicHeader() {
               lang={option.value}
               className={i18n.language === option.value ? 'active' : ''}
               aria-pressed={i18n.language === option.value}
-              onClick={() => void setLocale(option.value)}
+              // Prices, links and results carry the server's labels in the reader's language: fetched again.
+              onClick={() => void setLocale(option.value).then(() => queryClient.invalidateQueries())}
             >
               {option.label}
             </button>

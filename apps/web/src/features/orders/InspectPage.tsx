@@ -6,7 +6,7 @@ import { ORDER_DICTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/consta
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useConfirmDelete } from '../../components/confirm.ts';
-import { DictTag } from '../../components/DictTag.tsx';
+import { DictTag, DictText } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { DeleteButton } from '../../components/RowActions.tsx';
@@ -98,7 +98,14 @@ export default function InspectPage() {
       render: (_, o) => <RepeatTargetMark order={o} />,
     },
     { key: 'objWechatName', title: t('order.field.objWechatName'), width: 130, ellipsis: true, search: { type: 'input' } },
-    { key: 'gameName', title: t('order.field.gameName'), width: 120, ellipsis: true, search: { type: 'dict', dictType: ORDER_DICTS.game } },
+    {
+      key: 'gameName',
+      title: t('order.field.gameName'),
+      width: 120,
+      ellipsis: true,
+      search: { type: 'dict', dictType: ORDER_DICTS.game },
+      render: (_, o) => <DictText type={ORDER_DICTS.game} value={o.gameName} />,
+    },
     { key: 'mac', title: t('order.field.mac'), width: 170, search: { type: 'input' } },
     {
       key: 'installationTime',

@@ -16,12 +16,12 @@ import type { OrderItem, QuickOperation, WorkplaceData } from '@clearplay/contra
 import { formatMoney, ORDER_DICTS } from '@clearplay/contract/constants';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DictTag } from '../../components/DictTag.tsx';
+import { DictTag, DictText } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { findRouteByPath, RouteNames } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
-import { formatDate } from '../../lib/date.ts';
+import { formatDate, formatPercent } from '../../lib/date.ts';
 import { can, useActor } from '../../lib/permissions.ts';
 import { AnnouncementList, AnnouncementsDrawer, PublishAnnouncementModal } from '../announcements/index.ts';
 import { useWorkplace } from './api/workplace.ts';
@@ -35,12 +35,12 @@ export const PENDING_LINK = '/order/inspect?result=3';
 export const RENEWALS_LINK = '/system/user?subscriptionState=expiring';
 
 function Change({ value }: { value: number | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (value === null) return <Typography.Text type="secondary">{t('workplace.change.none')}</Typography.Text>;
   const up = value >= 0;
   return (
     <Typography.Text type={up ? 'success' : 'danger'} data-testid="workplace-change">
-      {up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {Math.abs(value * 100).toFixed(1)}% {t('workplace.change.vsLastMonth')}
+      {up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {formatPercent(Math.abs(value), i18n.language)} {t('workplace.change.vsLastMonth')}
     </Typography.Text>
   );
 }
@@ -101,7 +101,14 @@ function OrdersTable({ rows, testId }: { rows: readonly OrderItem[]; testId: str
       columns={[
         { key: 'code', dataIndex: 'code', title: t('order.field.code'), width: 110 },
         { key: 'objWechatName', dataIndex: 'objWechatName', title: t('order.field.objWechatName'), ellipsis: true },
-        { key: 'gameName', dataIndex: 'gameName', title: t('order.field.gameName'), ellipsis: true, width: 110 },
+        {
+          key: 'gameName',
+          dataIndex: 'gameName',
+          title: t('order.field.gameName'),
+          ellipsis: true,
+          width: 110,
+          render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
+        },
         {
           key: 'result',
           title: t('order.field.result'),

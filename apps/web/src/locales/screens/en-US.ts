@@ -10,6 +10,7 @@ import { visitsEnUS } from './visits.en-US.ts';
 import { historyEnUS } from './history.en-US.ts';
 import { settingsEnUS } from './settings.en-US.ts';
 import { viewAsEnUS } from './view-as.en-US.ts';
+import { i18nEnUS } from './i18n.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
 const screensEnUS: ScreenMessages = {
@@ -279,6 +280,7 @@ const screensEnUS: ScreenMessages = {
   ...settingsEnUS,
   ...pagesEnUS,
   ...viewAsEnUS,
+  ...i18nEnUS,
 };
 
 export default screensEnUS;

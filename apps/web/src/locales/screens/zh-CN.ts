@@ -9,6 +9,7 @@ import { visitsZhCN } from './visits.zh-CN.ts';
 import { historyZhCN } from './history.zh-CN.ts';
 import { settingsZhCN } from './settings.zh-CN.ts';
 import { viewAsZhCN } from './view-as.zh-CN.ts';
+import { i18nZhCN } from './i18n.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
  * its own, loaded by the route guard before a logged-in screen renders (lib/i18n.ts), so the
@@ -282,6 +283,7 @@ const screensZhCN = {
   ...settingsZhCN,
   ...pagesZhCN,
   ...viewAsZhCN,
+  ...i18nZhCN,
 } as const;
 
 export type ScreenMessageKey = keyof typeof screensZhCN;

@@ -5,10 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { ListClassTag } from '../../../components/DictTag.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateDictData, useDictDataTree, useUpdateDictData } from '../api/dict-admin.ts';
+import { dictLabel, useDictLabel } from '../../../lib/dicts.ts';
 
 interface Values {
   typeCode: string;
   label: string;
+  labelEn?: string;
   value: string;
   sort?: number;
   listClass: (typeof LIST_CLASSES)[number];
@@ -27,14 +29,14 @@ interface ParentOption {
 }
 
 /** The type's entries as parent options; an entry and its descendants cannot be its own parent. */
-function parentOptions(nodes: readonly DictDataNode[], self: number | null, blocked = false): ParentOption[] {
+function parentOptions(nodes: readonly DictDataNode[], self: number | null, locale: string, blocked = false): ParentOption[] {
   return nodes.map((node) => {
     const isBlocked = blocked || node.id === self;
     return {
       value: node.id,
-      title: `${node.label} (${node.value})`,
+      title: `${dictLabel(node, locale)} (${node.value})`,
       disabled: isBlocked,
-      children: node.children?.length ? parentOptions(node.children, self, isBlocked) : undefined,
+      children: node.children?.length ? parentOptions(node.children, self, locale, isBlocked) : undefined,
     };
   });
 }
@@ -54,7 +56,8 @@ export function DictDataFormModal({
   types: readonly DictTypeItem[];
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const label = useDictLabel();
   const create = useCreateDictData();
   const update = useUpdateDictData();
   const [form] = Form.useForm<Values>();
@@ -66,6 +69,7 @@ export function DictDataFormModal({
     const body = {
       typeCode: values.typeCode,
       label: values.label.trim(),
+      labelEn: values.labelEn?.trim() ?? '',
       value: values.value.trim(),
       sort: values.sort ?? 0,
       listClass: values.listClass,
@@ -84,7 +88,7 @@ export function DictDataFormModal({
     <FormModal<Values>
       open={open}
       form={form}
-      title={editing ? t('dict.data.edit.title', { name: entry.label }) : t('dict.data.create.title')}
+      title={editing ? t('dict.data.edit.title', { name: label(entry) }) : t('dict.data.create.title')}
       onClose={onClose}
       onSubmit={submit}
       successMessage={editing ? t('feedback.dictData.update.success') : t('feedback.dictData.create.success')}
@@ -93,6 +97,7 @@ export function DictDataFormModal({
           ? {
               typeCode: entry.typeCode,
               label: entry.label,
+              labelEn: entry.labelEn,
               value: entry.value,
               sort: entry.sort,
               listClass: (LIST_CLASSES as readonly string[]).includes(entry.listClass)
@@ -118,12 +123,18 @@ export function DictDataFormModal({
         <Select
           disabled={editing}
           showSearch={{ optionFilterProp: 'label' }}
-          options={types.map((type) => ({ value: type.code, label: `${type.name} (${type.code})` }))}
+          options={types.map((type) => ({
+            value: type.code,
+            label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})`,
+          }))}
           onChange={() => form.setFieldValue('parentId', null)}
         />
       </Form.Item>
-      <Form.Item name="label" label={t('dict.data.field.label')} rules={[required(t('dict.data.field.label')), { max: 100 }]}>
+      <Form.Item name="label" label={t('dict.data.field.labelZh')} rules={[required(t('dict.data.field.labelZh')), { max: 100 }]}>
         <Input maxLength={100} data-testid="dict-data-form-label" />
+      </Form.Item>
+      <Form.Item name="labelEn" label={t('dict.data.field.labelEn')} extra={t('dict.data.field.labelEn.help')} rules={[{ max: 100 }]}>
+        <Input maxLength={100} data-testid="dict-data-form-label-en" />
       </Form.Item>
       <Form.Item name="value" label={t('dict.data.field.value')} rules={[required(t('dict.data.field.value')), { max: 500 }]}>
         <Input maxLength={500} data-testid="dict-data-form-value" />
@@ -134,7 +145,7 @@ export function DictDataFormModal({
           treeDefaultExpandAll
           loading={tree.isFetching}
           placeholder={t('dict.data.field.parent.none')}
-          treeData={parentOptions(tree.data ?? [], entry?.id ?? null)}
+          treeData={parentOptions(tree.data ?? [], entry?.id ?? null, i18n.language)}
         />
       </Form.Item>
       <Form.Item name="sort" label={t('dict.data.field.sort')}>

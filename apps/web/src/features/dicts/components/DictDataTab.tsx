@@ -20,11 +20,16 @@ import {
 } from '../api/dict-admin.ts';
 import { DictDataFormModal } from './DictDataFormModal.tsx';
 import { formatDate } from '../../../lib/date.ts';
+import { useDictLabel } from '../../../lib/dicts.ts';
 
-function labelsById(nodes: readonly DictDataNode[], into = new Map<number, string>()): Map<number, string> {
+function labelsById(
+  nodes: readonly DictDataNode[],
+  label: (e: DictDataNode) => string,
+  into = new Map<number, string>(),
+): Map<number, string> {
   for (const node of nodes) {
-    into.set(node.id, node.label);
-    if (node.children) labelsById(node.children, into);
+    into.set(node.id, label(node));
+    if (node.children) labelsById(node.children, label, into);
   }
   return into;
 }
@@ -38,16 +43,27 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
   const update = useUpdateDictData();
   const remove = useDeleteDictData();
   const [form, setForm] = useState<{ open: boolean; entry: DictDataItem | null }>({ open: false, entry: null });
-  const parents = labelsById(tree.data ?? []);
+  const label = useDictLabel();
+  const parents = labelsById(tree.data ?? [], label);
   const current = types.data?.find((type) => type.code === typeCode);
 
   const columns: SearchTableColumn<DictDataItem>[] = [
     {
       key: 'label',
-      title: t('dict.data.field.label'),
+      title: t('dict.data.field.labelZh'),
       width: 180,
       search: { type: 'input' },
-      render: (_, d) => <ListClassTag label={d.label} listClass={d.listClass} className={d.cssClass} />,
+      render: (_, d) => (
+        <span data-user-data="">
+          <ListClassTag label={d.label} listClass={d.listClass} className={d.cssClass} />
+        </span>
+      ),
+    },
+    {
+      key: 'labelEn',
+      title: t('dict.data.field.labelEn'),
+      width: 180,
+      render: (_, d) => (d.labelEn ? <ListClassTag label={d.labelEn} listClass={d.listClass} className={d.cssClass} /> : '-'),
     },
     { key: 'value', title: t('dict.data.field.value'), width: 200, ellipsis: true, render: (_, d) => <code>{d.value}</code> },
     { key: 'sort', title: t('dict.data.field.sort'), width: 80, align: 'right' },
@@ -86,6 +102,7 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
               id: d.id,
               typeCode: d.typeCode,
               label: d.label,
+              labelEn: d.labelEn,
               value: d.value,
               sort: d.sort,
               cssClass: d.cssClass,
@@ -100,7 +117,7 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
         />
       ),
     },
-    { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => d.remark || '-' },
+    { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => <span data-user-data="">{d.remark || '-'}</span> },
     { key: 'createdTime', title: t('common.createdTime'), width: 170, defaultHidden: true, render: (_, d) => formatDate(d.createdTime) },
     {
       key: 'actions',
@@ -131,7 +148,10 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
         loading={types.isLoading}
         showSearch={{ optionFilterProp: 'label' }}
         onChange={onTypeChange}
-        options={(types.data ?? []).map((type) => ({ value: type.code, label: `${type.name} (${type.code})` }))}
+        options={(types.data ?? []).map((type) => ({
+          value: type.code,
+          label: `${label({ label: type.name, labelEn: type.nameEn })} (${type.code})`,
+        }))}
         data-testid="dict-data-type"
       />
     </Space>

@@ -3,10 +3,12 @@ import type { DictTypeItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateDictType, useUpdateDictType } from '../api/dict-admin.ts';
+import { useDictLabel } from '../../../lib/dicts.ts';
 
 interface Values {
   code: string;
   name: string;
+  nameEn?: string;
   status: 0 | 1;
   remark?: string;
 }
@@ -14,21 +16,30 @@ interface Values {
 /** Create or edit a dictionary type (spec §5: code and name required). */
 export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type: DictTypeItem | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const label = useDictLabel();
   const create = useCreateDictType();
   const update = useUpdateDictType();
   const editing = type !== null;
   const submit = (values: Values) => {
-    const body = { code: values.code.trim(), name: values.name.trim(), status: values.status, remark: values.remark?.trim() ?? '' };
+    const body = {
+      code: values.code.trim(),
+      name: values.name.trim(),
+      nameEn: values.nameEn?.trim() ?? '',
+      status: values.status,
+      remark: values.remark?.trim() ?? '',
+    };
     return editing ? update.mutateAsync({ id: type.id, ...body }) : create.mutateAsync(body);
   };
   return (
     <FormModal<Values>
       open={open}
-      title={editing ? t('dict.type.edit.title', { name: type.name }) : t('dict.type.create.title')}
+      title={editing ? t('dict.type.edit.title', { name: label({ label: type.name, labelEn: type.nameEn }) }) : t('dict.type.create.title')}
       onClose={onClose}
       onSubmit={submit}
       successMessage={editing ? t('feedback.dictType.update.success') : t('feedback.dictType.create.success')}
-      initialValues={type ? { code: type.code, name: type.name, status: type.status, remark: type.remark } : { status: 1 }}
+      initialValues={
+        type ? { code: type.code, name: type.name, nameEn: type.nameEn, status: type.status, remark: type.remark } : { status: 1 }
+      }
       labelSpan={5}
       data-testid="dict-type-form"
     >
@@ -46,10 +57,13 @@ export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type
       </Form.Item>
       <Form.Item
         name="name"
-        label={t('dict.type.field.name')}
-        rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('dict.type.field.name') }) }, { max: 64 }]}
+        label={t('dict.type.field.nameZh')}
+        rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('dict.type.field.nameZh') }) }, { max: 64 }]}
       >
         <Input maxLength={64} data-testid="dict-type-form-name" />
+      </Form.Item>
+      <Form.Item name="nameEn" label={t('dict.type.field.nameEn')} extra={t('dict.type.field.nameEn.help')} rules={[{ max: 64 }]}>
+        <Input maxLength={64} data-testid="dict-type-form-name-en" />
       </Form.Item>
       <Form.Item name="status" label={t('common.status')}>
         <Radio.Group

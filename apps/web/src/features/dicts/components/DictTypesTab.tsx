@@ -32,7 +32,14 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
         </Typography.Link>
       ),
     },
-    { key: 'name', title: t('dict.type.field.name'), width: 160, search: { type: 'input' } },
+    {
+      key: 'name',
+      title: t('dict.type.field.nameZh'),
+      width: 160,
+      search: { type: 'input' },
+      render: (_, d) => <span data-user-data="">{d.name}</span>,
+    },
+    { key: 'nameEn', title: t('dict.type.field.nameEn'), width: 160, render: (_, d) => d.nameEn || '-' },
     {
       key: 'status',
       title: t('common.status'),
@@ -44,12 +51,12 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
           disabled={!can(actor, 'dict:update')}
           successMessage={t('feedback.dictType.status.success')}
           failureMessage={t('feedback.dictType.status.failed')}
-          onChange={(status) => update.mutateAsync({ id: d.id, code: d.code, name: d.name, remark: d.remark, status })}
+          onChange={(status) => update.mutateAsync({ id: d.id, code: d.code, name: d.name, nameEn: d.nameEn, remark: d.remark, status })}
           data-testid={`dict-type-status-${d.code}`}
         />
       ),
     },
-    { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => d.remark || '-' },
+    { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => <span data-user-data="">{d.remark || '-'}</span> },
     { key: 'dataCount', title: t('dict.type.field.dataCount'), width: 100, align: 'right' },
     { key: 'createdTime', title: t('common.createdTime'), width: 180, render: (_, d) => formatDate(d.createdTime) },
     {

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { OrderImageKind, OrderItem } from '@clearplay/contract';
 import { ORDER_DICTS, ORDER_IMAGE_KINDS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
-import { DictTag } from '../../../components/DictTag.tsx';
+import { DictTag, DictText } from '../../../components/DictTag.tsx';
 import { Money } from '../../../components/Money.tsx';
 import { parseImageList } from '../../../components/ImageUploader/index.ts';
 import { useOrderHistory } from '../api/order-history.ts';
@@ -47,7 +47,7 @@ export function OrderDescriptions({ order, images = true }: { order: OrderItem; 
     { key: 'result', label: t('order.field.result'), children: <DictTag type={ORDER_DICTS.result} value={order.result} /> },
     { key: 'objWechat', label: t('order.field.objWechat'), children: order.objWechat },
     { key: 'objWechatName', label: t('order.field.objWechatName'), children: order.objWechatName },
-    { key: 'gameName', label: t('order.field.gameName'), children: order.gameName },
+    { key: 'gameName', label: t('order.field.gameName'), children: <DictText type={ORDER_DICTS.game} value={order.gameName} /> },
     { key: 'mac', label: t('order.field.mac'), children: <Typography.Text code>{order.mac}</Typography.Text> },
     { key: 'installationTime', label: t('order.field.installationTime'), children: formatOrderTime(order.installationTime) },
     { key: 'objClientName', label: t('order.field.objClientName'), children: order.objClientName },

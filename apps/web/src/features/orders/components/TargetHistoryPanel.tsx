@@ -3,7 +3,7 @@ import { WarningFilled } from '@ant-design/icons';
 import type { HistoryRecord, OrderHistory, OrderItem } from '@clearplay/contract';
 import { ORDER_DICTS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
-import { DictTag, findDictEntry } from '../../../components/DictTag.tsx';
+import { DictTag, DictText, findDictEntry } from '../../../components/DictTag.tsx';
 import { useDictData } from '../../../lib/dicts.ts';
 import { formatOrderTime } from '../format.ts';
 
@@ -15,7 +15,13 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
   const columns: TableColumnsType<HistoryRecord> = [
     { key: 'createdTime', title: t('history.col.date'), dataIndex: 'createdTime', render: (v: string) => formatOrderTime(v), width: 140 },
     { key: 'objWechat', title: t('order.field.objWechat'), dataIndex: 'objWechat', ellipsis: true },
-    { key: 'gameName', title: t('order.field.gameName'), dataIndex: 'gameName', ellipsis: true },
+    {
+      key: 'gameName',
+      title: t('order.field.gameName'),
+      dataIndex: 'gameName',
+      ellipsis: true,
+      render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
+    },
     {
       key: 'result',
       title: t('order.field.result'),
@@ -51,6 +57,7 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
 export function TargetHistoryPanel({ history, loading }: { history: OrderHistory | undefined; loading: boolean }) {
   const { t } = useTranslation();
   const results = useDictData(ORDER_DICTS.result);
+  const games = useDictData(ORDER_DICTS.game);
   if (history === undefined)
     return loading ? (
       <Card size="small" data-testid="history-panel">
@@ -82,7 +89,7 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
             title={t('history.flagged', {
               result: resultLabel(flagged.result),
               date: formatOrderTime(flagged.createdTime),
-              game: flagged.gameName,
+              game: findDictEntry(games, flagged.gameName)?.label ?? flagged.gameName,
               mac: flagged.mac,
             })}
           />

@@ -25,6 +25,7 @@ export default function OrdersAnalysis() {
   const data = query.data;
   const resultLabels = useDictData(ORDER_DICTS.result);
   const labelOf = (result: number) => resultLabels.find((d) => d.value === String(result))?.label ?? String(result);
+  const games = useDictData(ORDER_DICTS.game);
 
   const byResult = useMemo(
     () =>
@@ -51,13 +52,14 @@ export default function OrdersAnalysis() {
         yAxis: {
           type: 'category',
           inverse: true,
-          data: data.byGame.map((g) => g.gameName),
+          // A game is stored by its Chinese name: the axis shows the dictionary's label in the reader's language.
+          data: data.byGame.map((g) => games.find((d) => d.value === g.gameName)?.label ?? g.gameName),
           ...axisStyle(token),
           splitLine: { show: false },
         },
         series: [{ name: t('analysis.orders'), type: 'bar', data: data.byGame.map((g) => g.total.count) }],
       },
-    [data, token, t],
+    [data, token, t, games],
   );
   const byShop = useMemo(
     () =>
