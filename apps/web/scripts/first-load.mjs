@@ -15,7 +15,7 @@ const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), '
 const budgetArg = process.argv.indexOf('--budget');
 const budget = budgetArg > 0 ? Number(process.argv[budgetArg + 1]) : 200 * 1024;
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+const entryKey = manifest['index.html']?.isEntry ? 'index.html' : undefined;
 const loginKey = Object.keys(manifest).find((key) => key.endsWith('features/auth/LoginPage.tsx'));
 if (!entryKey || !loginKey) throw new Error('entry or login chunk not found in the manifest');
 

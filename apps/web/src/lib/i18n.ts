@@ -16,7 +16,7 @@ export const LOCALE_OPTIONS: ReadonlyArray<{ value: Locale; label: string }> = [
   { value: 'en-US', label: 'English' },
 ];
 
-const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
+export const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
 
 /** Each language is its own chunk: the page loads only the one it shows. */
 const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
@@ -68,9 +68,12 @@ export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-/** Loads the saved (or default) language, then starts i18next. main.tsx renders after it. */
-export async function initI18n(): Promise<void> {
-  const initial = savedLocale();
+/**
+ * Loads the saved (or default) language, then starts i18next. main.tsx renders after it. The
+ * public pages pass the language their address asks for (`?lang=`, decision 0069), which wins.
+ */
+export async function initI18n(preferred?: Locale): Promise<void> {
+  const initial = preferred ?? savedLocale();
   document.documentElement.lang = initial;
   await i18n.use(initReactI18next).init({
     resources: {},
