@@ -35,6 +35,17 @@ const SCREEN_LOADERS: Record<Locale, () => Promise<{ default: ScreenMessages }>>
   'en-US': () => import('../locales/screens/en-US.ts'),
 };
 
+/**
+ * More a language needs before it shows (antd's own texts, app/providers.tsx): registered at
+ * import time, awaited by initI18n and setLocale for the language about to show, not for the
+ * fallback's idle preload.
+ */
+const showLoaders: Array<(locale: Locale) => Promise<void>> = [];
+export function beforeShowing(loader: (locale: Locale) => Promise<void>): void {
+  showLoaders.push(loader);
+}
+const prepareToShow = (locale: Locale) => Promise.all(showLoaders.map((loader) => loader(locale)));
+
 const screensLoaded = new Set<Locale>();
 /** Set once a logged-in screen asked for its messages: later language switches load them too. */
 let screensWanted = false;
@@ -87,7 +98,7 @@ export async function initI18n(preferred?: Locale): Promise<void> {
     interpolation: { escapeValue: false }, // React escapes already
     returnNull: false,
   });
-  await ensureLoaded(initial);
+  await Promise.all([ensureLoaded(initial), prepareToShow(initial)]);
   // The fallback is only needed for a key missing in the current language (both locales are
   // type-checked to have the same keys): load it once the browser is idle, never before the
   // first paint.
@@ -100,7 +111,7 @@ function whenIdle(task: () => void): void {
 }
 
 export async function setLocale(locale: Locale): Promise<void> {
-  await ensureLoaded(locale);
+  await Promise.all([ensureLoaded(locale), prepareToShow(locale)]);
   storage.write(StorageKey.LOCALE, locale);
   document.documentElement.lang = locale;
   await i18n.changeLanguage(locale);
