@@ -3,7 +3,7 @@
 // code; a QR code read back from an order's downloaded ZIP leads to the same certificate; a
 // link staff add on the dictionary screen appears in the link store; both languages, desktop
 // and 390 px. Screenshots public-*.png.
-import { inflateRawSync } from 'node:zlib';
+import { gzipSync, inflateRawSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
@@ -318,6 +318,25 @@ describe('found and shown before any script (decisions 0068, 0069)', () => {
     // Saved: the bare address opens in English too (the prerendered Chinese page is replaced).
     await page.goto('/linkstore');
     await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES['en-US']['public.links.title']);
+    await page.context().close();
+  });
+
+  test('/ loads at most 120 KB gzip of JavaScript, none of it antd, chart or back-office code', async () => {
+    const page = await visitor('zh-CN', 'mobile');
+    const scripts: { url: string; body: Buffer }[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') void res.body().then((body) => scripts.push({ url: res.url(), body }));
+    });
+    await page.goto('/');
+    await until(() => page.getByTestId('public-figures').isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    const gzip = scripts.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0);
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(gzip).toBeLessThanOrEqual(120 * 1024);
+    for (const { url, body } of scripts) {
+      // antd's components all read their class prefix through getPrefixCls; ECharts names itself.
+      expect(body.toString('utf8'), url).not.toMatch(/getPrefixCls|echarts|DefaultLayout/);
+    }
     await page.context().close();
   });
 
