@@ -191,8 +191,9 @@ const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * dist/prerendered/<page>.<locale>.html: public.html with the page already rendered in #root
  * (decision 0068) and its head (decision 0069): title, description, canonical address, the
  * hreflang alternates (zh-CN at the bare path, en-US at `?lang=en-US`) and Open Graph tags. The
- * public entry's CSS is inlined (no stylesheet request before the first paint), and the page's
- * messages are preloaded with the entry. The server fills in PUBLIC_BASE per request.
+ * public entry's CSS is inlined (no stylesheet request before the first paint), the scripts are
+ * requested once the page has painted (public/login-loader.js, as on the login page), the page's
+ * messages with them. The server fills in PUBLIC_BASE per request.
  */
 function publicHtml(dist: string, page: PublicPrerendered): string {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
@@ -240,9 +241,26 @@ function publicHtml(dist: string, page: PublicPrerendered): string {
   replace(/<meta name="description"[^>]*>\s*/, '');
   replace('<title>ClearPlay</title>', head);
   replace(/(\s*<link rel="stylesheet"[^>]*>)+/, `\n    <style>${inlineCss}</style>`);
-  if (messages && manifest[messages]) {
-    replace('</head>', `  <link rel="modulepreload" crossorigin href="/${manifest[messages].file}">\n  </head>`);
-  }
+  // Paint first, then load the scripts, as the login page does (public/login-loader.js): the
+  // page needs no script to show, and scripts requested before the first paint compete with it
+  // (Lighthouse's slow-phone model counts them as holding it up). The page's messages are
+  // requested with the entry rather than one round trip after it.
+  const scripts: string[] = [];
+  html = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+    scripts.push(href);
+    return '';
+  });
+  let entrySrc = '';
+  html = html.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
+    entrySrc = src;
+    return '';
+  });
+  if (!entrySrc) throw new Error('prerender: public.html has no entry script');
+  if (messages && manifest[messages]) scripts.push(`/${manifest[messages].file}`);
+  replace(
+    '</body>',
+    `  <script src="/login-loader.js" data-entry="${escapeAttr(entrySrc)}" data-preloads="${escapeAttr(scripts.join(' '))}" defer></script>\n  </body>`,
+  );
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
   return html;
 }

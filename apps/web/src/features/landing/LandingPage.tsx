@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PublicOrder } from '@clearplay/contract';
-import { formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
+import { formatCount, formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 import { fetchFigures, fetchPrices, lookupChatId } from './api.ts';
 import { PublicFooter, PublicHeader, ResultTag } from './PublicHeader.tsx';
@@ -166,20 +166,19 @@ function Prices() {
 }
 
 function Figures() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const figures = usePublicData(fetchFigures);
   if (figures.state !== 'done') return null;
-  const number = new Intl.NumberFormat(i18n.language);
   return (
     <section className="pub-section" aria-labelledby="figures-title" data-testid="public-figures">
       <h2 id="figures-title">{t('public.figures.title')}</h2>
       <ul className="pub-grid">
         <li className="pub-card">
-          <div className="pub-figure">{number.format(figures.data.checks)}</div>
+          <div className="pub-figure">{formatCount(figures.data.checks)}</div>
           <p>{t('public.figures.checks')}</p>
         </li>
         <li className="pub-card">
-          <div className="pub-figure">{number.format(figures.data.cheaters)}</div>
+          <div className="pub-figure">{formatCount(figures.data.cheaters)}</div>
           <p>{t('public.figures.cheaters')}</p>
         </li>
       </ul>
