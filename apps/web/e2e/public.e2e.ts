@@ -340,6 +340,26 @@ describe('found and shown before any script (decisions 0068, 0069)', () => {
     await page.context().close();
   });
 
+  test('a look-up submitted before the scripts have run is held, then made once they have', async () => {
+    const page = await visitor('en-US', 'mobile');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.context().route(/\/assets\/public-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/?lang=en-US');
+    await lookUp(page, 'wxid_before_scripts');
+    // Not the browser's own submission (a reload with the ID in the address): held by boot.js.
+    expect(new URL(page.url()).search).toBe('?lang=en-US');
+    expect(await page.locator('#root').getAttribute('data-submit-pending')).toBe('');
+    release();
+    // Answered (or refused by the per-client limit, which the test above may have used up).
+    await until(async () => (await page.getByTestId('public-lookup-result').textContent()) ?? '').toMatch(/wxid_before_scripts|Too many/);
+    expect(await page.getByTestId('public-lookup-input').inputValue()).toBe('wxid_before_scripts');
+    await page.context().close();
+  });
+
   test('robots.txt and sitemap.xml answer', async () => {
     const robots = await fetch(`${server.url}/robots.txt`);
     expect(robots.status).toBe(200);
