@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, defineConfig, type Manifest, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Prerendered } from './src/prerender/login.tsx';
+import type { PublicPrerendered } from './src/prerender/public.tsx';
 
 /**
  * Writes `<file>.gz` and `<file>.br` next to every text asset of dist/, so the server can
@@ -78,13 +79,15 @@ function prerenderLogin(): Plugin {
           define: { 'process.env.NODE_ENV': JSON.stringify('production') },
           ssr: { noExternal: true },
           build: {
-            ssr: 'src/prerender/login.tsx',
+            // Both prerenders in one SSR build: the login page and the public pages (decision 0068).
+            ssr: true,
             outDir: scratch,
             emptyOutDir: true,
             target: 'node20',
             minify: false,
             rolldownOptions: {
-              output: { entryFileNames: 'login.mjs' },
+              input: { login: 'src/prerender/login.tsx', public: 'src/prerender/public.tsx' },
+              output: { entryFileNames: '[name].mjs' },
               // This entry imports the login screen and messages that the app loads lazily: expected.
               checks: { ineffectiveDynamicImport: false },
             },
@@ -94,9 +97,15 @@ function prerenderLogin(): Plugin {
           render: () => Promise<Prerendered>;
         };
         const page = await render();
+        const publicPages = (await import(pathToFileURL(join(scratch, 'public.mjs')).href)) as {
+          render: () => Promise<PublicPrerendered[]>;
+        };
+        const pages = await publicPages.render();
         rmSync(scratch, { recursive: true, force: true });
         const dist = join(root, outDir);
         writeFileSync(join(dist, 'login.html'), loginHtml(dist, page));
+        mkdirSync(join(dist, 'prerendered'), { recursive: true });
+        for (const p of pages) writeFileSync(join(dist, 'prerendered', `${p.name}.${p.locale}.html`), publicHtml(dist, p));
       },
     },
   };
@@ -109,8 +118,8 @@ function loginHtml(dist: string, page: Prerendered): string {
     if (!found) throw new Error(`prerender: ${suffix} is not in the build manifest`);
     return found;
   };
-  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
-  if (!entry) throw new Error('prerender: no entry in the build manifest');
+  const entry = 'index.html';
+  if (!manifest[entry]?.isEntry) throw new Error('prerender: index.html is not an entry of the build manifest');
   // Everything the entry already preloads (index.html has those links) is skipped.
   const inIndex = new Set<string>();
   const staticDeps = (k: string, into: Set<string>) => {
@@ -168,6 +177,112 @@ function loginHtml(dist: string, page: Prerendered): string {
   return html;
 }
 
+/**
+ * Where the server puts the public pages' base URL (PUBLIC_URL, else the request's origin;
+ * decision 0051) in their absolute links: canonical, hreflang alternates, og:url. Keep in
+ * step with apps/server/src/plugins/public-site.ts.
+ */
+const PUBLIC_BASE = '%CLEARPLAY_PUBLIC_BASE%';
+
+const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/**
+ * dist/prerendered/<page>.<locale>.html: public.html with the page already rendered in #root
+ * (decision 0068) and its head (decision 0069): title, description, canonical address, the
+ * hreflang alternates (zh-CN at the bare path, en-US at `?lang=en-US`) and Open Graph tags. The
+ * public entry's CSS is inlined (no stylesheet request before the first paint), the scripts are
+ * requested once the page has painted (public/login-loader.js, as on the login page), the page's
+ * messages with them. The server fills in PUBLIC_BASE per request.
+ */
+function publicHtml(dist: string, page: PublicPrerendered): string {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const entry = manifest['public.html'];
+  if (!entry?.isEntry) throw new Error('prerender: public.html is not an entry of the build manifest');
+  const messages = Object.keys(manifest).find((k) => k.endsWith(`locales/${page.locale}.ts`));
+  // The CSS of the entry and of the chunks it imports (each has its <link> in public.html).
+  const css: string[] = [];
+  const seen = new Set<string>();
+  const collect = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    for (const dep of chunk.imports ?? []) collect(dep);
+    css.push(...(chunk.css ?? []).filter((file) => !css.includes(file)));
+  };
+  collect('public.html');
+  const inlineCss = css.map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
+  const href = (locale: string) => (locale === 'zh-CN' ? page.path : `${page.path}?lang=${locale}`);
+  const url = (locale: string) => `${PUBLIC_BASE}${href(locale)}`;
+  const head = [
+    `<title>${escapeText(page.title)}</title>`,
+    `<meta name="description" content="${escapeAttr(page.description)}" />`,
+    `<link rel="canonical" href="${url(page.locale)}" />`,
+    `<link rel="alternate" hreflang="zh-CN" href="${url('zh-CN')}" />`,
+    `<link rel="alternate" hreflang="en-US" href="${url('en-US')}" />`,
+    `<link rel="alternate" hreflang="x-default" href="${url('zh-CN')}" />`,
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="ClearPlay" />`,
+    `<meta property="og:title" content="${escapeAttr(page.title)}" />`,
+    `<meta property="og:description" content="${escapeAttr(page.description)}" />`,
+    `<meta property="og:url" content="${url(page.locale)}" />`,
+    `<meta property="og:locale" content="${page.locale.replace('-', '_')}" />`,
+    `<meta property="og:locale:alternate" content="${(page.locale === 'zh-CN' ? 'en-US' : 'zh-CN').replace('-', '_')}" />`,
+  ].join('\n    ');
+
+  let html = readFileSync(join(dist, 'public.html'), 'utf8');
+  const replace = (pattern: RegExp | string, by: string) => {
+    if (typeof pattern === 'string' ? !html.includes(pattern) : !pattern.test(html)) {
+      throw new Error(`prerender: public.html has no ${String(pattern)}`);
+    }
+    html = html.replace(pattern, () => by);
+  };
+  replace('<html lang="zh-CN" data-public>', `<html lang="${page.locale}" data-public>`);
+  replace(/<meta name="description"[^>]*>\s*/, '');
+  replace('<title>ClearPlay</title>', head);
+  replace(/(\s*<link rel="stylesheet"[^>]*>)+/, `\n    <style>${inlineCss}</style>`);
+  // Paint first, then load the scripts, as the login page does (public/login-loader.js): the
+  // page needs no script to show, and scripts requested before the first paint compete with it
+  // (Lighthouse's slow-phone model counts them as holding it up). The page's messages are
+  // requested with the entry rather than one round trip after it.
+  const scripts: string[] = [];
+  html = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+    scripts.push(href);
+    return '';
+  });
+  let entrySrc = '';
+  html = html.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
+    entrySrc = src;
+    return '';
+  });
+  if (!entrySrc) throw new Error('prerender: public.html has no entry script');
+  if (messages && manifest[messages]) scripts.push(`/${manifest[messages].file}`);
+  replace(
+    '</body>',
+    `  <script src="/login-loader.js" data-entry="${escapeAttr(entrySrc)}" data-preloads="${escapeAttr(scripts.join(' '))}" defer></script>\n  </body>`,
+  );
+  replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
+  return html;
+}
+
+/**
+ * In development, Vite answers every unknown path with index.html; the public pages are
+ * public.html's (apps/server/src/plugins/spa.ts does the same in production, prerendered).
+ */
+function devPublicPages(): Plugin {
+  return {
+    name: 'clearplay:dev-public-pages',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [path = '', query] = (req.url ?? '').split('?');
+        if (/^\/(home|linkstore|verify\/[^/]+)?$/.test(path)) req.url = `/public.html${query ? `?${query}` : ''}`;
+        next();
+      });
+    },
+  };
+}
+
 // The API server (apps/server) listens on :3000; in development Vite proxies /api to it.
 // In production the server serves dist/ itself and falls back to index.html.
 const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?!.*\.css$)/;
@@ -175,7 +290,7 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), prerenderLogin(), precompress()],
+  plugins: [react(), devPublicPages(), prerenderLogin(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },
@@ -192,6 +307,8 @@ export default defineConfig({
     // warning meaningful for the lazily loaded screens too.
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
+      // The back office (and /login) and the light public pages (decision 0068).
+      input: { index: resolve(import.meta.dirname, 'index.html'), public: resolve(import.meta.dirname, 'public.html') },
       treeshake: {
         // Packages without a `sideEffects` flag whose modules have no import-time side effects:
         // without this, importing one export keeps the whole package. All of rc-form with its

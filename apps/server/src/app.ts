@@ -124,7 +124,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
       ...resolveUploadKeys(config.dataDir),
     });
   }
-  await app.register(spaPlugin, { webDist: config.webDist });
+  await app.register(spaPlugin, { webDist: config.webDist, publicUrl: config.publicUrl });
   await app.ready();
   return app;
 }

@@ -3,7 +3,7 @@
 // code; a QR code read back from an order's downloaded ZIP leads to the same certificate; a
 // link staff add on the dictionary screen appears in the link store; both languages, desktop
 // and 390 px. Screenshots public-*.png.
-import { inflateRawSync } from 'node:zlib';
+import { gzipSync, inflateRawSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
@@ -18,6 +18,8 @@ import {
   until,
   type RunningServer,
 } from './harness.ts';
+import { publicEnUS } from '../src/locales/screens/public.en-US.ts';
+import { publicZhCN } from '../src/locales/screens/public.zh-CN.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -132,7 +134,8 @@ describe('an anonymous visitor', () => {
 
         // The certificate, from the code's link.
         await page.getByTestId('public-lookup-code').filter({ hasText: publicCheater.code }).click();
-        await page.waitForURL(`**/verify/${publicCheater.code}`);
+        // A document of its own (the public pages have no client router), in the language read.
+        await page.waitForURL((url) => url.pathname === `/verify/${publicCheater.code}`);
         await until(() => page.getByTestId('verify-code').textContent()).toBe(publicCheater.code);
         expect(await page.getByTestId('verify-certificate').textContent()).toContain(text.cheating);
         await until(() => page.locator('.pub-qr canvas').isVisible()).toBe(true);
@@ -241,5 +244,133 @@ describe('staff and the public pages', () => {
     expect(await group.textContent()).toContain('检测工具');
     await page.context().close();
     await visit.context().close();
+  });
+});
+
+/** The public pages' messages, as the prerender writes them (HTML-escaped where it matters here). */
+const MESSAGES = { 'zh-CN': publicZhCN, 'en-US': publicEnUS } as const;
+const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+describe('found and shown before any script (decisions 0068, 0069)', () => {
+  const PAGES = [
+    { path: '/', title: 'public.hero.title', description: 'public.hero.text', canonical: '/' },
+    { path: '/home', title: 'public.hero.title', description: 'public.hero.text', canonical: '/' },
+    { path: '/linkstore', title: 'public.links.title', description: 'public.links.text', canonical: '/linkstore' },
+  ] as const;
+
+  test('the raw HTML of each public page has its content, title, description, hreflang and Open Graph tags in both languages', async () => {
+    for (const { path, title, description, canonical } of PAGES) {
+      for (const locale of ['zh-CN', 'en-US'] as const) {
+        const address = locale === 'zh-CN' ? path : `${path}?lang=${locale}`;
+        const res = await fetch(server.url + address);
+        expect(res.status, address).toBe(200);
+        const body = await res.text();
+        const m = MESSAGES[locale];
+        expect(body).toContain(`<html lang="${locale}"`);
+        expect(body).toContain(`<title>${html(m[title])} - ClearPlay</title>`);
+        expect(body).toContain(`<meta name="description" content="${html(m[description])}" />`);
+        const self = `${server.url}${locale === 'zh-CN' ? canonical : `${canonical}?lang=${locale}`}`;
+        expect(body).toContain(`<link rel="canonical" href="${self}" />`);
+        expect(body).toContain(`<link rel="alternate" hreflang="zh-CN" href="${server.url}${canonical}" />`);
+        expect(body).toContain(`<link rel="alternate" hreflang="en-US" href="${server.url}${canonical}?lang=en-US" />`);
+        expect(body).toContain(`<meta property="og:title" content="${html(m[title])} - ClearPlay" />`);
+        expect(body).toContain(`<meta property="og:url" content="${self}" />`);
+        expect(body).toContain(`data-prerendered="${locale}"`);
+        if (canonical === '/') {
+          // The headline and the look-up form are in the HTML, before any script runs.
+          expect(body).toContain(`<h1>${html(m['public.hero.title'])}</h1>`);
+          expect(body).toMatch(/<input[^>]*data-testid="public-lookup-input"/);
+          expect(body).toContain(html(m['public.lookup.title']));
+        } else {
+          expect(body).toContain(`<h1>${html(m['public.links.title'])}</h1>`);
+        }
+        // No antd, chart or back-office code is referenced by the page.
+        expect(body).not.toMatch(/echarts|DefaultLayout|antd/i);
+      }
+    }
+  });
+
+  test('with JavaScript off, the landing page shows its headline and look-up form in the address’s language', async () => {
+    const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false, viewport: VIEWPORTS.mobile });
+    const page = await context.newPage();
+    for (const locale of ['zh-CN', 'en-US'] as const) {
+      await page.goto(locale === 'zh-CN' ? '/' : '/?lang=en-US');
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES[locale]['public.hero.title']);
+      expect(await page.getByTestId('public-lookup-input').isVisible()).toBe(true);
+      expect(await page.getByTestId('public-lookup-submit').isVisible()).toBe(true);
+      expect(await page.title()).toBe(`${MESSAGES[locale]['public.hero.title']} - ClearPlay`);
+    }
+    await page.goto('/linkstore?lang=en-US');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES['en-US']['public.links.title']);
+    await context.close();
+  });
+
+  test('the language switch puts the language in the address, title and description follow', async () => {
+    const page = await visitor('zh-CN', 'desktop');
+    await page.goto('/');
+    await until(() => page.evaluate(() => document.getElementById('root')?.dataset.prerendered ?? 'taken over')).toBe('taken over');
+    await page.getByTestId('public-lang-switch').getByText('English').click();
+    await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES['en-US']['public.hero.title']);
+    expect(new URL(page.url()).search).toBe('?lang=en-US');
+    expect(await page.title()).toBe(`${MESSAGES['en-US']['public.hero.title']} - ClearPlay`);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(MESSAGES['en-US']['public.hero.text']);
+    expect(await page.getByTestId('public-nav-linkstore').getAttribute('href')).toBe('/linkstore?lang=en-US');
+    // Saved: the bare address opens in English too (the prerendered Chinese page is replaced).
+    await page.goto('/linkstore');
+    await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(MESSAGES['en-US']['public.links.title']);
+    await page.context().close();
+  });
+
+  test('/ loads at most 120 KB gzip of JavaScript, none of it antd, chart or back-office code', async () => {
+    const page = await visitor('zh-CN', 'mobile');
+    const scripts: { url: string; body: Buffer }[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') void res.body().then((body) => scripts.push({ url: res.url(), body }));
+    });
+    await page.goto('/');
+    await until(() => page.getByTestId('public-figures').isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    const gzip = scripts.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0);
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(gzip).toBeLessThanOrEqual(120 * 1024);
+    for (const { url, body } of scripts) {
+      // antd's components all read their class prefix through getPrefixCls; ECharts names itself.
+      expect(body.toString('utf8'), url).not.toMatch(/getPrefixCls|echarts|DefaultLayout/);
+    }
+    await page.context().close();
+  });
+
+  test('a look-up submitted before the scripts have run is held, then made once they have', async () => {
+    const page = await visitor('en-US', 'mobile');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.context().route(/\/assets\/public-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/?lang=en-US');
+    await lookUp(page, 'wxid_before_scripts');
+    // Not the browser's own submission (a reload with the ID in the address): held by boot.js.
+    expect(new URL(page.url()).search).toBe('?lang=en-US');
+    expect(await page.locator('#root').getAttribute('data-submit-pending')).toBe('');
+    release();
+    // Answered (or refused by the per-client limit, which the test above may have used up).
+    await until(async () => (await page.getByTestId('public-lookup-result').textContent()) ?? '').toMatch(/wxid_before_scripts|Too many/);
+    expect(await page.getByTestId('public-lookup-input').inputValue()).toBe('wxid_before_scripts');
+    await page.context().close();
+  });
+
+  test('robots.txt and sitemap.xml answer', async () => {
+    const robots = await fetch(`${server.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    const rules = await robots.text();
+    expect(rules).toContain('Disallow: /system');
+    expect(rules).toContain('Disallow: /api/');
+    expect(rules).toContain(`Sitemap: ${server.url}/sitemap.xml`);
+    const sitemap = await fetch(`${server.url}/sitemap.xml`);
+    expect(sitemap.status).toBe(200);
+    const xml = await sitemap.text();
+    for (const path of ['/', '/?lang=en-US', '/linkstore', '/linkstore?lang=en-US'])
+      expect(xml).toContain(`<loc>${server.url}${path}</loc>`);
   });
 });

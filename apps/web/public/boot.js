@@ -1,4 +1,4 @@
-/* global document */
+/* global document, location */
 // Runs before any CSS or React, on every page (a file, not an inline script: the server's
 // Content-Security-Policy allows no inline script). Keep it tiny, plain script (no modules), and in sync with
 // src/lib/storage.ts (keys), src/lib/settings.ts and src/lib/theme.ts (what they put on <html>).
@@ -18,6 +18,11 @@
       d.style.colorScheme = 'dark';
     } else {
       d.setAttribute('data-theme', 'light');
+    }
+    // On a public page (public.html, <html data-public>) the address's ?lang= wins (decision 0069).
+    if (d.hasAttribute('data-public')) {
+      var q = /[?&]lang=(zh-CN|en-US)(?:&|$)/.exec(location.search);
+      if (q) l = q[1];
     }
     if (l === 'en-US' || l === 'zh-CN') {
       d.lang = l;

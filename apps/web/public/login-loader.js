@@ -1,5 +1,6 @@
 /* global document, getComputedStyle */
-// login.html's loader (apps/web/vite.config.ts, prerenderLogin; a file, as the server's
+// login.html's loader, also the prerendered public pages' (apps/web/vite.config.ts, prerenderLogin and
+// publicHtml; a file, as the server's
 // Content-Security-Policy allows no inline script). Once the first contentful paint is reported
 // (at once when the tab is hidden or the prerendered form is, see index.html; after 2 s at the
 // latest), adds the modulepreload links and the entry script that index.html has as tags. The

@@ -2,13 +2,20 @@ import type { ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
 import { Provider as MotionProvider } from '@rc-component/motion';
 import antdZhCN from 'antd/locale/zh_CN';
-import antdEnUS from 'antd/locale/en_US';
+import type { Locale as AntdLocale } from 'antd/es/locale';
 import { useTranslation } from 'react-i18next';
-import type { Locale } from '../lib/i18n.ts';
+import { beforeShowing, type Locale } from '../lib/i18n.ts';
 import { useAppState } from '../lib/settings.ts';
 import { themeConfig, useReducedMotion } from '../lib/theme.ts';
 
-const ANTD_LOCALES = { 'zh-CN': antdZhCN, 'en-US': antdEnUS } satisfies Record<Locale, unknown>;
+/**
+ * antd's texts per language: the default's in the entry, English's loaded with the English
+ * messages before they show (its own small chunk, not in the login page's first load).
+ */
+const ANTD_LOCALES: Partial<Record<Locale, AntdLocale>> = { 'zh-CN': antdZhCN };
+beforeShowing(async (locale) => {
+  if (locale === 'en-US' && !ANTD_LOCALES[locale]) ANTD_LOCALES[locale] = (await import('antd/locale/en_US')).default;
+});
 
 /**
  * What every screen gets: antd's theme (dark algorithm, the theme colour's shades, no animations

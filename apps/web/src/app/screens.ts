@@ -10,10 +10,11 @@ type ScreenModule = () => Promise<{ default: ComponentType }>;
  * config/paths.ts, its page here (the type asks for one per name).
  */
 export const screens: Record<ScreenName, ScreenModule> = {
-  index: () => import('../features/landing/LandingPage.tsx'),
-  home: () => import('../features/landing/LandingPage.tsx'),
-  linkstore: () => import('../features/linkstore/LinkStorePage.tsx'),
-  verify: () => import('../features/verify/VerifyPage.tsx'),
+  // The public pages are their own entry (src/public.tsx, decision 0068): the app loads that document.
+  index: () => import('./PublicDocument.tsx'),
+  home: () => import('./PublicDocument.tsx'),
+  linkstore: () => import('./PublicDocument.tsx'),
+  verify: () => import('./PublicDocument.tsx'),
   login: () => import('../features/auth/LoginPage.tsx'),
   Workplace: () => import('../features/workplace/WorkplacePage.tsx'),
   Monitor: () => import('../features/monitor/MonitorPage.tsx'),

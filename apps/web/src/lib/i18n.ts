@@ -16,7 +16,7 @@ export const LOCALE_OPTIONS: ReadonlyArray<{ value: Locale; label: string }> = [
   { value: 'en-US', label: 'English' },
 ];
 
-const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
+export const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
 
 /** Each language is its own chunk: the page loads only the one it shows. */
 const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
@@ -34,6 +34,17 @@ const SCREEN_LOADERS: Record<Locale, () => Promise<{ default: ScreenMessages }>>
   'zh-CN': () => import('../locales/screens/zh-CN.ts'),
   'en-US': () => import('../locales/screens/en-US.ts'),
 };
+
+/**
+ * More a language needs before it shows (antd's own texts, app/providers.tsx): registered at
+ * import time, awaited by initI18n and setLocale for the language about to show, not for the
+ * fallback's idle preload.
+ */
+const showLoaders: Array<(locale: Locale) => Promise<void>> = [];
+export function beforeShowing(loader: (locale: Locale) => Promise<void>): void {
+  showLoaders.push(loader);
+}
+const prepareToShow = (locale: Locale) => Promise.all(showLoaders.map((loader) => loader(locale)));
 
 const screensLoaded = new Set<Locale>();
 /** Set once a logged-in screen asked for its messages: later language switches load them too. */
@@ -68,9 +79,12 @@ export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-/** Loads the saved (or default) language, then starts i18next. main.tsx renders after it. */
-export async function initI18n(): Promise<void> {
-  const initial = savedLocale();
+/**
+ * Loads the saved (or default) language, then starts i18next. main.tsx renders after it. The
+ * public pages pass the language their address asks for (`?lang=`, decision 0069), which wins.
+ */
+export async function initI18n(preferred?: Locale): Promise<void> {
+  const initial = preferred ?? savedLocale();
   document.documentElement.lang = initial;
   await i18n.use(initReactI18next).init({
     resources: {},
@@ -84,7 +98,7 @@ export async function initI18n(): Promise<void> {
     interpolation: { escapeValue: false }, // React escapes already
     returnNull: false,
   });
-  await ensureLoaded(initial);
+  await Promise.all([ensureLoaded(initial), prepareToShow(initial)]);
   // The fallback is only needed for a key missing in the current language (both locales are
   // type-checked to have the same keys): load it once the browser is idle, never before the
   // first paint.
@@ -97,7 +111,7 @@ function whenIdle(task: () => void): void {
 }
 
 export async function setLocale(locale: Locale): Promise<void> {
-  await ensureLoaded(locale);
+  await Promise.all([ensureLoaded(locale), prepareToShow(locale)]);
   storage.write(StorageKey.LOCALE, locale);
   document.documentElement.lang = locale;
   await i18n.changeLanguage(locale);

@@ -1,11 +1,11 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PublicOrder } from '@clearplay/contract';
-import { formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
+import { formatCount, formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 import { fetchFigures, fetchPrices, lookupChatId } from './api.ts';
-import { PublicFooter, PublicHeader, PublicMeta, ResultTag } from './PublicHeader.tsx';
+import { PublicFooter, PublicHeader, ResultTag } from './PublicHeader.tsx';
+import { PAGE_HEAD, usePublicHead, usePublicHref } from './site.ts';
 import { usePublicData } from './usePublicData.ts';
 
 /** 24 px line icons for the steps (inline: no icon pack on the public pages). */
@@ -37,6 +37,7 @@ function StepIcon({ name }: { name: string }) {
 /** One public order: game, result tag, date, masked target and its certificate's code. */
 export function PublicOrderCard({ order }: { order: PublicOrder }) {
   const { t } = useTranslation();
+  const href = usePublicHref();
   return (
     <li className="pub-card" data-testid="public-lookup-item">
       <dl className="pub-fields">
@@ -52,9 +53,9 @@ export function PublicOrderCard({ order }: { order: PublicOrder }) {
         <dd>{order.maskedWechat}</dd>
         <dt>{t('public.field.code')}</dt>
         <dd>
-          <Link to={`/verify/${order.code}`} data-testid="public-lookup-code">
+          <a href={href(`/verify/${order.code}`)} data-testid="public-lookup-code">
             {order.code}
-          </Link>
+          </a>
         </dd>
       </dl>
     </li>
@@ -71,11 +72,19 @@ type LookupState =
 
 function Lookup() {
   const { t } = useTranslation();
-  const [chatId, setChatId] = useState('');
   const [result, setResult] = useState<LookupState>({ state: 'idle' });
-  const submit = async (event: FormEvent) => {
+  const form = useRef<HTMLFormElement>(null);
+  // The input is uncontrolled: what a visitor typed into the prerendered form before the script
+  // took over stays, and a submit public/boot.js held back meanwhile is made now.
+  useEffect(() => {
+    const root = document.getElementById('root');
+    if (!root?.hasAttribute('data-submit-pending')) return;
+    root.removeAttribute('data-submit-pending');
+    form.current?.requestSubmit();
+  }, []);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const id = chatId.trim();
+    const id = String(new FormData(event.currentTarget).get('chatId') ?? '').trim();
     if (Array.from(id).length < PUBLIC_LOOKUP_MIN_LENGTH) return setResult({ state: 'short' });
     setResult({ state: 'busy' });
     try {
@@ -89,18 +98,16 @@ function Lookup() {
     <section className="pub-section" id="lookup" aria-labelledby="lookup-title">
       <h2 id="lookup-title">{t('public.lookup.title')}</h2>
       <p className="pub-muted">{t('public.lookup.text', { min: PUBLIC_LOOKUP_MIN_LENGTH })}</p>
-      <form className="pub-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="pub-form" ref={form} onSubmit={(e) => void submit(e)} noValidate>
         <label>
           {t('public.lookup.label')}
           <input
             data-testid="public-lookup-input"
             name="chatId"
-            value={chatId}
             maxLength={64}
             autoComplete="off"
             spellCheck={false}
             placeholder={t('public.lookup.placeholder')}
-            onChange={(e) => setChatId(e.target.value)}
           />
         </label>
         <button className="pub-button" type="submit" disabled={result.state === 'busy'} data-testid="public-lookup-submit">
@@ -159,20 +166,19 @@ function Prices() {
 }
 
 function Figures() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const figures = usePublicData(fetchFigures);
   if (figures.state !== 'done') return null;
-  const number = new Intl.NumberFormat(i18n.language);
   return (
     <section className="pub-section" aria-labelledby="figures-title" data-testid="public-figures">
       <h2 id="figures-title">{t('public.figures.title')}</h2>
       <ul className="pub-grid">
         <li className="pub-card">
-          <div className="pub-figure">{number.format(figures.data.checks)}</div>
+          <div className="pub-figure">{formatCount(figures.data.checks)}</div>
           <p>{t('public.figures.checks')}</p>
         </li>
         <li className="pub-card">
-          <div className="pub-figure">{number.format(figures.data.cheaters)}</div>
+          <div className="pub-figure">{formatCount(figures.data.cheaters)}</div>
           <p>{t('public.figures.cheaters')}</p>
         </li>
       </ul>
@@ -187,9 +193,9 @@ function Figures() {
  */
 export default function LandingPage() {
   const { t } = useTranslation();
+  usePublicHead(t(PAGE_HEAD.landing.title), t(PAGE_HEAD.landing.description));
   return (
     <div className="pub-page">
-      <PublicMeta title={t('public.hero.title')} description={t('public.hero.text')} />
       <PublicHeader />
       <main className="pub-main">
         <section className="pub-hero">

@@ -1,50 +1,50 @@
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME } from '../../config/settings.ts';
-import { findRouteByName, RouteNames } from '../../config/paths.ts';
-import { LOCALE_OPTIONS, setLocale } from '../../lib/i18n.ts';
-import { setTheme, useAppState } from '../../lib/settings.ts';
-import { isLoggedIn } from '../../lib/storage.ts';
-import { queryClient } from '../../lib/query-client.ts';
+import { LOCALE_OPTIONS } from '../../lib/i18n.ts';
+import { appPath, hrefIn, setMode, switchLanguage, useMode, usePublicHref, usePublicPath, useSignedIn } from './site.ts';
 import './public.css';
-
-/** The app a signed-in visitor goes back to: the order list, which every role has. */
-const appPath = findRouteByName(RouteNames.INSPECT)?.route.path ?? '/';
 
 /**
  * The public pages' top bar: the brand (home), the link store, login (or the app when signed
- * in), the language switch and light/dark. Plain elements and CSS: no antd layout code.
+ * in), the language switch and light/dark. Plain elements and CSS: no antd layout code, no
+ * router (every link is a document: the public pages are prerendered, decision 0068).
  */
 export function PublicHeader() {
   const { t, i18n } = useTranslation();
-  const theme = useAppState((s) => s.theme);
-  const signedIn = isLoggedIn();
+  const href = usePublicHref();
+  const path = usePublicPath();
+  const theme = useMode();
+  const signedIn = useSignedIn();
   return (
     <header className="pub-header">
-      <Link to="/" className="pub-brand" title={t('public.nav.home')}>
+      <a href={href('/')} className="pub-brand" title={t('public.nav.home')}>
         <span className="pub-logo" aria-hidden="true" />
         {APP_NAME}
-      </Link>
+      </a>
       <nav className="pub-nav">
-        <Link to="/linkstore" data-testid="public-nav-linkstore">
+        <a href={href('/linkstore')} data-testid="public-nav-linkstore">
           {t('public.nav.linkstore')}
-        </Link>
-        <Link to={signedIn ? appPath : '/login'} className="pub-cta" data-testid="public-nav-login">
+        </a>
+        <a href={signedIn ? appPath : '/login'} className="pub-cta" data-testid="public-nav-login">
           {signedIn ? t('public.nav.app') : t('public.nav.login')}
-        </Link>
+        </a>
         <span className="pub-lang" role="group" aria-label={t('navbar.language')} data-testid="public-lang-switch">
           {LOCALE_OPTIONS.map((option) => (
-            <button
+            // A link to the page in that language (crawlers follow it); a click switches in place.
+            <a
               key={option.value}
-              type="button"
+              href={hrefIn(path, option.value)}
+              hrefLang={option.value}
               lang={option.value}
-              className={i18n.language === option.value ? 'active' : ''}
-              aria-pressed={i18n.language === option.value}
-              // Prices, links and results carry the server's labels in the reader's language: fetched again.
-              onClick={() => void setLocale(option.value).then(() => queryClient.invalidateQueries())}
+              className={i18n.language === option.value ? 'active' : undefined}
+              aria-current={i18n.language === option.value ? 'true' : undefined}
+              onClick={(event) => {
+                event.preventDefault();
+                void switchLanguage(option.value);
+              }}
             >
               {option.label}
-            </button>
+            </a>
           ))}
         </span>
         <button
@@ -53,28 +53,12 @@ export function PublicHeader() {
           data-testid="public-theme"
           aria-label={theme === 'dark' ? t('public.theme.light') : t('public.theme.dark')}
           title={theme === 'dark' ? t('public.theme.light') : t('public.theme.dark')}
-          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+          onClick={() => setMode(theme === 'dark' ? 'light' : 'dark')}
         >
           {theme === 'dark' ? '☀' : '☾'}
         </button>
       </nav>
     </header>
-  );
-}
-
-/**
- * Open Graph tags of a public page (React 19 hoists them into <head>), so a shared link shows
- * the page's own title and description. The static description of index.html stays the default.
- */
-export function PublicMeta({ title, description }: { title: string; description: string }) {
-  return (
-    <>
-      <meta property="og:type" content="website" />
-      <meta property="og:site_name" content={APP_NAME} />
-      <meta property="og:title" content={title} />
-      <meta property="og:description" content={description} />
-      <meta property="og:url" content={window.location.origin + window.location.pathname} />
-    </>
   );
 }
 

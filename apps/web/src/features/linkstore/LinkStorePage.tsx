@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { PublicLink, PublicLinkGroup } from '@clearplay/contract';
-import { fetchLinks, PublicFooter, PublicHeader, PublicMeta, usePublicData } from '../landing/index.ts';
+import { fetchLinks, PAGE_HEAD, PublicFooter, PublicHeader, usePublicData, usePublicHead } from '../landing/index.ts';
 
 /** The icon names staff may put in a link's cssClass (LINK_ICONS), drawn as emoji: no icon pack. */
 const ICON: Record<string, string> = {
@@ -39,9 +39,9 @@ export default function LinkStorePage() {
   const groups: PublicLinkGroup[] = links.state === 'done' ? links.data.groups : [];
   const withLinks = groups.filter((g) => g.links.length > 0);
   const single = groups.filter((g) => g.links.length === 0);
+  usePublicHead(t(PAGE_HEAD.linkstore.title), t(PAGE_HEAD.linkstore.description));
   return (
     <div className="pub-page">
-      <PublicMeta title={t('public.links.title')} description={t('public.links.text')} />
       <PublicHeader />
       <main className="pub-main">
         <section className="pub-hero">

@@ -1,24 +1,22 @@
 import QRCode from 'antd/es/qr-code';
-import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Status } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
-import { fetchCertificate, PublicFooter, PublicHeader, PublicMeta, ResultTag, usePublicData } from '../landing/index.ts';
+import { fetchCertificate, PublicFooter, PublicHeader, ResultTag, usePublicData, usePublicHead } from '../landing/index.ts';
 
 /**
  * `/verify/:code` (public; issue 16): the certificate of a public check — game, result, check
  * date, masked target, the service — and a QR code of this page's URL. An unknown code and a
  * private record get the same "no such certificate".
  */
-export default function VerifyPage() {
+export default function VerifyPage({ code }: { code: string }) {
   const { t } = useTranslation();
-  const code = useParams().code ?? '';
   const cert = usePublicData(() => fetchCertificate(code), code);
   const missing = cert.state === 'failed' && (cert.status === Status.NOT_FOUND || cert.status === Status.BAD_REQUEST);
   const url = `${window.location.origin}/verify/${encodeURIComponent(code.toUpperCase())}`;
+  usePublicHead(`${t('public.verify.title')} ${code.toUpperCase()}`, t('public.verify.valid'));
   return (
     <div className="pub-page">
-      <PublicMeta title={`${t('public.verify.title')} ${code.toUpperCase()}`} description={t('public.verify.valid')} />
       <PublicHeader />
       <main className="pub-main">
         <section className="pub-hero">
