@@ -144,3 +144,41 @@ export async function load(opts: autocannon.Options): Promise<Load> {
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
+
+/** The p-th percentile of ascending times (the value at or above p % of them); 0 for none. */
+export const pct = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** p50 and p95 of a set of times (ms), in any order. */
+export function percentiles(times: readonly number[]): { p50: number; p95: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: pct(sorted, 50), p95: pct(sorted, 95) };
+}
+
+/**
+ * Times a call of ours beside its baseline, one after the other, `rounds` times after `warmup`
+ * untimed rounds (round i gets i, so the two sides see the same inputs): the loop every
+ * "server beside raw SQL" figure is measured with. Each side's p50 and p95, in ms.
+ */
+export async function timeBeside(
+  rounds: number,
+  warmup: number,
+  server: (i: number) => Promise<unknown>,
+  baseline: (i: number) => Promise<unknown>,
+): Promise<{ server: { p50: number; p95: number }; baseline: { p50: number; p95: number } }> {
+  for (let i = 0; i < warmup; i++) {
+    await server(i);
+    await baseline(i);
+  }
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await server(i);
+    const t1 = performance.now();
+    await baseline(i);
+    ours.push(t1 - t0);
+    theirs.push(performance.now() - t1);
+  }
+  return { server: percentiles(ours), baseline: percentiles(theirs) };
+}
