@@ -245,6 +245,15 @@ const enUS = {
   'account.noLedger': 'Staff accounts have no balance or ledger',
   // target history (issue 17)
   'history.needTarget': 'Give a chat ID or a MAC address to look up',
+  // the order ZIP's target history (issue 17, decision 0070)
+  'orderSheet.history.title': 'Target history (before this order)',
+  'orderSheet.history.earlier': 'Earlier records of this chat ID',
+  'orderSheet.history.none': 'none',
+  'orderSheet.history.flagged': 'Latest cheating or suspicious result: "{result}" on {date} ({game}, MAC {mac})',
+  'orderSheet.history.macChanged': "MAC of the latest earlier record: {mac}, not this order's",
+  'orderSheet.history.macSame': "MAC of the latest earlier record: {mac}, the same as this order's",
+  'orderSheet.history.otherChatIds': 'This machine was also seen under {count} other chat ID(s)',
+  'orderSheet.history.ownView': "Counted from your shop's records and the public ones.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -489,6 +498,15 @@ const zhCN: Record<MessageKey, string> = {
   'account.noLedger': '工作人员账号没有余额和流水',
   // target history (issue 17)
   'history.needTarget': '请填写要查询的微信号或 MAC 地址',
+  // 订单 ZIP 的目标历史（issue 17，决策 0070）
+  'orderSheet.history.title': '目标历史（本单之前）',
+  'orderSheet.history.earlier': '此微信号更早的检测',
+  'orderSheet.history.none': '无',
+  'orderSheet.history.flagged': '最近一次作弊或可疑：{date} 检测结果为“{result}”（{game}，MAC {mac}）',
+  'orderSheet.history.macChanged': '上次检测的 MAC：{mac}，与本单不同',
+  'orderSheet.history.macSame': '上次检测的 MAC：{mac}，与本单相同',
+  'orderSheet.history.otherChatIds': '这台机器还以 {count} 个其他微信号出现过',
+  'orderSheet.history.ownView': '仅统计本店的记录和公开记录。',
 };
 
 export type Locale = 'zh-CN' | 'en-US';
