@@ -7,55 +7,20 @@
 // another shop's private cheating record of the same target reaches neither the API answer,
 // the detail's history nor the list's marker.
 // Screenshots: docs/screenshots/history-form-{zh-CN,en-US}.png, history-detail-zh-CN.png.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { OrderHistory } from '@clearplay/contract';
-import { DEMO_PASSWORD, launchBrowser, settledScreenshot, signedIn as signIn, startServer, until, type RunningServer } from './harness.ts';
+import { DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 type Locale = 'zh-CN' | 'en-US';
 
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
-  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
+  const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
   await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
   return page;
-}
-
-/** GET /api<path> with the page's own session; answers the envelope's data. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; msg: string; data: T };
-  expect(body.status, body.msg).toBe(200);
-  return body.data;
-}
-
-/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
 }
 
 const orderForm = (page: Page): Locator => page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
@@ -96,7 +61,7 @@ describe('target history (issue 17)', () => {
   }
 
   beforeAll(() => {
-    const db = server.db();
+    const db = app.server.db();
     shopId = (db.prepare(`SELECT id FROM users WHERE username = 'shop0001'`).get() as { id: number }).id;
     // A target caught cheating by another shop in a private record, that shop0001 also sees
     // (its own or a public record) without any cheating or suspicious result among them: a leak of the private
@@ -139,13 +104,13 @@ describe('target history (issue 17)', () => {
   });
 
   test('the inspector sees the earlier cheating record and "changed MAC" proposed on, saves, and the detail and list show the history', async () => {
-    const db = server.db();
+    const db = app.server.db();
     const previousMac = earlier[0]?.mac ?? '';
     expect(previousMac).not.toBe(NEW_MAC_NORMAL);
 
     const page = await signedIn('inspector01');
     // the panel and the proposal as the API answers them for an inspector (staff: every record)
-    const answer = await apiGet<OrderHistory>(page, `/admin/order/history?objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`);
+    const answer = await app.apiGet<OrderHistory>(page, `/admin/order/history?objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`);
     expect(answer.sameTarget.map((r) => r.id).sort()).toEqual(earlier.map((o) => o.id).sort());
     expect(answer.summary.previousMac).toBe(previousMac);
     expect(answer.proposedChangedMac).toBe(1);
@@ -201,7 +166,14 @@ describe('target history (issue 17)', () => {
     await until(() => section.getByTestId('history-same-target').locator('.ant-table-row').count()).toBe(Math.min(earlier.length, 5));
     await until(() => section.getByTestId('history-flagged').isVisible()).toBe(true);
     expect(await section.getByTestId('history-counts').textContent()).toContain(previousMac);
-    await settledScreenshot(page, 'history-detail-zh-CN', { show: section });
+    // The new order's code and times are the clock's: masked; the list under the modal (this order on top) hidden.
+    const valueOf = (label: string) =>
+      detail.locator('th.ant-descriptions-item-label', { hasText: label }).locator('xpath=following-sibling::td[1]');
+    await settledScreenshot(page, 'history-detail-zh-CN', {
+      show: section,
+      mask: ['验证码', '安装时间', '订单时间', '更新时间'].map(valueOf),
+      style: '[data-testid="order-table"] .ant-table-tbody { visibility: hidden; }',
+    });
     await detail.getByTestId('order-detail-close').click();
     await until(() => detail.isVisible()).toBe(false);
 
@@ -237,7 +209,7 @@ describe('target history (issue 17)', () => {
     // the API answer, as of the new order and by chat ID + MAC: exactly the visible records,
     // no trace of the private cheating record (not in the lists, the counts or the flag)
     for (const query of [`orderId=${orderId}`, `objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`]) {
-      const answer = await apiGet<OrderHistory>(page, `/admin/order/history?${query}`);
+      const answer = await app.apiGet<OrderHistory>(page, `/admin/order/history?${query}`);
       const ids = answer.sameTarget.map((r) => r.id);
       if (query.startsWith('objWechat')) ids.splice(ids.indexOf(orderId), 1);
       expect(ids.sort()).toEqual(visible.map((o) => o.id).sort());

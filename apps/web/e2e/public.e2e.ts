@@ -6,29 +6,17 @@
 import { inflateRawSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  newContext,
-  settledScreenshot,
-  signedIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_PASSWORD, newContext, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const app = useApp({ DEMO: '1' });
 /** A chat ID with a public cheating order, and one whose orders are all private. */
 let publicCheater: { objWechat: string; code: string; id: number };
 let privateOnly: { objWechat: string; code: string };
 
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-  const db = server.db();
+beforeAll(() => {
+  const db = app.server.db();
   publicCheater = db
     .prepare('select obj_wechat as objWechat, code, id from orders where if_public = 1 and result = 1 order by id limit 1')
     .get() as typeof publicCheater;
@@ -42,17 +30,12 @@ beforeAll(async () => {
   expect(privateOnly).toBeDefined();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } } as const;
 type Locale = 'zh-CN' | 'en-US';
 
 /** An anonymous visitor in `locale` at `size`. */
 async function visitor(locale: Locale, size: keyof typeof VIEWPORTS): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
+  const context = await newContext(app.browser, app.server.url, locale);
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
   }, locale);
@@ -186,15 +169,15 @@ describe('an anonymous visitor', () => {
 
 describe('staff and the public pages', () => {
   test('a QR code read back from an order’s ZIP leads to the same certificate', async () => {
-    const staff = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/order/inspect' });
+    const staff = await app.signedIn('superadmin', ADMIN_PASSWORD, '/order/inspect');
     const token = await staff.evaluate(() => localStorage.getItem('token'));
-    const res = await fetch(`${server.url}/api/admin/order/download?id=${publicCheater.id}`, {
+    const res = await fetch(`${app.server.url}/api/admin/order/download?id=${publicCheater.id}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
     const zip = Buffer.from(await res.arrayBuffer());
     const summary = unzipEntry(zip, 'summary.txt').toString('utf8');
-    const url = `${server.url}/verify/${publicCheater.code}`;
+    const url = `${app.server.url}/verify/${publicCheater.code}`;
     expect(summary).toContain(url);
     const png = PNG.sync.read(unzipEntry(zip, 'verify-qr.png'));
     const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
@@ -207,7 +190,7 @@ describe('staff and the public pages', () => {
   });
 
   test('a link added on the dictionary screen appears in the link store; a non-http(s) one is refused', async () => {
-    const page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/system/dict' });
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
     await until(() => page.getByTestId('dict-type-view-linkstore').isVisible()).toBe(true);
     await page.getByTestId('dict-type-view-linkstore').click();
     await until(() => page.getByTestId('dict-data-table').isVisible()).toBe(true);
