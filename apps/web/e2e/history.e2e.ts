@@ -36,6 +36,15 @@ interface Earlier {
   ifPublic: number;
 }
 
+/** The picked target's chat ID once its records are given fixed values (see the describe's beforeAll). */
+const FIXED_TARGET = 'wxid_seen_again_e2e';
+
+/** What changes with the clock in a screenshot of the order form: its install time, now; and the list under it. */
+const formStill = (form: Locator) => ({
+  mask: [form.getByTestId('order-form-installationTime')],
+  style: '[data-testid="order-table"] .ant-table-tbody { visibility: hidden; }',
+});
+
 /** A MAC no demo order has, typed in a lower-case colon spelling; stored as NEW_MAC_NORMAL. */
 const NEW_MAC = '0e:e2:e1:71:00:17';
 const NEW_MAC_NORMAL = '0E-E2-E1-71-00-17';
@@ -76,7 +85,30 @@ describe('target history (issue 17)', () => {
     );
     const picked = pickTarget.get({ shop: shopId }) as { objWechat: string } | undefined;
     expect(picked, 'the demo has a private cheating record of another shop on a target shop0001 also sees').toBeDefined();
-    objWechat = picked?.objWechat ?? '';
+    // The demo draws this target's chat ID, MACs, game, dates, shops and inspectors from the start
+    // time; the screenshots show them, so they get fixed values (results, visibility and order kept:
+    // another shop's records go to shop0002, which leaves what shop0001 may see as it was).
+    const records = db
+      .prepare(`SELECT id, user_id AS userId FROM orders WHERE lower(obj_wechat) = lower(?) ORDER BY created_at DESC, id DESC`)
+      .all(picked?.objWechat ?? '') as { id: number; userId: number }[];
+    const otherShop = (db.prepare(`SELECT id FROM users WHERE username = 'shop0002'`).get() as { id: number }).id;
+    const inspector = (db.prepare(`SELECT id FROM users WHERE username = 'inspector01'`).get() as { id: number }).id;
+    const fix = db.prepare(
+      `UPDATE orders SET obj_wechat = @objWechat, game_name = '三角洲行动', mac = @mac, user_id = @userId, inspector_id = @inspector,
+         created_at = @at, updated_at = @at, installation_at = @at - 1800000 WHERE id = @id`,
+    );
+    records.forEach((r, k) =>
+      fix.run({
+        id: r.id,
+        objWechat: FIXED_TARGET,
+        mac: `0A-7B-18-BC-F4-${String(10 + k)}`,
+        userId: r.userId === shopId ? shopId : otherShop,
+        inspector,
+        // 10:36 Beijing time, 17 days apart, the latest on 2026-10-22 (before any run of this journey)
+        at: Date.UTC(2026, 9, 22 - 17 * k, 2, 36),
+      }),
+    );
+    objWechat = FIXED_TARGET;
     earlier = db
       .prepare(
         `SELECT id, mac, result, user_id AS userId, if_public AS ifPublic FROM orders WHERE lower(obj_wechat) = lower(?) ORDER BY created_at DESC, id DESC`,
@@ -96,7 +128,7 @@ describe('target history (issue 17)', () => {
     expect(await form.getByTestId('history-proposal').textContent()).toContain(
       `Proposed: MAC changed (last record on ${earlier[0]?.mac ?? '?'})`,
     );
-    await settledScreenshot(page, 'history-form-en-US', { show: panel });
+    await settledScreenshot(page, 'history-form-en-US', { show: panel, ...formStill(form) });
     // nothing is saved: closing the form leaves the history as it was
     await form.locator('.ant-modal-footer .ant-btn').first().click();
     await until(() => form.isVisible()).toBe(false);
@@ -132,7 +164,7 @@ describe('target history (issue 17)', () => {
     expect(await proposal.textContent()).toContain(previousMac);
     expect(await form.getByTestId('order-form-ifChangedMac').locator('input:checked').inputValue()).toBe('1');
     expect(await form.getByTestId('history-proposal-overridden').count()).toBe(0);
-    await settledScreenshot(page, 'history-form-zh-CN', { show: panel });
+    await settledScreenshot(page, 'history-form-zh-CN', { show: panel, ...formStill(form) });
 
     // the remaining required fields; the inspector is the current user, the install time now
     await form.getByTestId('order-form-objWechatName').fill('回头客');
