@@ -104,7 +104,7 @@ describe('target history (issue 17)', () => {
         mac: `0A-7B-18-BC-F4-${String(10 + k)}`,
         userId: r.userId === shopId ? shopId : otherShop,
         inspector,
-        // 10:36 Beijing time, 17 days apart, the latest on 2026-10-22 (before any run of this journey)
+        // 02:36 UTC, 17 days apart, the latest on 2026-10-22 (before any run of this journey)
         at: Date.UTC(2026, 9, 22 - 17 * k, 2, 36),
       }),
     );
