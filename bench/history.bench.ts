@@ -185,18 +185,20 @@ async function runTarget(target: Target): Promise<Section> {
 
       for (const c of cases) {
         let records = 0;
-        const server = async (i: number) => {
-          const res = await app.inject({ method: 'GET', url: urlOf(c.call(i)), headers: { authorization: c.who.auth } });
-          const body = res.json<{ status: number; msg: string; data: { sameTarget: unknown[]; sameMachine: unknown[] } }>();
-          if (body.status !== 200) throw new Error(`${c.name}: ${body.msg}`);
-          records += body.data.sameTarget.length + body.data.sameMachine.length;
-        };
-        const raw = async (i: number) => {
-          const q = rawQueries(db, c.call(i), c.who);
-          for (const query of [...q.chat, ...q.mac]) await target.raw.run(query);
-        };
-        const t = timeBeside(REQUESTS, 10, server, raw);
-        const { server: s, baseline: b } = await t;
+        const { server: s, baseline: b } = await timeBeside(
+          REQUESTS,
+          10,
+          (i) => app.inject({ method: 'GET', url: urlOf(c.call(i)), headers: { authorization: c.who.auth } }),
+          async (i) => {
+            const q = rawQueries(db, c.call(i), c.who);
+            for (const query of [...q.chat, ...q.mac]) await target.raw.run(query);
+          },
+          (res) => {
+            const body = res.json<{ status: number; msg: string; data: { sameTarget: unknown[]; sameMachine: unknown[] } }>();
+            if (body.status !== 200) throw new Error(`${c.name}: ${body.msg}`);
+            records += body.data.sameTarget.length + body.data.sameMachine.length;
+          },
+        );
         // Which indexes the plans use: each chat ID query one of the normalized chat ID's, each MAC query the MAC's.
         const q = rawQueries(db, c.call(0), c.who);
         const used: string[] = [];
@@ -215,7 +217,7 @@ async function runTarget(target: Target): Promise<Section> {
         plans.push(`${c.name}:\n${lines.join('\n')}`);
         rows.push({
           name: c.name,
-          records: Math.round(records / (REQUESTS + 10)),
+          records: Math.round(records / REQUESTS),
           server: s,
           raw: b,
           indexes: [...new Set(used)].join(', '),

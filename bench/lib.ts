@@ -158,13 +158,15 @@ export function percentiles(times: readonly number[]): { p50: number; p95: numbe
 /**
  * Times a call of ours beside its baseline, one after the other, `rounds` times after `warmup`
  * untimed rounds (round i gets i, so the two sides see the same inputs): the loop every
- * "server beside raw SQL" figure is measured with. Each side's p50 and p95, in ms.
+ * "server beside raw SQL" figure is measured with. `check` reads the call's answer of each timed
+ * round outside either timing (it throws on a wrong answer). Each side's p50 and p95, in ms.
  */
-export async function timeBeside(
+export async function timeBeside<R>(
   rounds: number,
   warmup: number,
-  server: (i: number) => Promise<unknown>,
+  server: (i: number) => Promise<R>,
   baseline: (i: number) => Promise<unknown>,
+  check?: (answer: R, i: number) => void,
 ): Promise<{ server: { p50: number; p95: number }; baseline: { p50: number; p95: number } }> {
   for (let i = 0; i < warmup; i++) {
     await server(i);
@@ -174,10 +176,11 @@ export async function timeBeside(
   const theirs: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
-    await server(i);
+    const answer = await server(i);
+    ours.push(performance.now() - t0);
+    check?.(answer, i);
     const t1 = performance.now();
     await baseline(i);
-    ours.push(t1 - t0);
     theirs.push(performance.now() - t1);
   }
   return { server: percentiles(ours), baseline: percentiles(theirs) };

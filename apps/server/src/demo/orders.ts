@@ -166,7 +166,7 @@ export function demoOrders(
   slots.sort((a, b) => a.createdAt - b.createdAt || a.shop - b.shop);
 
   const caught: Caught[] = [];
-  const orders = slots.map(({ shop, createdAt }) => {
+  const orders = slots.map(({ shop, createdAt }): DemoOrder => {
     const client = shops[shop];
     if (client === undefined) throw new Error('no such demo shop');
     const working = inspectors.map((p, i) => [i, p.createdAt < createdAt ? p.weight : 0] as const);
