@@ -27,7 +27,7 @@ function roundTrip(loginPath: string, infoPath: string, password: string): autoc
       path: loginPath,
       headers: json,
       body: JSON.stringify({ username: 'superadmin', password }),
-      onResponse: (_status, body, context) => {
+      onResponse: (_status, body, context: { token?: string }) => {
         try {
           context.token = (JSON.parse(body) as { data?: { token?: string } }).data?.token ?? '';
         } catch {
@@ -38,7 +38,7 @@ function roundTrip(loginPath: string, infoPath: string, password: string): autoc
     {
       method: 'GET',
       path: infoPath,
-      setupRequest: (req, context) => ({
+      setupRequest: (req, context: { token?: string }) => ({
         ...req,
         headers: { ...req.headers, authorization: `Bearer ${String(context.token)}` },
       }),

@@ -144,3 +144,50 @@ export async function load(opts: autocannon.Options): Promise<Load> {
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
+
+/** The p-th percentile of ascending times (the value at or above p % of them); 0 for none. */
+export const pct = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** p50 and p95 of a set of times (ms), in any order. */
+export function percentiles(times: readonly number[]): { p50: number; p95: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: pct(sorted, 50), p95: pct(sorted, 95) };
+}
+
+/**
+ * Times a call of ours beside its baseline, one after the other, `rounds` times after `warmup`
+ * untimed rounds (round i gets i, so the two sides see the same inputs): the loop every
+ * "server beside raw SQL" figure is measured with. `check` reads the call's answer of each timed
+ * round outside either timing (it throws on a wrong answer). Each side's p50 and p95, in ms, and
+ * the server side's CPU time per call (this process's user + system, ms): on a loaded machine the
+ * percentiles grow with the other processes' load, the CPU time does not.
+ */
+export async function timeBeside<R>(
+  rounds: number,
+  warmup: number,
+  server: (i: number) => Promise<R>,
+  baseline: (i: number) => Promise<unknown>,
+  check?: (answer: R, i: number) => void,
+): Promise<{ server: { p50: number; p95: number; cpuMs: number }; baseline: { p50: number; p95: number } }> {
+  for (let i = 0; i < warmup; i++) {
+    await server(i);
+    await baseline(i);
+  }
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  let cpuMicros = 0;
+  for (let i = 0; i < rounds; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const answer = await server(i);
+    ours.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpuMicros += c.user + c.system;
+    check?.(answer, i);
+    const t1 = performance.now();
+    await baseline(i);
+    theirs.push(performance.now() - t1);
+  }
+  return { server: { ...percentiles(ours), cpuMs: cpuMicros / Math.max(1, rounds) / 1000 }, baseline: percentiles(theirs) };
+}

@@ -14,7 +14,7 @@ import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as repo from '../apps/server/src/modules/messages/messages.repository.ts';
 import { indexDefs } from './orders-seed.ts';
-import { fmt, type Section } from './lib.ts';
+import { fmt, timeBeside, type Section } from './lib.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_MESSAGE_USERS ?? 10_000);
@@ -42,7 +42,6 @@ function rng(seedValue: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function seedUsers(db: Db): Promise<number[]> {
   const role = await db.selectFrom('roles').select('id').where('name', '=', 'shop').executeTakeFirstOrThrow();
@@ -113,7 +112,7 @@ async function seedHeavyReader(db: Db, userId: number): Promise<void> {
   for (let b = 0; b < HEAVY_UNREAD; b += 1000) {
     const rows = [];
     for (let i = b; i < Math.min(HEAVY_UNREAD, b + 1000); i++) {
-      const kind = i % 4 === 0 ? 'todo' : 'message';
+      const kind: 'todo' | 'message' = i % 4 === 0 ? 'todo' : 'message';
       rows.push({
         userId,
         kind,
@@ -240,31 +239,27 @@ async function runTarget(target: Target): Promise<Section> {
       const rows: string[] = [];
       const plans: string[] = [];
       for (const c of CASES) {
-        const server: number[] = [];
-        const raw: number[] = [];
         let answered = 0;
-        for (let i = -10; i < REQUESTS; i++) {
-          const reader = c.heavy === true ? heavy : readers[((i % READERS) + READERS) % READERS]!;
-          const headers: Record<string, string> = { authorization: reader.auth };
-          if (c.etag) headers['if-none-match'] = reader.etag;
-          const q = c.query(Math.max(i, 0));
-          const t0 = performance.now();
-          const res = await app.inject({ method: 'GET', url: c.path, query: q, headers });
-          const t1 = performance.now();
-          if (res.statusCode !== (c.etag ? 304 : 200)) throw new Error(`${c.name}: ${res.statusCode} ${res.body}`);
-          answered = c.etag ? 0 : Number(res.json<{ data: { total?: number; message?: number } }>().data.total ?? 0);
-          const t2 = performance.now();
-          for (const query of c.raw(db, reader.id, q)) await target.raw.run(query);
-          const t3 = performance.now();
-          if (i >= 0) {
-            server.push(t1 - t0);
-            raw.push(t3 - t2);
-          }
-        }
-        server.sort((a, b) => a - b);
-        raw.sort((a, b) => a - b);
+        const readerOf = (i: number) => (c.heavy === true ? heavy : readers[i % READERS]!);
+        const { server, baseline: raw } = await timeBeside(
+          REQUESTS,
+          10,
+          (i) => {
+            const reader = readerOf(i);
+            const headers: Record<string, string> = { authorization: reader.auth };
+            if (c.etag) headers['if-none-match'] = reader.etag;
+            return app.inject({ method: 'GET', url: c.path, query: c.query(i), headers });
+          },
+          async (i) => {
+            for (const query of c.raw(db, readerOf(i).id, c.query(i))) await target.raw.run(query);
+          },
+          (res) => {
+            if (res.statusCode !== (c.etag ? 304 : 200)) throw new Error(`${c.name}: ${res.statusCode} ${res.body}`);
+            answered = c.etag ? 0 : Number(res.json<{ data: { total?: number; message?: number } }>().data.total ?? 0);
+          },
+        );
         rows.push(
-          `| ${c.name} | ${fmt(answered)} | ${fmt(pct(server, 50), 2)} | **${fmt(pct(server, 95), 2)}** | ${fmt(pct(raw, 50), 2)} | ${fmt(pct(raw, 95), 2)} |`,
+          `| ${c.name} | ${fmt(answered)} | ${fmt(server.p50, 2)} | **${fmt(server.p95, 2)}** | ${fmt(raw.p50, 2)} | ${fmt(raw.p95, 2)} | ${fmt(server.cpuMs, 2)} |`,
         );
         const explained: string[] = [];
         for (const query of c.raw(db, c.heavy === true ? heavy.id : readers[0]!.id, c.query(0)))
@@ -273,8 +268,8 @@ async function runTarget(target: Target): Promise<Section> {
       }
       const body = `Seeded: ${timings.join('; ')}.
 
-| case (${fmt(MESSAGES)} messages, ${fmt(USERS)} users) | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms |
-|---|---:|---:|---:|---:|---:|
+| case (${fmt(MESSAGES)} messages, ${fmt(USERS)} users) | total | server p50 ms | server p95 ms | raw SQL p50 ms | raw SQL p95 ms | server CPU ms / request |
+|---|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
 ${REQUESTS} requests per case, one at a time, rotating over ${READERS} users (about ${fmt(MESSAGES / USERS)} messages each),

@@ -43,7 +43,7 @@ import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.
 import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
 import type { Operator } from '../apps/server/src/http/route-context.ts';
-import { ADMIN_PASSWORD, fmt, ratio, startApp, type Proc, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, fmt, ratio, startApp, timeBeside, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
@@ -63,7 +63,6 @@ const EXPORT_QUERY = { result: '1' };
 const TARGET_EXPORT_S = 10;
 const TARGET_EXPORT_GROWTH_MB = 150;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const iso = (ms: number) => new Date(ms).toISOString();
 const secs = (ms: number) => fmt(ms / 1000, 2);
 
@@ -175,35 +174,27 @@ async function measureList(app: Awaited<ReturnType<typeof buildApp>>, cases: Cas
   for (const c of cases) {
     const get = (i: number) =>
       app.inject({ method: 'GET', url: '/api/admin/order/list', query: c.query(i), headers: { authorization: c.who(i).auth } });
-    for (let i = 0; i < (c.extra === true ? 3 : 10); i++) {
-      await get(i);
-      await raw.run(c.query(i), c.who(i).op);
-    }
-    const server: number[] = [];
-    const rawTimes: number[] = [];
     let total = 0;
     const requests = c.extra === true ? EXTRA_REQUESTS : REQUESTS;
-    for (let i = 0; i < requests; i++) {
-      const t0 = performance.now();
-      const res = await get(i);
-      server.push(performance.now() - t0);
-      const body = res.json<{ status: number; msg: string; data: { total: number; list: unknown[] } }>();
-      if (body.status !== 200) throw new Error(`order list ${c.name}: ${body.msg}`);
-      if (body.data.list.length === 0) throw new Error(`order list ${c.name}: an empty page (query ${JSON.stringify(c.query(i))})`);
-      if (i === 0) total = body.data.total;
-      const t1 = performance.now();
-      await raw.run(c.query(i), c.who(i).op);
-      rawTimes.push(performance.now() - t1);
-    }
-    server.sort((a, b) => a - b);
-    rawTimes.sort((a, b) => a - b);
+    const { server, baseline: rawTimes } = await timeBeside(
+      requests,
+      c.extra === true ? 3 : 10,
+      get,
+      (i) => raw.run(c.query(i), c.who(i).op),
+      (res, i) => {
+        const body = res.json<{ status: number; msg: string; data: { total: number; list: unknown[] } }>();
+        if (body.status !== 200) throw new Error(`order list ${c.name}: ${body.msg}`);
+        if (body.data.list.length === 0) throw new Error(`order list ${c.name}: an empty page (query ${JSON.stringify(c.query(i))})`);
+        if (i === 0) total = body.data.total;
+      },
+    );
     figures.push({
       name: c.name,
       extra: c.extra === true,
       requests,
       total,
-      server: [pct(server, 50), pct(server, 95)],
-      raw: [pct(rawTimes, 50), pct(rawTimes, 95)],
+      server: [server.p50, server.p95],
+      raw: [rawTimes.p50, rawTimes.p95],
     });
     const { page, counts } = await raw.compile(c.query(0), c.who(0).op);
     const explained: string[] = [];

@@ -15,7 +15,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as repo from '../apps/server/src/modules/public/public.repository.ts';
-import { ADMIN_PASSWORD, fmt, ratio, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedCode, seedOrders, seedPeople } from './orders-seed.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
@@ -24,7 +24,6 @@ const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
 const REQUESTS = 200;
 const TARGET_P95_MS = 20;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const spread = (i: number, mod: number) => ((i * 2654435761) >>> 0) % mod;
 const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`;
 
@@ -137,24 +136,16 @@ async function runTarget(target: Target): Promise<Section> {
     try {
       for (const c of cases) {
         const get = (i: number) => app.inject({ method: 'GET', url: c.url(i), remoteAddress: ip(++n) });
-        for (let i = 0; i < 10; i++) {
-          await get(i);
-          await target.raw.run(c.raw(i));
-        }
-        const server: number[] = [];
-        const raw: number[] = [];
-        for (let i = 0; i < REQUESTS; i++) {
-          const t0 = performance.now();
-          const res = await get(i);
-          server.push(performance.now() - t0);
-          if (res.statusCode !== c.expect) throw new Error(`${c.name}: HTTP ${res.statusCode} ${res.body}`);
-          const t1 = performance.now();
-          await target.raw.run(c.raw(i));
-          raw.push(performance.now() - t1);
-        }
-        server.sort((a, b) => a - b);
-        raw.sort((a, b) => a - b);
-        rows.push({ name: c.name, server: [pct(server, 50), pct(server, 95)], raw: [pct(raw, 50), pct(raw, 95)] });
+        const { server, baseline: raw } = await timeBeside(
+          REQUESTS,
+          10,
+          get,
+          (i) => target.raw.run(c.raw(i)),
+          (res) => {
+            if (res.statusCode !== c.expect) throw new Error(`${c.name}: HTTP ${res.statusCode} ${res.body}`);
+          },
+        );
+        rows.push({ name: c.name, server: [server.p50, server.p95], raw: [raw.p50, raw.p95] });
         plans.push(`${c.name}:\n${(await target.raw.explain(c.raw(0))).map((l) => `  ${l}`).join('\n')}`);
       }
     } finally {

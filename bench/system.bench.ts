@@ -18,7 +18,7 @@ import * as userRepo from '../apps/server/src/modules/users/users.repository.ts'
 import { toUserFilter } from '../apps/server/src/modules/users/users.service.ts';
 import { indexDefs } from './orders-seed.ts';
 import type { UserListQuery } from '@clearplay/contract';
-import { fmt, type Section } from './lib.ts';
+import { fmt, timeBeside, type Section } from './lib.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -41,7 +41,6 @@ function rng(seedValue: number) {
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 // ── seeding: multi-row inserts in transactions, straight through Kysely ──
 
@@ -211,28 +210,22 @@ async function measure(
   const figures: Figures[] = [];
   const plans: string[] = [];
   for (const c of cases) {
-    // warm up both paths
-    for (let i = 0; i < 10; i++) {
-      await app.inject({ method: 'GET', url: path, query: c.query(i), headers: { authorization: auth } });
-      for (const stage of rawQueries(c.query(i))) await Promise.all(stage.map((q) => target.raw.run(q)));
-    }
-    const server: number[] = [];
-    const raw: number[] = [];
     let total = 0;
-    for (let i = 0; i < REQUESTS; i++) {
-      const t0 = performance.now();
-      const res = await app.inject({ method: 'GET', url: path, query: c.query(i), headers: { authorization: auth } });
-      server.push(performance.now() - t0);
-      const body = res.json<{ status: number; msg: string; data: { total: number } }>();
-      if (body.status !== 200) throw new Error(`${path} ${c.name}: ${body.msg}`);
-      total = body.data.total;
-      const t1 = performance.now();
-      for (const stage of rawQueries(c.query(i))) await Promise.all(stage.map((q) => target.raw.run(q)));
-      raw.push(performance.now() - t1);
-    }
-    server.sort((a, b) => a - b);
-    raw.sort((a, b) => a - b);
-    figures.push({ name: c.name, server: [pct(server, 50), pct(server, 95)], raw: [pct(raw, 50), pct(raw, 95)], total });
+    // 10 warm-up rounds of both paths, then REQUESTS timed ones
+    const { server, baseline: raw } = await timeBeside(
+      REQUESTS,
+      10,
+      (i) => app.inject({ method: 'GET', url: path, query: c.query(i), headers: { authorization: auth } }),
+      async (i) => {
+        for (const stage of rawQueries(c.query(i))) await Promise.all(stage.map((q) => target.raw.run(q)));
+      },
+      (res) => {
+        const body = res.json<{ status: number; msg: string; data: { total: number } }>();
+        if (body.status !== 200) throw new Error(`${path} ${c.name}: ${body.msg}`);
+        total = body.data.total;
+      },
+    );
+    figures.push({ name: c.name, server: [server.p50, server.p95], raw: [raw.p50, raw.p95], total });
     const explained: string[] = [];
     for (const stage of rawQueries(c.query(0)))
       for (const q of stage) explained.push(...(await target.raw.explain(q)).map((l) => `  ${l}`), '  --');

@@ -14,7 +14,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
 import { businessDayOf, businessMonthOf } from '../apps/server/src/lib/business-time.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
-import { ADMIN_PASSWORD, fmt, ratio, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedOrders, seedPeople } from './orders-seed.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
@@ -23,8 +23,6 @@ const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
 const SPAN_MS = 730 * DAY_MS;
 const REQUESTS = Number(process.env.BENCH_WORKPLACE_REQUESTS ?? 100);
 const TARGET_P95_MS = 50;
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** The workplace's figures recounted from the raw rows (what the counters save). */
 function recountQueries(db: Db, now: number) {
@@ -86,31 +84,22 @@ async function runTarget(target: Target): Promise<string> {
       });
       const auth = `Bearer ${login.json<{ data: { token: string } }>().data.token}`;
       const queries = recountQueries(db, now);
-      const server: number[] = [];
-      const raw: number[] = [];
       let total = 0;
-      let cpuMicros = 0;
-      for (let i = 0; i < REQUESTS + 5; i++) {
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        const res = await app.inject({ method: 'GET', url: '/api/admin/workplace', headers: { authorization: auth } });
-        const t1 = performance.now();
-        const c = process.cpuUsage(c0);
-        if (i >= 5) cpuMicros += c.user + c.system;
-        const body = res.json<{ status: number; msg: string; data: { total: { count: number } } }>();
-        if (body.status !== 200) throw new Error(`workplace: ${body.msg}`);
-        total = body.data.total.count;
-        for (const q of queries) await target.raw.run(q);
-        const t2 = performance.now();
-        if (i >= 5) {
-          server.push(t1 - t0);
-          raw.push(t2 - t1);
-        }
-      }
+      const { server, baseline: raw } = await timeBeside(
+        REQUESTS,
+        5,
+        () => app.inject({ method: 'GET', url: '/api/admin/workplace', headers: { authorization: auth } }),
+        async () => {
+          for (const q of queries) await target.raw.run(q);
+        },
+        (res) => {
+          const body = res.json<{ status: number; msg: string; data: { total: { count: number } } }>();
+          if (body.status !== 200) throw new Error(`workplace: ${body.msg}`);
+          total = body.data.total.count;
+        },
+      );
       if (total !== ORDERS) throw new Error(`workplace total ${total}, seeded ${ORDERS}`);
-      server.sort((a, b) => a - b);
-      raw.sort((a, b) => a - b);
-      return `| ${target.name} | ${fmt(ORDERS)} | ${fmt(pct(server, 50), 1)} | ${fmt(pct(server, 95), 1)} | ${fmt(pct(raw, 50), 1)} | ${fmt(pct(raw, 95), 1)} | ${ratio(pct(server, 95), pct(raw, 95))} | ${fmt(cpuMicros / REQUESTS / 1000, 2)} | ${pct(server, 95) <= TARGET_P95_MS ? 'yes' : 'no'} |`;
+      return `| ${target.name} | ${fmt(ORDERS)} | ${fmt(server.p50, 1)} | ${fmt(server.p95, 1)} | ${fmt(raw.p50, 1)} | ${fmt(raw.p95, 1)} | ${ratio(server.p95, raw.p95)} | ${fmt(server.cpuMs, 2)} | ${server.p95 <= TARGET_P95_MS ? 'yes' : 'no'} |`;
     } finally {
       await app.close();
       await target.raw.close();

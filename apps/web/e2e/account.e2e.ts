@@ -4,39 +4,17 @@
 // its other browser is signed out (the logged-out dialog, without any click there), and a
 // fresh Chinese browser signs in with the new password and is shown English. Screenshots in
 // both languages.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  DEMO_PASSWORD,
-  launchBrowser,
-  login,
-  newContext,
-  settledScreenshot,
-  signedIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { DEMO_PASSWORD, login, newContext, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 const NEW_PASSWORD = 'Shop#2026';
 
 describe('the user centre and settings', () => {
   test('a shop reads its account, changes its password and language; its other browser is signed out', async () => {
-    const other = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
-    const page = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const other = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+    const page = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
 
     // The user menu leads to the user centre.
     await page.getByTestId('user-menu').click();
@@ -78,7 +56,7 @@ describe('the user centre and settings', () => {
     await settledScreenshot(page, 'account-setting-en-US');
 
     // A fresh Chinese browser: the new password signs in, and the saved language applies.
-    const context = await newContext(browser, server.url, 'zh-CN');
+    const context = await newContext(app.browser, app.server.url, 'zh-CN');
     const fresh = await context.newPage();
     await fresh.goto('/login');
     await login(fresh, 'shop0001', NEW_PASSWORD);
@@ -99,7 +77,7 @@ describe('the user centre and settings', () => {
   });
 
   test('the settings screen in Chinese', async () => {
-    const page = await signedIn(browser, server.url, { username: 'inspector01', password: DEMO_PASSWORD, path: '/user/setting' });
+    const page = await app.signedIn('inspector01', DEMO_PASSWORD, '/user/setting');
     await until(() => page.getByTestId('account-nickname').inputValue()).not.toBe('');
     expect(await page.getByTestId('account-shop').count()).toBe(0);
     await settledScreenshot(page, 'account-setting-zh-CN');

@@ -3,31 +3,11 @@
 // admin and an inspector see thousands of orders of every result; the admin opens a shop's
 // balance and finds its charges and recharges; the demo shop sees its own orders (amounts
 // and client shown) among the public records of other shops, and an order's evidence images load.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  DEMO_PASSWORD,
-  launchBrowser,
-  screenshot,
-  signedIn as signIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 interface OrderRow {
   id: number;
@@ -38,18 +18,9 @@ interface OrderRow {
   proofImages: string;
 }
 
-/** The API as the page's user (its bearer token), to know what the screen should show. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; data: T };
-  expect(body.status).toBe(200);
-  return body.data;
-}
-
 /** Signed in on the order screen, its first page of rows shown. */
 async function onOrders(username: string, password: string): Promise<{ page: Page; table: Locator }> {
-  const page = await signIn(browser, server.url, { username, password, path: '/order/inspect' });
+  const page = await app.signedIn(username, password, '/order/inspect');
   const table = page.getByTestId('order-table');
   await until(() => table.locator('.ant-table-row').count()).toBe(20);
   return { page, table };
@@ -57,7 +28,7 @@ async function onOrders(username: string, password: string): Promise<{ page: Pag
 
 describe('the demo business, as each demo account', () => {
   test('the start banner says what the demo holds', () => {
-    expect(server.output()).toMatch(/demo business: 20 shops .*3 inspectors, \d{4} orders over 90 days/);
+    expect(app.server.output()).toMatch(/demo business: 20 shops .*3 inspectors, \d{4} orders over 90 days/);
   });
 
   for (const [username, password] of [
@@ -67,7 +38,7 @@ describe('the demo business, as each demo account', () => {
   ] as const) {
     test(`${username} sees thousands of orders of every result`, async () => {
       const { page, table } = await onOrders(username, password);
-      const all = await apiGet<{ total: number }>(page, '/admin/order/list?pageSize=1');
+      const all = await app.apiGet<{ total: number }>(page, '/admin/order/list?pageSize=1');
       expect(all.total).toBeGreaterThan(4500);
       // The pager shows the same total; the first page names results, shops and amounts.
       await until(() => table.locator('.ant-pagination').textContent()).toContain(String(Math.ceil(all.total / 20)));
@@ -76,7 +47,7 @@ describe('the demo business, as each demo account', () => {
       expect(text).toMatch(/正常|作弊|未通过|可疑/);
       for (const result of [0, 1, 2, 3])
         expect(
-          (await apiGet<{ total: number }>(page, `/admin/order/list?result=${result}&pageSize=1`)).total,
+          (await app.apiGet<{ total: number }>(page, `/admin/order/list?result=${result}&pageSize=1`)).total,
           `result ${result}`,
         ).toBeGreaterThan(50);
       if (username === 'superadmin') await screenshot(page, 'demo-orders-zh-CN');
@@ -104,8 +75,8 @@ describe('the demo business, as each demo account', () => {
     expect(rows.some((r) => r.includes('扣费') && /订单 [0-9A-Z]{8}/.test(r))).toBe(true);
     // One charge per order, and recharges besides: more entries than orders.
     const id = await shopId(page);
-    const ledger = await apiGet<{ total: number; balance: number }>(page, `/admin/user/ledger?userId=${id}&pageSize=1`);
-    const orders = await apiGet<{ total: number }>(page, `/admin/order/list?userId=${id}&pageSize=1`);
+    const ledger = await app.apiGet<{ total: number; balance: number }>(page, `/admin/user/ledger?userId=${id}&pageSize=1`);
+    const orders = await app.apiGet<{ total: number }>(page, `/admin/order/list?userId=${id}&pageSize=1`);
     expect(orders.total).toBeGreaterThan(100);
     expect(ledger.total).toBeGreaterThan(orders.total);
     expect(ledger.balance).toBe(Number(await balance.getAttribute('data-fen')));
@@ -115,11 +86,11 @@ describe('the demo business, as each demo account', () => {
 
   test('shop0001 sees its own orders in full among other shops’ public ones, and an order’s images load', async () => {
     const { page, table } = await onOrders('shop0001', DEMO_PASSWORD);
-    const me = await apiGet<{ id: number }>(page, '/admin/user/info');
-    const own = await apiGet<{ total: number; list: OrderRow[] }>(page, `/admin/order/list?userId=${me.id}&pageSize=50`);
+    const me = await app.apiGet<{ id: number }>(page, '/admin/user/info');
+    const own = await app.apiGet<{ total: number; list: OrderRow[] }>(page, `/admin/order/list?userId=${me.id}&pageSize=50`);
     expect(own.total).toBeGreaterThan(100);
     expect(own.list.every((o) => o.view === 'full' && o.userId === me.id)).toBe(true);
-    const seen = await apiGet<{ total: number; list: OrderRow[] }>(page, '/admin/order/list?pageSize=100');
+    const seen = await app.apiGet<{ total: number; list: OrderRow[] }>(page, '/admin/order/list?pageSize=100');
     expect(seen.total).toBeGreaterThan(own.total);
     expect(seen.list.some((o) => o.view === 'public')).toBe(true);
 
@@ -155,7 +126,7 @@ describe('the demo business, as each demo account', () => {
 });
 
 async function shopId(page: Page): Promise<number> {
-  const users = await apiGet<{ id: number; username: string }[]>(page, '/admin/user/search?keyword=shop0001&roleName=shop');
+  const users = await app.apiGet<{ id: number; username: string }[]>(page, '/admin/user/search?keyword=shop0001&roleName=shop');
   const shop = users.find((u) => u.username === 'shop0001');
   expect(shop).toBeTruthy();
   return shop!.id;

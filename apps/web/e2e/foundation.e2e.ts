@@ -1,32 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  DEMO_PASSWORD,
-  launchBrowser,
-  login,
-  newContext,
-  screenshot,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newContext, screenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp();
 
 async function freshPage(locale = 'zh-CN'): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
+  const context = await newContext(app.browser, app.server.url, locale);
   return context.newPage();
 }
 
@@ -172,7 +151,7 @@ describe('sessions', () => {
     await page.waitForURL(/\/dashboard\/workplace/);
     await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
     // Let time pass: the session's expiry moves into the past.
-    const changed = server
+    const changed = app.server
       .db()
       .prepare('UPDATE sessions SET expires_at = ? WHERE revoked_at IS NULL')
       .run(Date.now() - 1000);

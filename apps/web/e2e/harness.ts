@@ -202,17 +202,29 @@ function saveScreenshot(name: string, shot: Buffer): void {
 }
 
 /**
+ * What a docs screenshot leaves out so that it does not change from run to run: the clock's
+ * data (a new record's code and times, the demo's dates relative to the start).
+ */
+export interface StillOptions {
+  /** Painted over with a plain grey box (for text on top: inside a modal, not under it). */
+  mask?: Locator[];
+  /** A stylesheet applied for the shot only, e.g. `visibility: hidden` for the list under a modal. */
+  style?: string;
+}
+
+/**
  * A screenshot for the docs once the page is still: images loaded and fonts ready, then shots
  * taken until two in a row are the same (layout, progress bar and fades done; 10 s at most).
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, still: StillOptions = {}): Promise<void> {
   await page.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((image) => image.complete), undefined, {
     timeout: 10_000,
   });
+  const options = { mask: still.mask, maskColor: '#d9d9d9', style: still.style };
   const deadline = Date.now() + 10_000;
-  let shot = await page.screenshot();
+  let shot = await page.screenshot(options);
   for (;;) {
-    const next = await page.screenshot();
+    const next = await page.screenshot(options);
     const still = next.equals(shot);
     shot = next;
     if (still || Date.now() > deadline) break;
@@ -227,7 +239,7 @@ export const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect
 export async function settledScreenshot(
   page: Page,
   name: string,
-  { waitForToasts = true, show }: { waitForToasts?: boolean; show?: Locator } = {},
+  { waitForToasts = true, show, ...still }: { waitForToasts?: boolean; show?: Locator } & StillOptions = {},
 ): Promise<void> {
   await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   if (waitForToasts)
@@ -236,7 +248,7 @@ export async function settledScreenshot(
       .first()
       .waitFor({ state: 'detached', timeout: 6_000 })
       .catch(() => undefined);
-  await screenshot(page, name);
+  await screenshot(page, name, still);
 }
 
 /** A fresh context in `locale` (kept as the app's language), signed in through the login form, on `path` once the layout shows. */

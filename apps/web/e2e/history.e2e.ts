@@ -7,55 +7,20 @@
 // another shop's private cheating record of the same target reaches neither the API answer,
 // the detail's history nor the list's marker.
 // Screenshots: docs/screenshots/history-form-{zh-CN,en-US}.png, history-detail-zh-CN.png.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { OrderHistory } from '@clearplay/contract';
-import { DEMO_PASSWORD, launchBrowser, settledScreenshot, signedIn as signIn, startServer, until, type RunningServer } from './harness.ts';
+import { DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 type Locale = 'zh-CN' | 'en-US';
 
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
-  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
+  const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
   await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
   return page;
-}
-
-/** GET /api<path> with the page's own session; answers the envelope's data. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; msg: string; data: T };
-  expect(body.status, body.msg).toBe(200);
-  return body.data;
-}
-
-/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
 }
 
 const orderForm = (page: Page): Locator => page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
@@ -70,6 +35,15 @@ interface Earlier {
   userId: number;
   ifPublic: number;
 }
+
+/** The picked target's chat ID once its records are given fixed values (see the describe's beforeAll). */
+const FIXED_TARGET = 'wxid_seen_again_e2e';
+
+/** What changes with the clock in a screenshot of the order form: its install time, now; and the list under it. */
+const formStill = (form: Locator) => ({
+  mask: [form.getByTestId('order-form-installationTime')],
+  style: '[data-testid="order-table"] .ant-table-tbody { visibility: hidden; }',
+});
 
 /** A MAC no demo order has, typed in a lower-case colon spelling; stored as NEW_MAC_NORMAL. */
 const NEW_MAC = '0e:e2:e1:71:00:17';
@@ -96,7 +70,7 @@ describe('target history (issue 17)', () => {
   }
 
   beforeAll(() => {
-    const db = server.db();
+    const db = app.server.db();
     shopId = (db.prepare(`SELECT id FROM users WHERE username = 'shop0001'`).get() as { id: number }).id;
     // A target caught cheating by another shop in a private record, that shop0001 also sees
     // (its own or a public record) without any cheating or suspicious result among them: a leak of the private
@@ -111,7 +85,30 @@ describe('target history (issue 17)', () => {
     );
     const picked = pickTarget.get({ shop: shopId }) as { objWechat: string } | undefined;
     expect(picked, 'the demo has a private cheating record of another shop on a target shop0001 also sees').toBeDefined();
-    objWechat = picked?.objWechat ?? '';
+    // The demo draws this target's chat ID, MACs, game, dates, shops and inspectors from the start
+    // time; the screenshots show them, so they get fixed values (results, visibility and order kept:
+    // another shop's records go to shop0002, which leaves what shop0001 may see as it was).
+    const records = db
+      .prepare(`SELECT id, user_id AS userId FROM orders WHERE lower(obj_wechat) = lower(?) ORDER BY created_at DESC, id DESC`)
+      .all(picked?.objWechat ?? '') as { id: number; userId: number }[];
+    const otherShop = (db.prepare(`SELECT id FROM users WHERE username = 'shop0002'`).get() as { id: number }).id;
+    const inspector = (db.prepare(`SELECT id FROM users WHERE username = 'inspector01'`).get() as { id: number }).id;
+    const fix = db.prepare(
+      `UPDATE orders SET obj_wechat = @objWechat, game_name = '三角洲行动', mac = @mac, user_id = @userId, inspector_id = @inspector,
+         created_at = @at, updated_at = @at, installation_at = @at - 1800000 WHERE id = @id`,
+    );
+    records.forEach((r, k) =>
+      fix.run({
+        id: r.id,
+        objWechat: FIXED_TARGET,
+        mac: `0A-7B-18-BC-F4-${String(10 + k)}`,
+        userId: r.userId === shopId ? shopId : otherShop,
+        inspector,
+        // 02:36 UTC, 17 days apart, the latest on 2026-10-22 (before any run of this journey)
+        at: Date.UTC(2026, 9, 22 - 17 * k, 2, 36),
+      }),
+    );
+    objWechat = FIXED_TARGET;
     earlier = db
       .prepare(
         `SELECT id, mac, result, user_id AS userId, if_public AS ifPublic FROM orders WHERE lower(obj_wechat) = lower(?) ORDER BY created_at DESC, id DESC`,
@@ -131,7 +128,7 @@ describe('target history (issue 17)', () => {
     expect(await form.getByTestId('history-proposal').textContent()).toContain(
       `Proposed: MAC changed (last record on ${earlier[0]?.mac ?? '?'})`,
     );
-    await settledScreenshot(page, 'history-form-en-US', { show: panel });
+    await settledScreenshot(page, 'history-form-en-US', { show: panel, ...formStill(form) });
     // nothing is saved: closing the form leaves the history as it was
     await form.locator('.ant-modal-footer .ant-btn').first().click();
     await until(() => form.isVisible()).toBe(false);
@@ -139,13 +136,13 @@ describe('target history (issue 17)', () => {
   });
 
   test('the inspector sees the earlier cheating record and "changed MAC" proposed on, saves, and the detail and list show the history', async () => {
-    const db = server.db();
+    const db = app.server.db();
     const previousMac = earlier[0]?.mac ?? '';
     expect(previousMac).not.toBe(NEW_MAC_NORMAL);
 
     const page = await signedIn('inspector01');
     // the panel and the proposal as the API answers them for an inspector (staff: every record)
-    const answer = await apiGet<OrderHistory>(page, `/admin/order/history?objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`);
+    const answer = await app.apiGet<OrderHistory>(page, `/admin/order/history?objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`);
     expect(answer.sameTarget.map((r) => r.id).sort()).toEqual(earlier.map((o) => o.id).sort());
     expect(answer.summary.previousMac).toBe(previousMac);
     expect(answer.proposedChangedMac).toBe(1);
@@ -167,7 +164,7 @@ describe('target history (issue 17)', () => {
     expect(await proposal.textContent()).toContain(previousMac);
     expect(await form.getByTestId('order-form-ifChangedMac').locator('input:checked').inputValue()).toBe('1');
     expect(await form.getByTestId('history-proposal-overridden').count()).toBe(0);
-    await settledScreenshot(page, 'history-form-zh-CN', { show: panel });
+    await settledScreenshot(page, 'history-form-zh-CN', { show: panel, ...formStill(form) });
 
     // the remaining required fields; the inspector is the current user, the install time now
     await form.getByTestId('order-form-objWechatName').fill('回头客');
@@ -201,7 +198,14 @@ describe('target history (issue 17)', () => {
     await until(() => section.getByTestId('history-same-target').locator('.ant-table-row').count()).toBe(Math.min(earlier.length, 5));
     await until(() => section.getByTestId('history-flagged').isVisible()).toBe(true);
     expect(await section.getByTestId('history-counts').textContent()).toContain(previousMac);
-    await settledScreenshot(page, 'history-detail-zh-CN', { show: section });
+    // The new order's code and times are the clock's: masked; the list under the modal (this order on top) hidden.
+    const valueOf = (label: string) =>
+      detail.locator('th.ant-descriptions-item-label', { hasText: label }).locator('xpath=following-sibling::td[1]');
+    await settledScreenshot(page, 'history-detail-zh-CN', {
+      show: section,
+      mask: ['验证码', '安装时间', '订单时间', '更新时间'].map(valueOf),
+      style: '[data-testid="order-table"] .ant-table-tbody { visibility: hidden; }',
+    });
     await detail.getByTestId('order-detail-close').click();
     await until(() => detail.isVisible()).toBe(false);
 
@@ -237,7 +241,7 @@ describe('target history (issue 17)', () => {
     // the API answer, as of the new order and by chat ID + MAC: exactly the visible records,
     // no trace of the private cheating record (not in the lists, the counts or the flag)
     for (const query of [`orderId=${orderId}`, `objWechat=${encodeURIComponent(objWechat)}&mac=${NEW_MAC}`]) {
-      const answer = await apiGet<OrderHistory>(page, `/admin/order/history?${query}`);
+      const answer = await app.apiGet<OrderHistory>(page, `/admin/order/history?${query}`);
       const ids = answer.sameTarget.map((r) => r.id);
       if (query.startsWith('objWechat')) ids.splice(ids.indexOf(orderId), 1);
       expect(ids.sort()).toEqual(visible.map((o) => o.id).sort());

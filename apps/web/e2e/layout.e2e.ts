@@ -3,32 +3,11 @@
 // custom theme colour whose shades reach the buttons and the menu, menu width, hidden tab bar),
 // the settings surviving a reload before the first paint, copy and reset, the server menu on
 // and off with the role guard following it, and the mobile layout at 390 px.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  DEMO_PASSWORD,
-  launchBrowser,
-  newContext,
-  settledScreenshot,
-  signedIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, newContext, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 const rootState = (page: Page) =>
   page.evaluate(() => ({
@@ -67,7 +46,7 @@ describe('the settings drawer, as the super admin on the order screen', () => {
   let page: Page;
 
   test('opens from the navbar with every setting of spec §3', async () => {
-    page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/order/inspect' });
+    page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/order/inspect');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await until(() => page.getByTestId('order-table').locator('.ant-table-row').count()).toBe(20);
     const drawer = await openDrawer(page);
@@ -298,7 +277,7 @@ describe('the settings drawer, as the super admin on the order screen', () => {
 
 describe('the server menu limits the role guard (spec §5)', () => {
   test('a shop with the server menu on is sent from a route outside it to its first menu screen', async () => {
-    const page = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const page = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
     const drawer = await openDrawer(page);
     await drawer.getByTestId('settings-menuFromServer').click();
     await until(() => page.getByText('菜单加载成功').isVisible()).toBe(true);
@@ -335,7 +314,7 @@ describe('the server menu limits the role guard (spec §5)', () => {
 
 describe('mobile, 390 px wide', () => {
   test('the side menu is a drawer from the navbar; the order table scrolls sideways', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(app.browser, app.server.url);
     await context.addInitScript(() => {
       if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'zh-CN');
     });

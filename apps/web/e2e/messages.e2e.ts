@@ -3,22 +3,11 @@
 // without a reload (the poll), the popover lists the new order, the item opens the order's
 // details and is read, and "all read" clears the badge; "view more" opens the full page. The
 // inspector's box holds the demo's suspicious-order todos. Screenshots in both languages.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, settledScreenshot, signedIn, startServer, until, type RunningServer } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp({ DEMO: '1' });
 
 /** The poll runs every 15 s; a new item must show within 30 s. */
 const WITHIN_POLL = 30_000;
@@ -33,28 +22,6 @@ interface Unread {
   total: number;
 }
 
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; data: T };
-  expect(body.status).toBe(200);
-  return body.data;
-}
-
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
-
 const box = (page: Page) => page.getByTestId('message-box');
 
 async function openBox(page: Page): Promise<void> {
@@ -64,15 +31,15 @@ async function openBox(page: Page): Promise<void> {
 
 describe('the message box', () => {
   test('a new order reaches the signed-in shop without a reload, leads to the order, and all read clears the badge', async () => {
-    const shop = await signedIn(browser, server.url, { username: 'shop0001', password: DEMO_PASSWORD, path: '/order/inspect' });
-    const before = await apiGet<Unread>(shop, '/admin/message/unread');
+    const shop = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+    const before = await app.apiGet<Unread>(shop, '/admin/message/unread');
     await until(() => badgeCount(shop)).toBe(before.total);
     // The demo gave the shop messages about its recent orders and recharges.
-    expect((await apiGet<{ total: number }>(shop, '/admin/message/list?type=message')).total).toBeGreaterThan(0);
+    expect((await app.apiGet<{ total: number }>(shop, '/admin/message/list?type=message')).total).toBeGreaterThan(0);
     // A mark on the window: a reload would wipe it.
     await shop.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
-    const inspector = await signedIn(browser, server.url, { username: 'inspector01', password: DEMO_PASSWORD, path: '/order/inspect' });
+    const inspector = await app.signedIn('inspector01', DEMO_PASSWORD, '/order/inspect');
     await inspector.getByTestId('order-create').click();
     const form = inspector.locator('.ant-modal').filter({ has: inspector.getByTestId('order-form-objWechat') });
     await until(() => form.isVisible()).toBe(true);
@@ -121,7 +88,7 @@ describe('the message box', () => {
     await openBox(shop);
     await shop.getByTestId('message-all-read').click();
     await until(() => badgeCount(shop)).toBe(before.notice + before.todo);
-    expect(await apiGet<Unread>(shop, '/admin/message/unread')).toMatchObject({ message: 0 });
+    expect(await app.apiGet<Unread>(shop, '/admin/message/unread')).toMatchObject({ message: 0 });
     expect(before.notice + before.todo).toBe(0);
 
     // "View more": the full page, read ones included.
@@ -136,13 +103,8 @@ describe('the message box', () => {
   });
 
   test('an inspector finds the demo’s suspicious orders as to-dos and marks some read on the full page (en-US)', async () => {
-    const page = await signedIn(browser, server.url, {
-      username: 'inspector01',
-      password: DEMO_PASSWORD,
-      path: '/order/inspect',
-      locale: 'en-US',
-    });
-    const before = await apiGet<Unread>(page, '/admin/message/unread');
+    const page = await app.signedIn('inspector01', DEMO_PASSWORD, '/order/inspect', 'en-US');
+    const before = await app.apiGet<Unread>(page, '/admin/message/unread');
     expect(before.todo).toBeGreaterThan(0);
     await until(() => badgeCount(page)).toBe(before.total);
     await openBox(page);

@@ -8,37 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  DEMO_PASSWORD,
-  cleanTmp,
-  launchBrowser,
-  settledScreenshot as screenshot,
-  signedIn as signIn,
-  until,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import type { Locator, Page } from 'playwright-core';
+import { cleanTmp, DEMO_PASSWORD, settledScreenshot as screenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const app = useApp();
 let downloads: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+beforeAll(() => {
   downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-io-'));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+afterAll(() => {
   if (downloads) cleanTmp(downloads);
 });
-
-/** A fresh context in `locale`, signed in; lands on `path`. */
-const signedIn = (username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> =>
-  signIn(browser, server.url, { username, password, path, locale });
 
 /** Clicks `trigger` and saves the file the browser downloads; resolves to its path and name. */
 async function downloadOf(page: Page, trigger: Locator): Promise<{ path: string; name: string }> {
@@ -63,15 +45,6 @@ async function chooseOption(page: Page, option: string | RegExp): Promise<void> 
     .filter({ hasText: option })
     .first()
     .click();
-}
-
-/** The API as the page's user (its bearer token), for reading what the screen should show. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; data: T };
-  expect(body.status).toBe(200);
-  return body.data;
 }
 
 const ROWS_BEFORE_MARKER = 'wx_e2e_';
@@ -204,9 +177,9 @@ interface OrderPage {
 
 describe('batch import', () => {
   test('template → five rows, two bad: all-or-nothing imports none and reports rows 4 and 6; keeping the valid rows imports 3; the report downloads', async () => {
-    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
     await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
-    const before = await apiGet<OrderPage>(page, '/admin/order/list?pageSize=1');
+    const before = await app.apiGet<OrderPage>(page, '/admin/order/list?pageSize=1');
 
     await page.getByTestId('order-import').click();
     const dialog = modal(page, '批量导入');
@@ -234,7 +207,7 @@ describe('batch import', () => {
     expect(rowSix).toMatch(/^6/);
     expect(rowSix).toContain('noshop9999');
     await screenshot(page, 'orders-import-rejected-zh-CN');
-    expect((await apiGet<OrderPage>(page, '/admin/order/list?pageSize=1')).total).toBe(before.total);
+    expect((await app.apiGet<OrderPage>(page, '/admin/order/list?pageSize=1')).total).toBe(before.total);
 
     // The rejected rows as a CSV: BOM, row numbers, reasons, the cells, the formula neutralised.
     const csv = await downloadOf(page, report.getByTestId('order-import-download-rejected'));
@@ -266,7 +239,7 @@ describe('batch import', () => {
           .count(),
       ).toBe(1);
     }
-    const after = await apiGet<OrderPage>(page, `/admin/order/list?objWechat=${ROWS_BEFORE_MARKER}&pageSize=50`);
+    const after = await app.apiGet<OrderPage>(page, `/admin/order/list?objWechat=${ROWS_BEFORE_MARKER}&pageSize=50`);
     expect(after.list.map((o) => o.objWechat).sort()).toEqual([
       `${ROWS_BEFORE_MARKER}01`,
       `${ROWS_BEFORE_MARKER}02`,
@@ -278,7 +251,7 @@ describe('batch import', () => {
 
 describe('export', () => {
   test('result = cheating: the xlsx holds exactly the filtered rows, with dictionary labels and CNY amounts', async () => {
-    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
     const table = page.getByTestId('order-table');
     await until(() => table.locator('.ant-table-row').count()).toBeGreaterThan(0);
 
@@ -293,9 +266,9 @@ describe('export', () => {
     await chooseOption(page, /^作弊$/);
     await table.getByTestId('search-submit').click();
     // Every page of the filter (the demo business alone holds hundreds of cheating orders).
-    const expected: OrderPage = await apiGet<OrderPage>(page, '/admin/order/list?result=1&pageSize=200');
+    const expected: OrderPage = await app.apiGet<OrderPage>(page, '/admin/order/list?result=1&pageSize=200');
     for (let n = 2; expected.list.length < expected.total; n++)
-      expected.list.push(...(await apiGet<OrderPage>(page, `/admin/order/list?result=1&pageSize=200&page=${n}`)).list);
+      expected.list.push(...(await app.apiGet<OrderPage>(page, `/admin/order/list?result=1&pageSize=200&page=${n}`)).list);
     expect(expected.total).toBeGreaterThanOrEqual(2);
     await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(expected.total, 20));
     await screenshot(page, 'orders-export-zh-CN');
@@ -348,7 +321,7 @@ describe('export', () => {
 
 describe('shop balances', () => {
   test('an admin picks shop0001, records a recharge of 100.00 CNY and sees the new balance and the entry', async () => {
-    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
+    const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
     await page.getByTestId('ledger-open').click();
     const drawer = page.getByTestId('ledger-drawer');
     await until(() => drawer.isVisible()).toBe(true);
@@ -360,7 +333,7 @@ describe('shop balances', () => {
     const balance = drawer.getByTestId('ledger-balance');
     await until(() => balance.getAttribute('data-fen')).toMatch(/^-?\d+$/);
     const before = Number(await balance.getAttribute('data-fen'));
-    const entriesBefore = (await apiGet<{ total: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)))).total;
+    const entriesBefore = (await app.apiGet<{ total: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)))).total;
 
     await drawer.getByTestId('ledger-recharge').click();
     const form = modal(page, '充值：');
@@ -384,7 +357,7 @@ describe('shop balances', () => {
     expect(text).toContain(formatCny(before + 10_000));
     expect(text).toContain('admin01');
     // The server agrees: one more entry, the balance moved by exactly 100.00.
-    const after = await apiGet<{ total: number; balance: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)));
+    const after = await app.apiGet<{ total: number; balance: number }>(page, '/admin/user/ledger?userId=' + (await shopId(page)));
     expect(after.total).toBe(entriesBefore + 1);
     expect(after.balance).toBe(before + 10_000);
     // The charges of the orders imported above read in Chinese, with the order's code.
@@ -396,7 +369,7 @@ describe('shop balances', () => {
   });
 
   test('English; a shop sees neither the balances nor the import button', async () => {
-    const page = await signedIn('admin01', DEMO_PASSWORD, '/order/inspect', 'en-US');
+    const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect', 'en-US');
     await page.getByTestId('ledger-open').click();
     const drawer = page.getByTestId('ledger-drawer');
     await drawer.getByTestId('ledger-shop').click();
@@ -418,7 +391,7 @@ describe('shop balances', () => {
     await screenshot(page, 'orders-import-en-US');
     await page.context().close();
 
-    const shop = await signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+    const shop = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
     await until(() => shop.getByTestId('order-table').isVisible()).toBe(true);
     expect(await shop.getByTestId('ledger-open').count()).toBe(0);
     expect(await shop.getByTestId('order-import').count()).toBe(0);
@@ -435,7 +408,7 @@ function formatCny(fen: number): string {
 let shopIdCache: number | undefined;
 async function shopId(page: Page): Promise<number> {
   if (shopIdCache === undefined) {
-    const users = await apiGet<{ id: number; username: string }[]>(page, '/admin/user/search?keyword=shop0001&roleName=shop');
+    const users = await app.apiGet<{ id: number; username: string }[]>(page, '/admin/user/search?keyword=shop0001&roleName=shop');
     const shop = users.find((u) => u.username === 'shop0001');
     expect(shop).toBeTruthy();
     shopIdCache = shop!.id;

@@ -8,33 +8,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  cleanTmp,
-  DEMO_PASSWORD,
-  launchBrowser,
-  settledScreenshot as screenshot,
-  signedIn as signIn,
-  until,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, pick, settledScreenshot as screenshot, until, useApp } from './harness.ts';
 import { png } from './png.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const app = useApp();
 const downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-e2e-'));
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+afterAll(() => {
   cleanTmp(downloads);
 });
 
@@ -44,24 +26,9 @@ type Locale = 'zh-CN' | 'en-US';
 
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
-  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
+  const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
   await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
   return page;
-}
-
-/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
 }
 
 const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
@@ -86,7 +53,7 @@ const zipEntries = (file: string): string[] =>
 
 /** A call to the API as `token` (arranging data a person made elsewhere); answers the envelope's data. */
 async function call<T>(token: string | null, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
+  const res = await fetch(`${app.server.url}/api${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
@@ -117,7 +84,7 @@ describe('order inspect (spec §2 detection records)', () => {
     const set = Object.keys(PRICES)
       .map((column) => `${column} = @${column}`)
       .join(', ');
-    server.db().prepare(`UPDATE users SET ${set} WHERE username = 'shop0001'`).run(PRICES);
+    app.server.db().prepare(`UPDATE users SET ${set} WHERE username = 'shop0001'`).run(PRICES);
 
     const page = await signedIn('inspector01');
     // an inspector creates and imports but does not delete

@@ -6,31 +6,19 @@
 import { gzipSync, inflateRawSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  newContext,
-  settledScreenshot,
-  signedIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ADMIN_PASSWORD, newContext, settledScreenshot, until, useApp } from './harness.ts';
 import { publicEnUS } from '../src/locales/screens/public.en-US.ts';
 import { publicZhCN } from '../src/locales/screens/public.zh-CN.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const app = useApp({ DEMO: '1' });
 /** A chat ID with a public cheating order, and one whose orders are all private. */
 let publicCheater: { objWechat: string; code: string; id: number };
 let privateOnly: { objWechat: string; code: string };
 
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-  const db = server.db();
+beforeAll(() => {
+  const db = app.server.db();
   publicCheater = db
     .prepare('select obj_wechat as objWechat, code, id from orders where if_public = 1 and result = 1 order by id limit 1')
     .get() as typeof publicCheater;
@@ -44,17 +32,12 @@ beforeAll(async () => {
   expect(privateOnly).toBeDefined();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } } as const;
 type Locale = 'zh-CN' | 'en-US';
 
 /** An anonymous visitor in `locale` at `size`. */
 async function visitor(locale: Locale, size: keyof typeof VIEWPORTS): Promise<Page> {
-  const context = await newContext(browser, server.url, locale);
+  const context = await newContext(app.browser, app.server.url, locale);
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
   }, locale);
@@ -189,15 +172,15 @@ describe('an anonymous visitor', () => {
 
 describe('staff and the public pages', () => {
   test('a QR code read back from an order’s ZIP leads to the same certificate', async () => {
-    const staff = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/order/inspect' });
+    const staff = await app.signedIn('superadmin', ADMIN_PASSWORD, '/order/inspect');
     const token = await staff.evaluate(() => localStorage.getItem('token'));
-    const res = await fetch(`${server.url}/api/admin/order/download?id=${publicCheater.id}`, {
+    const res = await fetch(`${app.server.url}/api/admin/order/download?id=${publicCheater.id}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
     const zip = Buffer.from(await res.arrayBuffer());
     const summary = unzipEntry(zip, 'summary.txt').toString('utf8');
-    const url = `${server.url}/verify/${publicCheater.code}`;
+    const url = `${app.server.url}/verify/${publicCheater.code}`;
     expect(summary).toContain(url);
     const png = PNG.sync.read(unzipEntry(zip, 'verify-qr.png'));
     const read = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
@@ -210,7 +193,7 @@ describe('staff and the public pages', () => {
   });
 
   test('a link added on the dictionary screen appears in the link store; a non-http(s) one is refused', async () => {
-    const page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/system/dict' });
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
     await until(() => page.getByTestId('dict-type-view-linkstore').isVisible()).toBe(true);
     await page.getByTestId('dict-type-view-linkstore').click();
     await until(() => page.getByTestId('dict-data-table').isVisible()).toBe(true);
@@ -262,17 +245,17 @@ describe('found and shown before any script (decisions 0068, 0069)', () => {
     for (const { path, title, description, canonical } of PAGES) {
       for (const locale of ['zh-CN', 'en-US'] as const) {
         const address = locale === 'zh-CN' ? path : `${path}?lang=${locale}`;
-        const res = await fetch(server.url + address);
+        const res = await fetch(app.server.url + address);
         expect(res.status, address).toBe(200);
         const body = await res.text();
         const m = MESSAGES[locale];
         expect(body).toContain(`<html lang="${locale}"`);
         expect(body).toContain(`<title>${html(m[title])} - ClearPlay</title>`);
         expect(body).toContain(`<meta name="description" content="${html(m[description])}" />`);
-        const self = `${server.url}${locale === 'zh-CN' ? canonical : `${canonical}?lang=${locale}`}`;
+        const self = `${app.server.url}${locale === 'zh-CN' ? canonical : `${canonical}?lang=${locale}`}`;
         expect(body).toContain(`<link rel="canonical" href="${self}" />`);
-        expect(body).toContain(`<link rel="alternate" hreflang="zh-CN" href="${server.url}${canonical}" />`);
-        expect(body).toContain(`<link rel="alternate" hreflang="en-US" href="${server.url}${canonical}?lang=en-US" />`);
+        expect(body).toContain(`<link rel="alternate" hreflang="zh-CN" href="${app.server.url}${canonical}" />`);
+        expect(body).toContain(`<link rel="alternate" hreflang="en-US" href="${app.server.url}${canonical}?lang=en-US" />`);
         expect(body).toContain(`<meta property="og:title" content="${html(m[title])} - ClearPlay" />`);
         expect(body).toContain(`<meta property="og:url" content="${self}" />`);
         expect(body).toContain(`data-prerendered="${locale}"`);
@@ -291,7 +274,7 @@ describe('found and shown before any script (decisions 0068, 0069)', () => {
   });
 
   test('with JavaScript off, the landing page shows its headline and look-up form in the address’s language', async () => {
-    const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false, viewport: VIEWPORTS.mobile });
+    const context = await app.browser.newContext({ baseURL: app.server.url, javaScriptEnabled: false, viewport: VIEWPORTS.mobile });
     const page = await context.newPage();
     for (const locale of ['zh-CN', 'en-US'] as const) {
       await page.goto(locale === 'zh-CN' ? '/' : '/?lang=en-US');
@@ -361,16 +344,16 @@ describe('found and shown before any script (decisions 0068, 0069)', () => {
   });
 
   test('robots.txt and sitemap.xml answer', async () => {
-    const robots = await fetch(`${server.url}/robots.txt`);
+    const robots = await fetch(`${app.server.url}/robots.txt`);
     expect(robots.status).toBe(200);
     const rules = await robots.text();
     expect(rules).toContain('Disallow: /system');
     expect(rules).toContain('Disallow: /api/');
-    expect(rules).toContain(`Sitemap: ${server.url}/sitemap.xml`);
-    const sitemap = await fetch(`${server.url}/sitemap.xml`);
+    expect(rules).toContain(`Sitemap: ${app.server.url}/sitemap.xml`);
+    const sitemap = await fetch(`${app.server.url}/sitemap.xml`);
     expect(sitemap.status).toBe(200);
     const xml = await sitemap.text();
     for (const path of ['/', '/?lang=en-US', '/linkstore', '/linkstore?lang=en-US'])
-      expect(xml).toContain(`<loc>${server.url}${path}</loc>`);
+      expect(xml).toContain(`<loc>${app.server.url}${path}</loc>`);
   });
 });

@@ -2,56 +2,19 @@
 // user is signed in elsewhere), dictionaries, roles, each visible afterwards in the operation
 // log; the house table's density and column settings; screenshots of every screen in both
 // languages (docs/screenshots/system-*.png).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  settledScreenshot as screenshot,
-  signedIn as signIn,
-  until,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, pick, settledScreenshot as screenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp();
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const SHOP = { username: 'e2eshop01', password: 'Shop#2026', nickname: '端到端店铺' };
 
-/** A fresh context in `locale`, signed in; lands on `path`. */
-const signedIn = (username: string, password: string, path: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> =>
-  signIn(browser, server.url, { username, password, path, locale });
-
 /** The visible modal whose title contains `title`. */
 const modal = (page: Page, title: string | RegExp): Locator =>
   page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
-
-/** Picks an option of the antd Select inside the form item labelled `label`. */
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
 
 const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
 
@@ -83,7 +46,7 @@ const endOf = async (page: Page, username: string): Promise<number> => {
 
 describe('user management', () => {
   test('create a shop user with prices, subscribe monthly, renew, history; disable them while they are signed in elsewhere; all in the log', async () => {
-    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
     await until(() => row(page, 'shop0001').isVisible()).toBe(true);
     await screenshot(page, 'system-user-zh-CN');
 
@@ -151,7 +114,7 @@ describe('user management', () => {
     await history.locator('.ant-drawer-close').click();
 
     // The shop signs in in a second browser; the admin disables them; their next call ends the session.
-    const shop = await signedIn(SHOP.username, SHOP.password, '/order/inspect');
+    const shop = await app.signedIn(SHOP.username, SHOP.password, '/order/inspect');
     await page.getByTestId(`user-status-${SHOP.username}`).click();
     await toast(page, '状态设置成功');
     await until(() => created.textContent()).toContain('e2eshop01');
@@ -182,7 +145,7 @@ describe('user management', () => {
 
 describe('dictionary management', () => {
   test('type and data: create, view data, toggle, delete; the log shows each change', async () => {
-    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
     await until(() => row(page, 'order_result').isVisible()).toBe(true);
     await screenshot(page, 'system-dict-zh-CN');
 
@@ -255,7 +218,7 @@ describe('dictionary management', () => {
 
 describe('role management', () => {
   test('create a role with permissions from the tree; built-in roles cannot be deleted; the log shows it', async () => {
-    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/role');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/role');
     await until(() => row(page, 'super_admin').isVisible()).toBe(true);
     await screenshot(page, 'system-role-zh-CN');
     expect(await page.getByTestId('role-delete-super_admin').isDisabled()).toBe(true);
@@ -282,7 +245,7 @@ describe('role management', () => {
 
 describe('the house table', () => {
   test('search collapses and expands, reset re-queries, density and column settings are remembered per user', async () => {
-    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
     const table = page.getByTestId('user-table');
     await until(() => row(page, 'inspector01').isVisible()).toBe(true);
 
@@ -319,7 +282,7 @@ describe('the house table', () => {
 
 describe('English screens', () => {
   test('every system screen and a form in en-US', async () => {
-    const page = await signedIn('superadmin', ADMIN_PASSWORD, '/system/user', 'en-US');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/user', 'en-US');
     await until(() => row(page, 'shop0001').isVisible()).toBe(true);
     expect(await page.getByTestId('user-create').textContent()).toContain('New user');
     await screenshot(page, 'system-user-en-US');

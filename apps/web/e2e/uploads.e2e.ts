@@ -5,31 +5,12 @@
 // stop resumes after the restart without sending the finished parts again.
 // Screenshots: docs/screenshots/order-form.{zh-CN,en-US}.png and upload-*.png.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
-import {
-  DEMO_PASSWORD,
-  launchBrowser,
-  settledScreenshot as screenshot,
-  signedIn as signIn,
-  until,
-  startServer,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page, Request, Route } from 'playwright-core';
+import { DEMO_PASSWORD, pick, settledScreenshot as screenshot, until, useApp } from './harness.ts';
 import { png } from './png.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useApp();
 
 const MB = 1024 * 1024;
 
@@ -71,27 +52,12 @@ const partsOf = (seen: SeenRequest[]) => seen.filter((r) => r.part !== undefined
 
 /** A fresh context in `locale`, signed in, on the order inspect screen. */
 async function signedIn(username: string, locale: 'zh-CN' | 'en-US' = 'zh-CN'): Promise<Page> {
-  const page = await signIn(browser, server.url, { username, password: DEMO_PASSWORD, path: '/order/inspect', locale });
+  const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
   await until(() => page.getByTestId('order-create').isVisible()).toBe(true);
   return page;
 }
 
 const formModal = (page: Page): Locator => page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
-
-/** Picks an option of the antd Select inside the form item labelled `label`, typing `search` first when given. */
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp, search?: string): Promise<void> {
-  const item = scope
-    .locator('.ant-form-item')
-    .filter({ has: page.locator('label', { hasText: label }) })
-    .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
 
 /** Opens the create form and fills every required field; the amount comes from the shop's price. */
 async function openFilledCreateForm(page: Page, objWechat: string): Promise<Locator> {
@@ -246,7 +212,7 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     };
     const onFailed = (request: Request) => onTokenCall(request, request.failure()?.errorText ?? 'failed');
     page.on('requestfailed', onFailed);
-    await server.halt();
+    await app.server.halt();
     const cert = uploader(modal, 'certImages');
     await choose(cert, 'small.png', 'image/png', png(16, 16, 'gradient'));
     await until(() => page.locator('.ant-message-notice', { hasText: '获取上传 token 失败' }).first().isVisible()).toBe(true);
@@ -255,7 +221,7 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     expect(tokenCalls[0]!.url).toContain('purpose=cert');
     expect(await page.locator('.ant-message-notice').count()).toBe(1);
     page.off('requestfailed', onFailed);
-    await server.restart();
+    await app.server.restart();
 
     // the widget's own filter: nothing is sent
     await choose(env, 'notes.txt', 'text/plain', Buffer.from('not a picture\n'));
@@ -316,7 +282,7 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     await until(() => cert.locator('.ant-upload-list-item-uploading .ant-progress').isVisible()).toBe(true);
 
     // Phase 2: the server stops; the held parts and the SDK's own retries fail.
-    await server.halt();
+    await app.server.halt();
     phase = 'down';
     for (const route of held.splice(0)) await route.abort('connectionrefused');
     await until(() => cert.locator('.ant-upload-list-item-error').count(), 30_000).toBe(1);
@@ -325,7 +291,7 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     await screenshot(page, 'upload-interrupted', { waitForToasts: false, show: cert });
 
     // Phase 3: the same server comes back (same port, same data directory); retry resumes.
-    await server.restart();
+    await app.server.restart();
     phase = 'up';
     const before = seen.length;
     const retry = cert.getByRole('button', { name: '重试' });

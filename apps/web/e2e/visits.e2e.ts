@@ -2,31 +2,11 @@
 // pages included, and show in the overview on the data-analysis page; the monitor shows today's
 // figures and its chart. Screenshots visits-* and monitor-* in zh-CN and en-US, one dark, one at 390 px.
 import type { MonitorData, VisitOverview } from '@clearplay/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, newContext, screenshot, signedIn, startServer, until, type RunningServer } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { ADMIN_PASSWORD, newContext, screenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** The API as the page's user (its bearer token), to know what the screen should show. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; data: T };
-  expect(body.status).toBe(200);
-  return body.data;
-}
+const app = useApp({ DEMO: '1' });
 
 const countOf = (ranks: { name: string; count: number }[], name: string) => ranks.find((r) => r.name === name)?.count ?? 0;
 
@@ -46,16 +26,16 @@ async function chartsDrawn(page: Page, testIds: string[]): Promise<void> {
 
 describe('visit statistics and the monitor', () => {
   test('anonymous visits to the public pages are counted', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(app.browser, app.server.url);
     const page = await context.newPage();
     const views = () =>
-      server.db().prepare("select count(*) as n from page_views where user_id is null and path = '/linkstore'").get() as { n: number };
+      app.server.db().prepare("select count(*) as n from page_views where user_id is null and path = '/linkstore'").get() as { n: number };
     const before = views().n;
     await page.goto('/');
     await page.getByTestId('public-nav-linkstore').click();
     await page.waitForURL(/\/linkstore/);
     await until(() => views().n).toBe(before + 1);
-    const row = server.db().prepare("select referrer from page_views where path = '/linkstore' order by id desc limit 1").get() as {
+    const row = app.server.db().prepare("select referrer from page_views where path = '/linkstore' order by id desc limit 1").get() as {
       referrer: string;
     };
     expect(row.referrer).toBe('/');
@@ -63,12 +43,12 @@ describe('visit statistics and the monitor', () => {
   });
 
   test('a super admin’s navigation shows in the overview on the data-analysis page', async () => {
-    const page = await signedIn(browser, server.url, { username: 'superadmin', password: ADMIN_PASSWORD, path: '/dashboard/workplace' });
-    const before = await apiGet<VisitOverview>(page, '/admin/visit-stats/overview');
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/dashboard/workplace');
+    const before = await app.apiGet<VisitOverview>(page, '/admin/visit-stats/overview');
     // Each route change wrote a page view of the super admin, the role screen's naming the log screen it came from.
     const mine = (path: string) =>
       (
-        server
+        app.server
           .db()
           .prepare("select count(*) as n from page_views v join users u on u.id = v.user_id where u.username = 'superadmin' and v.path = ?")
           .get(path) as { n: number }
@@ -81,14 +61,17 @@ describe('visit statistics and the monitor', () => {
     await viaMenu(page, '检测管理', '检测记录', /\/order\/inspect/);
     await until(() => mine('/system/log')).toBe(logBefore + 2);
     await until(() => mine('/order/inspect')).toBe(inspectBefore + 1);
-    const fromLog = server.db().prepare("select referrer from page_views where path = '/system/role' order by id desc limit 1").get() as {
+    const fromLog = app.server
+      .db()
+      .prepare("select referrer from page_views where path = '/system/role' order by id desc limit 1")
+      .get() as {
       referrer: string;
     };
     expect(fromLog.referrer).toBe('/system/log');
-    await until(async () => (await apiGet<VisitOverview>(page, '/admin/visit-stats/overview')).today.pv).toBeGreaterThanOrEqual(
+    await until(async () => (await app.apiGet<VisitOverview>(page, '/admin/visit-stats/overview')).today.pv).toBeGreaterThanOrEqual(
       before.today.pv + 4,
     );
-    const after = await apiGet<VisitOverview>(page, '/admin/visit-stats/overview');
+    const after = await app.apiGet<VisitOverview>(page, '/admin/visit-stats/overview');
     expect(countOf(after.topPages, '/order/inspect')).toBeGreaterThan(countOf(before.topPages, '/order/inspect'));
 
     await viaMenu(page, '数据可视化', '数据分析', /\/visualization\/data-analysis/);
@@ -103,7 +86,7 @@ describe('visit statistics and the monitor', () => {
     await screenshot(page, 'visits-zh-CN');
 
     await viaMenu(page, '仪表盘', '实时监控', /\/dashboard\/monitor/);
-    const monitor = await apiGet<MonitorData>(page, '/admin/monitor');
+    const monitor = await app.apiGet<MonitorData>(page, '/admin/monitor');
     await chartsDrawn(page, ['monitor-hourly-chart']);
     await until(async () =>
       Number((await page.getByTestId('monitor-today-count').locator('.ant-statistic-content-value').textContent())?.replace(/,/g, '')),
@@ -123,12 +106,7 @@ describe('visit statistics and the monitor', () => {
   });
 
   test('both screens in English, and at 390 px wide', async () => {
-    const page = await signedIn(browser, server.url, {
-      username: 'superadmin',
-      password: ADMIN_PASSWORD,
-      path: '/visualization/data-analysis',
-      locale: 'en-US',
-    });
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/visualization/data-analysis', 'en-US');
     await chartsDrawn(page, ['visits-daily-chart', 'visits-top-pages-chart']);
     await until(() => page.getByTestId('visit-stats').textContent()).toContain('Top referrers');
     await screenshot(page, 'visits-en-US');

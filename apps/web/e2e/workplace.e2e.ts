@@ -3,49 +3,16 @@
 // announcement published with bold text and a list appears in the workplace without a reload,
 // reads back formatted and is deleted after the spec's confirm; the charts draw in light and
 // dark; the screen works at 390 px wide. Screenshots workplace-*.png.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
 import { formatMoney } from '@clearplay/contract/constants';
-import {
-  ADMIN_PASSWORD,
-  launchBrowser,
-  screenshot,
-  settledScreenshot,
-  signedIn,
-  startServer,
-  until,
-  type RunningServer,
-} from './harness.ts';
+import { ADMIN_PASSWORD, screenshot, settledScreenshot, until, useApp } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ DEMO: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await fetch(`${server.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { status: number; data: T };
-  expect(body.status).toBe(200);
-  return body.data;
-}
+const app = useApp({ DEMO: '1' });
 
 const openWorkplace = async (locale: 'zh-CN' | 'en-US' = 'zh-CN') => {
-  const page = await signedIn(browser, server.url, {
-    username: 'superadmin',
-    password: ADMIN_PASSWORD,
-    path: '/dashboard/workplace',
-    locale,
-  });
+  const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/dashboard/workplace', locale);
   await until(() => page.getByTestId('stat-total-count-value').isVisible()).toBe(true);
   return page;
 };
@@ -80,7 +47,7 @@ const fitsWidth = (page: Page) =>
 describe('the workplace, as the super admin on the demo business', () => {
   test('shows the figures the API answers, with charts, latest orders and announcements', async () => {
     const page = await openWorkplace();
-    const w = await apiGet<WorkplaceData>(page, '/admin/workplace');
+    const w = await app.apiGet<WorkplaceData>(page, '/admin/workplace');
     expect(w.total.count).toBeGreaterThan(4500);
     const text = (id: string) => page.getByTestId(`${id}-value`).textContent();
     await until(() => text('stat-total-count')).toBe(String(w.total.count));
@@ -100,7 +67,7 @@ describe('the workplace, as the super admin on the demo business', () => {
 
   test('a card click opens the order list filtered to the pending orders, another the user list by renewal', async () => {
     const page = await openWorkplace();
-    const w = await apiGet<WorkplaceData>(page, '/admin/workplace');
+    const w = await app.apiGet<WorkplaceData>(page, '/admin/workplace');
     await page.getByTestId('stat-pending').click();
     await until(() => page.url()).toContain('/order/inspect?result=3');
     const table = page.getByTestId('order-table');
@@ -141,7 +108,7 @@ describe('the workplace, as the super admin on the demo business', () => {
     // No reload: the workplace's query is invalidated and the list shows it.
     const list = page.getByTestId('workplace-announcements');
     await until(() => list.textContent(), 20_000).toContain(title);
-    const stored = (await apiGet<{ list: AnnouncementItem[] }>(page, '/admin/announcement/list?pageSize=20')).list.find(
+    const stored = (await app.apiGet<{ list: AnnouncementItem[] }>(page, '/admin/announcement/list?pageSize=20')).list.find(
       (a) => a.title === title,
     );
     expect(stored?.content).toBe(

@@ -257,6 +257,15 @@ const enUS = {
   'viewAs.ended': 'The role you were viewing as is no longer available: you have been switched back',
   'viewAs.ownAccountOnly': 'While viewing as another account, its profile, password and sessions cannot be changed',
   'viewAs.logNote': '[viewing as {role}{account}] ',
+  // the order ZIP's target history (issue 17, decision 0070)
+  'orderSheet.history.title': 'Target history (before this order)',
+  'orderSheet.history.earlier': 'Earlier records of this chat ID',
+  'orderSheet.history.none': 'none',
+  'orderSheet.history.flagged': 'Latest cheating or suspicious result: "{result}" on {date} ({game}, MAC {mac})',
+  'orderSheet.history.macChanged': "MAC of the latest earlier record: {mac}, not this order's",
+  'orderSheet.history.macSame': "MAC of the latest earlier record: {mac}, the same as this order's",
+  'orderSheet.history.otherChatIds': 'This machine was also seen under {count} other chat ID(s)',
+  'orderSheet.history.ownView': "Counted from your shop's records and the public ones.",
 } as const;
 
 export type MessageKey = keyof typeof enUS;
@@ -513,6 +522,15 @@ const zhCN: Record<MessageKey, string> = {
   'viewAs.ended': '所查看的角色已不可用，已切换回来',
   'viewAs.ownAccountOnly': '以其他账号查看时，不能修改该账号的资料、密码和会话',
   'viewAs.logNote': '[以 {role}{account} 身份查看] ',
+  // 订单 ZIP 的目标历史（issue 17，决策 0070）
+  'orderSheet.history.title': '目标历史（本单之前）',
+  'orderSheet.history.earlier': '此微信号更早的检测',
+  'orderSheet.history.none': '无',
+  'orderSheet.history.flagged': '最近一次作弊或可疑：{date} 检测结果为“{result}”（{game}，MAC {mac}）',
+  'orderSheet.history.macChanged': '上次检测的 MAC：{mac}，与本单不同',
+  'orderSheet.history.macSame': '上次检测的 MAC：{mac}，与本单相同',
+  'orderSheet.history.otherChatIds': '这台机器还以 {count} 个其他微信号出现过',
+  'orderSheet.history.ownView': '仅统计本店的记录和公开记录。',
 };
 
 export type Locale = 'zh-CN' | 'en-US';

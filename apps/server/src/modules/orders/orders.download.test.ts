@@ -195,6 +195,54 @@ describe('with the embedded upload host', () => {
     expect(reduced.summary).toContain('Target WeChat ID: dl_public');
   });
 
+  it('summarizes the target history before the order, as the caller may see it (decision 0070)', async () => {
+    const create = async (userId: number, o: { result: number } & Record<string, unknown>) => {
+      // The amount is the client shop's price for the result.
+      const shop = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+      const prices = [shop.defaultPrice, shop.defaultPriceCheat, shop.defaultPriceNotPass, shop.defaultPriceSuspect];
+      const res = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
+        as: inspector,
+        payload: orderBody({ userId, inspectorId: inspector.id, amount: Number(prices[o.result]) }, { ifPublic: 0, ...o }),
+      });
+      expect(res.status, res.msg).toBe(200);
+      return res.data;
+    };
+    // Earlier: another shop's private catch, a public suspicious record of shop A (the chat ID in
+    // upper case), and the machine under two other chat IDs (shop B private, shop A public).
+    await create(shopB.id, { objWechat: 'zip_hist', mac: '11:22:33:44:55:01', result: 1 });
+    await create(shopA.id, { objWechat: 'ZIP_HIST', mac: '11:22:33:44:55:02', result: 3, ifPublic: 1, gameName: '无畏契约' });
+    await create(shopB.id, { objWechat: 'zip_other_b', mac: '11:22:33:44:55:03', result: 0 });
+    await create(shopA.id, { objWechat: 'zip_other_a', mac: '11:22:33:44:55:03', result: 0, ifPublic: 1 });
+    const order = await create(shopA.id, { objWechat: 'zip_hist', mac: '11:22:33:44:55:03', result: 1 });
+    // Later records are not the order's history.
+    await create(shopA.id, { objWechat: 'zip_hist', mac: '11:22:33:44:55:04', result: 2, ifPublic: 1 });
+    await create(shopB.id, { objWechat: 'zip_other_later', mac: '11:22:33:44:55:03', result: 0, ifPublic: 1 });
+
+    const staff = (await download(ctx, admin, order.id, 'zh-CN')).summary;
+    expect(staff).toContain(
+      ['目标历史（本单之前）：', '  此微信号更早的检测：作弊 × 1，可疑 × 1', '  最近一次作弊或可疑：2026'].join('\r\n'),
+    );
+    expect(staff).toMatch(/ 检测结果为“可疑”（无畏契约，MAC 11-22-33-44-55-02）\r\n {2}上次检测的 MAC：11-22-33-44-55-02，与本单不同\r\n/);
+    expect(staff).toContain('  这台机器还以 2 个其他微信号出现过：zip_other_a，zip_other_b\r\n');
+    expect(staff).not.toContain('失败');
+    expect(staff).not.toContain('zip_other_later');
+    expect(staff).not.toContain('仅统计本店');
+
+    const own = (await download(ctx, shopA, order.id)).summary;
+    expect(own).toContain('Target history (before this order):\r\n  Earlier records of this chat ID: 可疑 × 1\r\n');
+    expect(own).toContain('  Latest cheating or suspicious result: "可疑" on ');
+    expect(own).toContain("  MAC of the latest earlier record: 11-22-33-44-55-02, not this order's\r\n");
+    expect(own).toContain('  This machine was also seen under 1 other chat ID(s): zip_other_a\r\n');
+    expect(own).toContain("  Counted from your shop's records and the public ones.\r\n");
+    expect(own).not.toContain('作弊 ×');
+    expect(own).not.toContain('zip_other_b');
+
+    // A first record: nothing earlier.
+    const first = (await download(ctx, inspector, privateOrder.id)).summary;
+    expect(first).toContain('Target history (before this order):\r\n  Earlier records of this chat ID: none\r\n\r\n');
+    expect(first).not.toContain('MAC of the latest earlier record');
+  });
+
   it('answers an unknown order with the JSON envelope', async () => {
     const res = await call(ctx, 'GET', '/api/admin/order/download?id=99999999', { as: admin });
     expect(res).toMatchObject({ http: 404, status: 404 });

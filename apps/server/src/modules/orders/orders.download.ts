@@ -1,7 +1,8 @@
 /**
  * An order's evidence as a ZIP (PRODUCT.md "Orders"): one folder per image kind, the images
  * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
- * record in the caller's language (another shop's public record without amount and client).
+ * record in the caller's language (another shop's public record without amount and client) with
+ * the target's history before it as the caller may see it (issue 17, decision 0070).
  *
  * Where the images come from: the uploads module's BlobStore, for the URLs it handed out
  * (`/upload/files/<key>` of the embedded upload host, also as an absolute URL on this server's
@@ -12,7 +13,7 @@
  * Images are added one at a time, each once the previous one has been sent on.
  */
 import type { PassThrough, Readable } from 'node:stream';
-import { formatMoney, ORDER_IMAGE_KINDS, type OrderImageKind, type OrderItem } from '@clearplay/contract';
+import { formatMoney, ORDER_IMAGE_KINDS, type OrderHistory, type OrderImageKind, type OrderItem } from '@clearplay/contract';
 import QRCode from 'qrcode';
 import { ZipFile } from 'yazl';
 import type { Db } from '../../db/index.ts';
@@ -21,6 +22,8 @@ import { nowMs } from '../../lib/time.ts';
 import type { Operator } from '../../http/route-context.ts';
 import { BlobReadError, type BlobStore } from '../uploads/uploads.service.ts';
 import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
+import { orderHistory } from './orders.history.ts';
+import { seesAll } from './orders.rules.ts';
 import { toOrderItem, visibleOrder } from './orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
 import { room } from '../../lib/streams.ts';
@@ -121,6 +124,48 @@ interface MissingImage {
   reason: string;
 }
 
+/** The target history as of the order (issue 17), for the summary: what the caller may see of it. */
+export interface SummaryHistory {
+  history: OrderHistory;
+  /** The dictionary's label of a result value. */
+  resultLabel: (value: number) => string;
+  /** A shop's view: only its own records and public ones are counted. */
+  ownView: boolean;
+}
+
+const RESULT_ORDER = ['1', '3', '2', '0'] as const;
+
+/** The summary's target-history lines (decision 0070): the detail modal's summary, in the caller's language. */
+function historyLines(locale: Locale, h: SummaryHistory, colon: string): string[] {
+  const { summary } = h.history;
+  const sep = locale === 'zh-CN' ? '，' : ', ';
+  const counts = RESULT_ORDER.filter((k) => summary.byResult[k] > 0).map((k) => `${h.resultLabel(Number(k))} × ${summary.byResult[k]}`);
+  const lines = [
+    `${t(locale, 'orderSheet.history.title')}${colon.trimEnd()}`,
+    `  ${t(locale, 'orderSheet.history.earlier')}${colon}${counts.length > 0 ? counts.join(sep) : t(locale, 'orderSheet.history.none')}`,
+  ];
+  const flagged = summary.latestFlagged;
+  if (flagged !== null)
+    lines.push(
+      `  ${t(locale, 'orderSheet.history.flagged', {
+        result: h.resultLabel(flagged.result),
+        date: formatBeijing(Date.parse(flagged.createdTime)),
+        game: flagged.gameName,
+        mac: flagged.mac,
+      })}`,
+    );
+  if (summary.previousMac !== null)
+    lines.push(
+      `  ${t(locale, summary.macChanged === true ? 'orderSheet.history.macChanged' : 'orderSheet.history.macSame', { mac: summary.previousMac })}`,
+    );
+  if (summary.otherChatIds.length > 0)
+    lines.push(
+      `  ${t(locale, 'orderSheet.history.otherChatIds', { count: summary.otherChatIds.length })}${colon}${summary.otherChatIds.join(sep)}`,
+    );
+  if (h.ownView) lines.push(`  ${t(locale, 'orderSheet.history.ownView')}`);
+  return lines;
+}
+
 /** The text of summary.txt (CRLF lines, for every text editor). */
 export function summaryText(
   item: OrderItem,
@@ -130,6 +175,7 @@ export function summaryText(
   missing: readonly MissingImage[],
   now: number,
   verifyUrl?: string,
+  history?: SummaryHistory,
 ): string {
   const colon = locale === 'zh-CN' ? '：' : ': ';
   const line = (column: SheetColumn, value: string) => `${headerOf(locale, column)}${colon}${value}`;
@@ -155,6 +201,7 @@ export function summaryText(
     line('createdTime', formatBeijing(Date.parse(item.createdTime))),
     line('updatedTime', formatBeijing(Date.parse(item.updatedTime))),
     '',
+    ...(history === undefined ? [] : [...historyLines(locale, history, colon), '']),
     `${t(locale, 'orderSheet.summary.images')}${colon}`,
     ...ORDER_IMAGE_KINDS.map(
       (kind) =>
@@ -208,6 +255,8 @@ export async function orderZip(
 ): Promise<OrderZip> {
   const item = toOrderItem(await visibleOrder(db, id, op), op);
   const dict = await loadDictLabels(db, locale);
+  // The history before this order, as the caller may see it (the detail modal's panel).
+  const history = await orderHistory(db, { orderId: id }, op);
   const zip = new ZipFile();
   const out = zip.outputStream as PassThrough;
   const started = nowMs();
@@ -247,7 +296,11 @@ export async function orderZip(
       ifChangedMac: labelOf(dict, 'ifChangedMac', item.ifChangedMac),
     };
     const verifyUrl = publicBase === undefined ? undefined : verifyUrlOf(publicBase, item.code);
-    const summary = summaryText(item, locale, labels, counts, missing, nowMs(), verifyUrl);
+    const summary = summaryText(item, locale, labels, counts, missing, nowMs(), verifyUrl, {
+      history,
+      resultLabel: (value) => labelOf(dict, 'result', value),
+      ownView: !seesAll(op),
+    });
     zip.addBuffer(Buffer.from(`\uFEFF${summary}`, 'utf8'), 'summary.txt', { mtime });
     if (verifyUrl !== undefined) {
       zip.addBuffer(await QRCode.toBuffer(verifyUrl, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 8 }), VERIFY_QR_FILE, {

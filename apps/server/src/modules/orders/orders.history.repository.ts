@@ -40,25 +40,24 @@ function scoped(db: Db, eb: OrdersEb, scope: HistoryScope): Expression<SqlBool> 
 const newestFirst = <Q extends { orderBy: (ref: 'orders.createdAt' | 'orders.id', dir: 'desc') => Q }>(q: Q): Q =>
   q.orderBy('orders.createdAt', 'desc').orderBy('orders.id', 'desc');
 
-/** The latest records under this chat ID (key from chatKeyFor). */
-export const sameTarget = (db: Db, key: string, scope: HistoryScope) =>
+/** The latest records under this chat ID (key from chatKeyFor). The queries are exported for the bench's raw SQL. */
+export const sameTargetQuery = (db: Db, key: string, scope: HistoryScope) =>
   newestFirst(
     withNames(db)
       .where(chatKeyOf(db), '=', key)
       .where((eb) => scoped(db, eb as unknown as OrdersEb, scope)),
-  )
-    .limit(HISTORY_LIST_MAX)
-    .execute();
+  ).limit(HISTORY_LIST_MAX);
+export const sameTarget = (db: Db, key: string, scope: HistoryScope) => sameTargetQuery(db, key, scope).execute();
 
 /** Records under this chat ID counted by result (every visible one, not only the listed). */
-export const countByResult = (db: Db, key: string, scope: HistoryScope) =>
+export const countByResultQuery = (db: Db, key: string, scope: HistoryScope) =>
   db
     .selectFrom('orders')
     .select((eb) => ['orders.result', eb.fn.countAll<number | string>().as('n')])
     .where(chatKeyOf(db), '=', key)
     .where((eb) => scoped(db, eb, scope))
-    .groupBy('orders.result')
-    .execute();
+    .groupBy('orders.result');
+export const countByResult = (db: Db, key: string, scope: HistoryScope) => countByResultQuery(db, key, scope).execute();
 
 /** The latest cheating (1) or suspicious (3) record under this chat ID. */
 export const latestFlagged = (db: Db, key: string, scope: HistoryScope) =>
@@ -72,27 +71,31 @@ export const latestFlagged = (db: Db, key: string, scope: HistoryScope) =>
     .executeTakeFirst();
 
 /** The latest records of this machine, under any chat ID but `exceptKey` when given. */
-export const sameMachine = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) => {
+export const sameMachineQuery = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) => {
   let q = withNames(db)
     .where('orders.mac', '=', mac)
     .where((eb) => scoped(db, eb as unknown as OrdersEb, scope));
   if (exceptKey !== undefined) q = q.where(chatKeyOf(db), '<>', exceptKey);
-  return newestFirst(q).limit(HISTORY_LIST_MAX).execute();
+  return newestFirst(q).limit(HISTORY_LIST_MAX);
 };
+export const sameMachine = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) =>
+  sameMachineQuery(db, mac, exceptKey, scope).execute();
 
 /** The chat IDs this machine was seen under (but `exceptKey`), latest first: one spelling of each. */
-export async function machineChatIds(db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope): Promise<string[]> {
+export const machineChatIdsQuery = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) => {
   let q = db
     .selectFrom('orders')
     .select((eb) => [eb.fn.max('orders.objWechat').as('objWechat'), eb.fn.max('orders.createdAt').as('last')])
     .where('orders.mac', '=', mac)
     .where((eb) => scoped(db, eb, scope));
   if (exceptKey !== undefined) q = q.where(chatKeyOf(db), '<>', exceptKey);
-  const rows = await q
+  return q
     .groupBy(chatKeyOf(db))
     .orderBy(sql`max(${sql.ref('orders.createdAt')})`, 'desc')
-    .limit(HISTORY_CHAT_IDS_MAX)
-    .execute();
+    .limit(HISTORY_CHAT_IDS_MAX);
+};
+export async function machineChatIds(db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope): Promise<string[]> {
+  const rows = await machineChatIdsQuery(db, mac, exceptKey, scope).execute();
   return rows.map((r) => String(r.objWechat));
 }
 
