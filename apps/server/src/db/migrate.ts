@@ -10,8 +10,8 @@ import * as m0007 from './migrations/0007_visits.ts';
 import * as m0008 from './migrations/0008_public_pages.ts';
 import * as m0009 from './migrations/0009_messages.ts';
 import * as m0010 from './migrations/0010_target_history.ts';
-import * as m0012 from './migrations/0012_avatar_messages.ts';
 import * as m0011 from './migrations/0011_view_as.ts';
+import * as m0012 from './migrations/0012_avatar_messages.ts';
 import * as m0013 from './migrations/0013_dict_label_en.ts';
 
 /**
@@ -29,8 +29,8 @@ export const migrations: Record<string, Migration> = {
   '0008_public_pages': m0008,
   '0009_messages': m0009,
   '0010_target_history': m0010,
-  '0012_avatar_messages': m0012,
   '0011_view_as': m0011,
+  '0012_avatar_messages': m0012,
   '0013_dict_label_en': m0013,
 };
 
