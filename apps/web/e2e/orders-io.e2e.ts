@@ -273,9 +273,14 @@ describe('export', () => {
     await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(expected.total, 20));
     await screenshot(page, 'orders-export-zh-CN');
 
+    // the export is counted among the visit statistics' events (issue 13)
+    const exports = () =>
+      (app.server.db().prepare(`SELECT count(*) AS n FROM client_events WHERE event = 'order.export'`).get() as { n: number }).n;
+    const exportsBefore = exports();
     const file = await downloadOf(page, page.getByTestId('order-export'));
     expect(file.name).toMatch(/\.xlsx$/);
     await toast(page, '已导出');
+    await until(exports).toBe(exportsBefore + 1);
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(file.path);

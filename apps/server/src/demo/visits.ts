@@ -7,6 +7,7 @@
  * super admin and an inspector were active in the last minutes, so the monitor shows them online
  * right after the first start.
  */
+import { TRACKED_EVENTS } from '@clearplay/contract';
 import type { Db } from '../db/index.ts';
 import { businessDayOf } from '../lib/business-time.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../lib/time.ts';
@@ -47,11 +48,11 @@ const SUPER_ADMIN_PAGES = [
   '/system/dict',
 ];
 const STAFF_EVENTS: readonly (readonly [string, number])[] = [
-  ['order.export', 3],
-  ['order.import', 1],
-  ['order.detail.open', 5],
-  ['theme.toggle', 1],
-  ['locale.change', 1],
+  [TRACKED_EVENTS.orderExport, 3],
+  [TRACKED_EVENTS.orderImport, 1],
+  [TRACKED_EVENTS.orderDetailOpen, 5],
+  [TRACKED_EVENTS.themeToggle, 1],
+  [TRACKED_EVENTS.localeChange, 1],
 ];
 
 interface Planned {

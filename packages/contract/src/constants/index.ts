@@ -21,3 +21,4 @@ export * from './messages.ts';
 export * from './history.ts';
 export * from './routes.ts';
 export * from './view-as.ts';
+export * from './tracking.ts';

@@ -16,9 +16,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { UserAvatar } from '../../components/UserAvatar.tsx';
-import { RoleName } from '@clearplay/contract/constants';
+import { RoleName, TRACKED_EVENTS } from '@clearplay/contract/constants';
 import { APP_NAME } from '../../config/settings.ts';
 import { MessageBell } from '../../features/messages/index.ts';
+import { trackEvent } from '../../features/tracking/index.ts';
 import { ViewAsModal } from '../../features/view-as/index.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
@@ -97,7 +98,10 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
             selectedKeys: [i18n.language],
             // Some answers carry the server's text in the reader's language (ledger remarks):
             // what is on screen is fetched again in the new one.
-            onClick: ({ key }) => void setLocale(key as Locale).then(() => queryClient.invalidateQueries()),
+            onClick: ({ key }) => {
+              trackEvent(TRACKED_EVENTS.localeChange, { to: key });
+              void setLocale(key as Locale).then(() => queryClient.invalidateQueries());
+            },
           }}
         >
           <Button data-testid="lang-switch" shape="circle" icon={<GlobalOutlined />} aria-label={t('navbar.language')} />
@@ -108,7 +112,10 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
             shape="circle"
             icon={theme === 'dark' ? <SunOutlined /> : <MoonOutlined />}
             aria-label={themeLabel}
-            onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+            onClick={() => {
+              trackEvent(TRACKED_EVENTS.themeToggle, { to: theme === 'dark' ? 'light' : 'dark' });
+              setTheme(theme === 'dark' ? 'light' : 'dark');
+            }}
           />
         </Tooltip>
         {supported ? (

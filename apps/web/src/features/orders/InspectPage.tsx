@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Tooltip } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import type { OrderExportQuery, OrderItem, OrderListQuery } from '@clearplay/contract';
-import { ORDER_DICTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/constants';
+import { ORDER_DICTS, TRACKED_EVENTS, USER_SEARCH_PERMISSIONS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useConfirmDelete } from '../../components/confirm.ts';
@@ -15,6 +15,7 @@ import { downloadOrder, getOrders, orderKeys, useDeleteOrders } from './api/orde
 import { ExportButton } from './components/ExportButton.tsx';
 import { ImportButton } from './components/ImportButton.tsx';
 import { LedgerButton } from '../ledger/index.ts';
+import { trackEvent } from '../tracking/index.ts';
 import { OrderDetailModal } from './components/OrderDetailModal.tsx';
 import { OrderFormModal } from './components/OrderFormModal.tsx';
 import { formatOrderTime } from './format.ts';
@@ -43,6 +44,10 @@ export default function InspectPage() {
   const [search, setSearch] = useSearchParams();
   const detailFromUrl = Number(search.get('detail')) || null;
   const shownDetail = detail ?? detailFromUrl;
+  const openDetail = (id: number) => {
+    setDetail(id);
+    trackEvent(TRACKED_EVENTS.orderDetailOpen);
+  };
   const closeDetail = () => {
     setDetail(null);
     if (search.has('detail')) setSearch((next) => (next.delete('detail'), next), { replace: true });
@@ -166,7 +171,7 @@ export default function InspectPage() {
       width: 24 + 84 * (1 + [can(actor, 'order:update'), canDownload, canDelete].filter(Boolean).length),
       render: (_, o) => (
         <span className="table-actions">
-          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setDetail(o.id)} data-testid={`order-detail-${o.code}`}>
+          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => openDetail(o.id)} data-testid={`order-detail-${o.code}`}>
             {t('order.detail')}
           </Button>
           {can(actor, 'order:update') ? (

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { App, Button } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { TRACKED_EVENTS } from '@clearplay/contract/constants';
 import { exportOrders } from '../api/export-orders.ts';
+import { trackEvent } from '../../tracking/index.ts';
 import { can, useActor } from '../../../lib/permissions.ts';
 
 /**
@@ -20,6 +22,7 @@ export function ExportButton({ filters }: { filters: Record<string, unknown> }) 
     setLoading(true);
     try {
       const name = await exportOrders(filters, 'orders.xlsx');
+      trackEvent(TRACKED_EVENTS.orderExport);
       void message.success(t('orderIo.export.success', { name }));
     } catch {
       // the API client has shown the error

@@ -1,3 +1,4 @@
+import { TRACKED_EVENTS } from '@clearplay/contract/constants';
 import { useState } from 'react';
 import { Alert, App, Button, Checkbox, Flex, Modal, Progress, Space, Statistic, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
@@ -7,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { resultPath } from '../pages/result-links.ts';
 import { saveBlob } from '../../../lib/api-client.ts';
 import { IMPORT_ACCEPT, downloadImportTemplate, isImportFile, rejectedRowsCsvBlob, useImportOrders } from '../api/import-orders.ts';
+import { trackEvent } from '../../tracking/index.ts';
 import { can, useActor } from '../../../lib/permissions.ts';
 import { fileStamp } from '../../../lib/date.ts';
 
@@ -59,6 +61,7 @@ function ImportModal({ onClose, onImported }: { onClose: () => void; onImported?
     try {
       const answer = await importing.mutateAsync({ file, keepValid });
       setResult(answer);
+      trackEvent(TRACKED_EVENTS.orderImport, { total: answer.total, imported: answer.imported });
       if (answer.imported > 0) onImported?.();
     } catch (error) {
       // The API client has toasted it; keep it on the dialog too, next to the file.

@@ -1,4 +1,5 @@
 import type { EventBody, PageViewBody } from '@clearplay/contract';
+import type { TrackedEvent } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import type { RouteChange } from '../../../lib/route-listener.ts';
 
@@ -18,7 +19,8 @@ export function trackPageView(body: PageViewBody, options: { publicPage?: boolea
     .catch(() => undefined);
 }
 
-export function trackEvent(event: string, data?: unknown): void {
+/** One of the app's named events (contract TRACKED_EVENTS); `data` goes along as it is. */
+export function trackEvent(event: TrackedEvent, data?: unknown): void {
   const body: EventBody = { event, data, timestamp: Date.now() };
   api.post('/analytics/event', body, { quiet: true, keepalive: true }).catch(() => undefined);
 }
