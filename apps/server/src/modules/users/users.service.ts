@@ -172,6 +172,8 @@ const usernameTaken = (username: string) => new FieldAppError(409, 'username', '
 export async function createUser(db: Db, body: UserCreateBody, operator: Operator): Promise<UserItem> {
   await assertDictFields(db, body);
   await assignableRole(db, operator, body.roleId);
+  // A user uploads their own avatar (user centre); staff set none (decision 0062).
+  if ((body.avatar ?? '') !== '') throw new FieldAppError(400, 'avatar', 'user.avatarOwnOnly');
   const passwordHash = await hashPassword(body.password);
   const now = nowMs();
   try {
@@ -223,6 +225,9 @@ export async function updateUser(db: Db, body: UserUpdateBody, operator: Operato
     const self = target.id === operator.id;
     const roleChanged = body.roleId !== target.roleId;
     const status = body.status ?? target.status;
+    // Staff keep or remove a user's avatar, never point it at another picture (decision 0062).
+    if (body.avatar !== undefined && body.avatar !== '' && body.avatar !== target.avatar)
+      throw new FieldAppError(400, 'avatar', 'user.avatarOwnOnly');
     if (self && roleChanged) throw new FieldAppError(403, 'roleId', 'user.selfRole');
     if (self && status !== 1) throw new FieldAppError(403, 'status', 'user.selfDisable');
     if (roleChanged) await assignableRole(trx, operator, body.roleId);

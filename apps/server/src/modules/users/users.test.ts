@@ -208,6 +208,33 @@ describe('updates, status, password reset and delete', () => {
     expect(after.msg).toBe('Your role was changed, please log in again');
   });
 
+  it("staff keep or remove a user's avatar but never set one: the user uploads their own (decision 0062)", async () => {
+    const created = await create(shopBody({ avatar: '/files/avatar/1/elsewhere.png' }));
+    expect(created.status).toBe(400);
+    expect(fieldOf(created.data)).toBe('avatar');
+    expect(created.msg).toContain('staff may only keep or remove it');
+
+    const u = await createUser(ctx, 'shop');
+    const picture = `/files/avatar/${u.id}/0123456789abcdef0123456789abcdef`;
+    await ctx.db.updateTable('users').set({ avatar: picture }).where('id', '=', u.id).execute();
+    const update = (avatar: string | undefined) =>
+      call<UserItem>(ctx, 'POST', '/api/admin/user/update', {
+        as: boss,
+        payload: { ...shopBody(), username: undefined, password: undefined, id: u.id, avatar },
+      });
+    const other = await update('https://example.com/x.png');
+    expect(other.status).toBe(400);
+    expect(fieldOf(other.data)).toBe('avatar');
+    const avatarNow = async () =>
+      (await ctx.db.selectFrom('users').select('avatar').where('id', '=', u.id).executeTakeFirstOrThrow()).avatar;
+    expect(await avatarNow()).toBe(picture);
+    expect((await update(picture)).status).toBe(200);
+    expect((await update(undefined)).status).toBe(200);
+    expect(await avatarNow()).toBe(picture);
+    expect((await update('')).status).toBe(200);
+    expect(await avatarNow()).toBe('');
+  });
+
   it('refuses an unknown user, and to update a user of a higher role', async () => {
     const payload = { ...shopBody(), username: undefined, password: undefined, id: 999_999 };
     expect((await call(ctx, 'POST', '/api/admin/user/update', { as: boss, payload })).status).toBe(404);
