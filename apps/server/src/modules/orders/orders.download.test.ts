@@ -229,8 +229,8 @@ describe('with the embedded upload host', () => {
     expect(staff).not.toContain('仅统计本店');
 
     const own = (await download(ctx, shopA, order.id)).summary;
-    expect(own).toContain('Target history (before this order):\r\n  Earlier records of this chat ID: 可疑 × 1\r\n');
-    expect(own).toContain('  Latest cheating or suspicious result: "可疑" on ');
+    expect(own).toContain('Target history (before this order):\r\n  Earlier records of this chat ID: Suspicious × 1\r\n');
+    expect(own).toContain('  Latest cheating or suspicious result: "Suspicious" on ');
     expect(own).toContain("  MAC of the latest earlier record: 11-22-33-44-55-02, not this order's\r\n");
     expect(own).toContain('  This machine was also seen under 1 other chat ID(s): zip_other_a\r\n');
     expect(own).toContain("  Counted from your shop's records and the public ones.\r\n");
