@@ -1,5 +1,5 @@
 import { lazy, StrictMode, Suspense } from 'react';
-import { trackPageView } from '../features/tracking/index.ts';
+import { documentReferrer, trackPageView } from '../features/tracking/index.ts';
 import LandingPage from '../features/landing/LandingPage.tsx';
 import { PublicPath } from '../features/landing/index.ts';
 import LinkStorePage from '../features/linkstore/LinkStorePage.tsx';
@@ -53,7 +53,7 @@ export function trackPublicView(): void {
     {
       path: (window.location.pathname + window.location.search).slice(0, 512),
       userAgent: navigator.userAgent.slice(0, 512),
-      referrer: document.referrer.slice(0, 512),
+      referrer: documentReferrer().slice(0, 512),
     },
     { publicPage: true },
   );

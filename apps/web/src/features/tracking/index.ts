@@ -1,1 +1,1 @@
-export { trackEvent, trackPageView, trackRouteChange } from './api/track.ts';
+export { documentReferrer, trackEvent, trackPageView, trackRouteChange } from './api/track.ts';

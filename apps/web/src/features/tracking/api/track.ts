@@ -25,6 +25,23 @@ export function trackEvent(event: TrackedEvent, data?: unknown): void {
   api.post('/analytics/event', body, { quiet: true, keepalive: true }).catch(() => undefined);
 }
 
+/**
+ * The document's referrer as the statistics read it: a page of this site by its path (as the
+ * router reports a navigation inside the app), another site by its address, none as ''.
+ */
+export function documentReferrer(
+  referrer = typeof document === 'undefined' ? '' : document.referrer,
+  origin = typeof window === 'undefined' ? '' : window.location.origin,
+): string {
+  if (referrer === '') return '';
+  try {
+    const url = new URL(referrer);
+    return url.origin === origin ? url.pathname + url.search : referrer;
+  } catch {
+    return referrer;
+  }
+}
+
 let previous: string | null = null;
 
 /**
@@ -33,7 +50,7 @@ let previous: string | null = null;
  * the first page the document's referrer (another site, or none).
  */
 export function trackRouteChange(change: RouteChange, publicPage: boolean): void {
-  const referrer = previous ?? (typeof document === 'undefined' ? '' : document.referrer);
+  const referrer = previous ?? documentReferrer();
   trackPageView(
     {
       path: change.fullPath.slice(0, FIELD_MAX),
