@@ -344,7 +344,7 @@ describe('the order form', () => {
       await modal.getByTestId('order-form-objWechatName').fill(locale === 'zh-CN' ? '示例目标' : 'Example target');
       await modal.getByTestId('order-form-objClientName').fill(locale === 'zh-CN' ? '示例店铺' : 'Example club');
       await pick(page, modal, locale === 'zh-CN' ? '游戏' : 'Game', /./);
-      await pick(page, modal, locale === 'zh-CN' ? '检测结果' : 'Result', '作弊');
+      await pick(page, modal, locale === 'zh-CN' ? '检测结果' : 'Result', locale === 'zh-CN' ? '作弊' : 'Cheating');
       await pick(page, modal, locale === 'zh-CN' ? '客户店铺' : 'Client shop', /shop0001/, 'shop0001');
       await until(() => modal.getByTestId('order-form-amount').inputValue()).toBe('50.00'); // the demo shop's price for cheating
       // staff may override: editable, with the shop price shown and a way back to it
