@@ -11,33 +11,12 @@
 // Screenshot: docs/screenshots/dict-en-US.png.
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { canAccess, isScreen, RoleName, routeTable, type RouteDef } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, settledScreenshot, until, useApp } from './harness.ts';
+import { RoleName } from '@clearplay/contract/constants';
+import { ADMIN_PASSWORD, demoParams, DEMO_PASSWORD, screenPaths, settledScreenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
 const CJK = /[\u4e00-\u9fff]+/g;
-
-/** Every screen path of the route table, parameters filled with demo values; `*` and redirects left out. */
-function screenPaths(role: string, params: Record<string, string>): string[] {
-  const paths: string[] = [];
-  const walk = (routes: readonly RouteDef[]) => {
-    for (const route of routes) {
-      if (route.children) walk(route.children);
-      if (!isScreen(route) || route.path === '' || route.path === '*' || route.path.startsWith('/redirect')) continue;
-      if (route.path === '/login') continue; // a signed-in user is sent on; the login page has its own English check (foundation)
-      if (!canAccess(route, role)) continue;
-      const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
-        const value = params[name];
-        if (value === undefined) throw new Error(`no demo value for :${name} in ${route.path}`);
-        return encodeURIComponent(value);
-      });
-      paths.push(path);
-    }
-  };
-  walk(routeTable);
-  return paths;
-}
 
 interface UserData {
   /** Every Chinese run the demo database holds, as user data. */
@@ -111,15 +90,9 @@ async function sweep(page: Page, path: string, data: UserData, seen: { count: nu
   return leftovers(await chineseOnScreen(page), data, seen).map((line) => `${path}: ${line}`);
 }
 
-async function demoParams(): Promise<Record<string, string>> {
-  const db = app.server.db();
-  const order = db.prepare('select code, id from orders where if_public = 1 order by id limit 1').get() as { code: string; id: number };
-  return { code: order.code, id: String(order.id) };
-}
-
 async function sweepAs(username: string, password: string, role: string): Promise<{ visited: string[]; bad: string[]; seen: number }> {
   const data = userData();
-  const paths = screenPaths(role, await demoParams());
+  const paths = screenPaths(role, demoParams(app.server));
   const page = await app.signedIn(username, password, '/user/info', 'en-US');
   const bad: string[] = [];
   const seen = { count: 0 };

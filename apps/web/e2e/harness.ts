@@ -11,6 +11,7 @@ import pixelmatch from 'pixelmatch';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { canAccess, isScreen, routeTable, type RouteDef } from '@clearplay/contract/constants';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -342,4 +343,39 @@ export async function pick(page: Page, scope: Locator, label: string, option: st
     .filter({ hasText: option })
     .first()
     .click();
+}
+
+/** Every screen path of the route table, parameters filled with demo values; `*` and redirects left out. */
+export function screenPaths(role: string, params: Record<string, string>): string[] {
+  return screenRoutes(role, params).map((s) => s.path);
+}
+
+/** The screens of `screenPaths`, each with whether it renders inside the signed-in layout. */
+export function screenRoutes(role: string, params: Record<string, string>): { path: string; inLayout: boolean }[] {
+  const screens: { path: string; inLayout: boolean }[] = [];
+  const walk = (routes: readonly RouteDef[], inLayout: boolean) => {
+    for (const route of routes) {
+      if (route.children) walk(route.children, inLayout || route.layout === 'default');
+      if (!isScreen(route) || route.path === '' || route.path === '*' || route.path.startsWith('/redirect')) continue;
+      if (route.path === '/login') continue; // a signed-in user is sent on; the login page has its own checks (foundation)
+      if (!canAccess(route, role)) continue;
+      const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
+        const value = params[name];
+        if (value === undefined) throw new Error(`no demo value for :${name} in ${route.path}`);
+        return encodeURIComponent(value);
+      });
+      screens.push({ path, inLayout });
+    }
+  };
+  walk(routeTable, false);
+  return screens;
+}
+
+/** Demo values for the route table's parameters: a public order's code and id. */
+export function demoParams(server: RunningServer): Record<string, string> {
+  const order = server.db().prepare('select code, id from orders where if_public = 1 order by id limit 1').get() as {
+    code: string;
+    id: number;
+  };
+  return { code: order.code, id: String(order.id) };
 }

@@ -1,0 +1,90 @@
+// Browser journey "every screen at 390 px" (issue 15) on the demo business: superadmin and
+// shop0001, on a 390 × 844 phone viewport, open every screen of the route table their role may
+// open (public screens too; a path with a parameter gets a demo value). On each screen:
+// nothing but an element's own scroller is wider than the phone (the page never scrolls
+// sideways), the layout is in its mobile mode without the side menu, and the menu drawer opens
+// from the navbar and closes again. Screenshots: mobile-*.png of a few screens, both languages.
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { RoleName } from '@clearplay/contract/constants';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, screenRoutes, settledScreenshot, until, useApp } from './harness.ts';
+
+const app = useApp({ DEMO: '1' });
+
+const WIDTH = 390;
+
+/** Screens whose phone layout goes into docs/screenshots (the README's mobile row). */
+const SHOTS: Record<string, string> = {
+  '/dashboard/workplace': 'mobile-workplace',
+  '/system/user': 'mobile-system-user',
+  '/system/dict': 'mobile-system-dict',
+  '/user/info': 'mobile-user-info',
+  '/form/order': 'mobile-form-order',
+};
+
+/** A phone-sized context in `locale`, signed in as `username`. */
+async function onPhone(username: string, password: string, locale: 'zh-CN' | 'en-US'): Promise<Page> {
+  const page = await app.signedIn(username, password, '/user/info', locale);
+  await page.setViewportSize({ width: WIDTH, height: 844 });
+  return page;
+}
+
+/** Opens `path` and waits for its calls to end and its spinners to stop. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+}
+
+/** What on `page` is wider than the phone: the page itself, as `path: width`; [] when nothing is. */
+async function overflow(page: Page, path: string): Promise<string[]> {
+  const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+  return width > WIDTH ? [`${path}: the page is ${width} px wide`] : [];
+}
+
+/** Every screen of `role` at 390 px: the problems found, and the screens visited. */
+async function sweep(page: Page, role: string, locale: 'zh-CN' | 'en-US', shots = true): Promise<{ bad: string[]; visited: string[] }> {
+  const bad: string[] = [];
+  const visited: string[] = [];
+  for (const { path, inLayout } of screenRoutes(role, demoParams(app.server))) {
+    await open(page, path);
+    visited.push(path);
+    bad.push(...(await overflow(page, path)));
+    if (inLayout) {
+      const layout = page.getByTestId('app-layout');
+      if ((await layout.getAttribute('data-device')) !== 'mobile') bad.push(`${path}: the layout is not in its mobile mode`);
+      if ((await page.getByTestId('app-sider').count()) !== 0) bad.push(`${path}: the side menu shows beside the screen`);
+      // The menu is a drawer from the navbar, on every screen.
+      await page.getByTestId('menu-drawer-open').click();
+      const drawer = page.getByTestId('menu-drawer');
+      await until(() => drawer.isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await until(() => drawer.isVisible()).toBe(false);
+    }
+    const shot = SHOTS[path];
+    if (shots && shot !== undefined) await settledScreenshot(page, `${shot}-${locale}`);
+  }
+  return { bad, visited };
+}
+
+describe('every screen at 390 px', () => {
+  test('superadmin, in Chinese: no screen is wider than the phone; the menu is a drawer everywhere', async () => {
+    const page = await onPhone('superadmin', ADMIN_PASSWORD, 'zh-CN');
+    const { bad, visited } = await sweep(page, RoleName.SUPER_ADMIN, 'zh-CN');
+    expect(visited).toEqual(expect.arrayContaining(['/system/user', '/order/inspect', '/dashboard/workplace', '/', '/linkstore']));
+    expect(bad).toEqual([]);
+    await page.context().close();
+  }, 300_000);
+
+  test('superadmin in English, and shop0001: the same on every screen they may open', async () => {
+    const admin = await onPhone('superadmin', ADMIN_PASSWORD, 'en-US');
+    const english = await sweep(admin, RoleName.SUPER_ADMIN, 'en-US');
+    await admin.context().close();
+    const shopPage = await onPhone('shop0001', DEMO_PASSWORD, 'zh-CN');
+    const shop = await sweep(shopPage, RoleName.SHOP, 'zh-CN', false);
+    await shopPage.context().close();
+    expect(shop.visited).toContain('/order/inspect');
+    expect(shop.visited).not.toContain('/system/user');
+    expect([...english.bad, ...shop.bad]).toEqual([]);
+  }, 300_000);
+});
