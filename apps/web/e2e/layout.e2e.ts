@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, newContext, settledScreenshot, until, useApp } from './harness.ts';
+import { RoleName, serverMenuFor, type ServerMenuEntry } from '@clearplay/contract/constants';
 
 const app = useApp({ DEMO: '1' });
 
@@ -263,6 +264,18 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     for (const name of ['Workplace', 'Inspect', 'User', 'Log', 'Role', 'Dict'])
       await until(() => menu.getByTestId(`menu-${name}`).count()).toBe(1);
     await settledScreenshot(page, 'layout-settings-server-menu', { waitForToasts: false });
+    // Every screen of the server menu (spec §2's names, PRODUCT.md's mapping) is a real page.
+    const leaves = (entries: readonly ServerMenuEntry[]): ServerMenuEntry[] =>
+      entries.flatMap((entry) => (entry.children ? leaves(entry.children) : [entry]));
+    const screens = leaves(serverMenuFor(RoleName.SUPER_ADMIN));
+    expect(screens.map((entry) => entry.path)).toEqual(expect.arrayContaining(['/dashboard/workplace', '/form/order', '/exception/403']));
+    for (const entry of screens) {
+      await menu.getByTestId(`menu-${entry.name}`).click();
+      await until(() => new URL(page.url()).pathname).toBe(entry.path);
+      await until(() => page.locator('.app-content').innerText()).not.toBe('');
+      // not the guard's refusal nor the not-found page, except where the menu names those pages
+      if (!entry.path.startsWith('/exception/')) expect(await page.locator('.ant-result-403, .ant-result-404').count(), entry.path).toBe(0);
+    }
     drawer = await openDrawer(page);
     await toggle(drawer, 'menuFromServer', false);
     // A failed load: the message says so and the setting stays off.
