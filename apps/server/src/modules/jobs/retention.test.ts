@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AccountProfile, OrderItem, UnreadCounts, UploadTokenData } from '@clearplay/contract';
+import type { AccountProfile, OrderItem, UnreadCounts } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, flushLogs, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
@@ -162,20 +162,7 @@ describe('retention', () => {
     expect(countersBefore.pastOverview.topPages).toEqual([{ name: '/home', count: 4 }]);
 
     // Uploads: one uploaded for real through the embedded host and never used; others on disk.
-    const token = await call<UploadTokenData>(ctx, 'GET', '/api/admin/upload/token?purpose=proof', { as: inspector });
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(pngBytes(300, 2))], { type: 'image/png' }), 'photo.png');
-    form.append('token', token.data.uploadToken);
-    form.append('key', token.data.key);
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
-    const uploaded = await ctx.app.inject({
-      method: 'POST',
-      url: '/upload',
-      headers: { 'content-type': request.headers.get('content-type') ?? '' },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const abandoned = token.data.key;
+    const abandoned = (await uploadImage(ctx, inspector, 'proof', pngBytes(300, 2))).key;
     await age(abandoned, 25 * HOUR_MS);
 
     await storeFile(key(1), 30 * DAY_MS); // named by an order as a path

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OrderItem, UploadTokenData } from '@clearplay/contract';
+import type { OrderItem } from '@clearplay/contract';
 import jsQR from 'jsqr';
 import JSZip from 'jszip';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { LocalBlobStore } from '../uploads/local-blob-store.ts';
 import { pngBytes } from '../uploads/test-support.ts';
@@ -77,22 +77,8 @@ describe('with the embedded upload host', () => {
     await ctx.db.updateTable('users').set({ defaultPriceCheat: 3000, nickname: 'Shop A' }).where('id', '=', shopA.id).execute();
 
     // A real upload through the embedded host, as the browser's uploader does it.
-    const token = await call<UploadTokenData>(ctx, 'GET', '/api/admin/upload/token?purpose=cert', { as: inspector });
-    expect(token.status).toBe(200);
     const bytes = pngBytes(5000, 3);
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'photo.png');
-    form.append('token', token.data.uploadToken);
-    form.append('key', token.data.key);
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/upload',
-      headers: { 'content-type': request.headers.get('content-type') ?? '' },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    uploaded = { url: res.json<{ url: string }>().url, bytes };
+    uploaded = { url: (await uploadImage(ctx, inspector, 'cert', bytes)).url, bytes };
 
     const missing = '/upload/files/evidence/cert/202601/ffffffffffffffffffffffffffffffff';
     const created = await call<OrderItem>(ctx, 'POST', '/api/admin/order/create', {
