@@ -18,6 +18,25 @@ export function serverFieldErrors(error: unknown): ServerFieldError[] {
   );
 }
 
+/**
+ * Puts each server field error naming one of `fields` on that field of the form, and answers
+ * the others (another field, or none), for the caller to show above the form.
+ */
+export function showServerErrors(form: FormInstance, fields: ReadonlySet<string>, errors: readonly ServerFieldError[]): ServerFieldError[] {
+  const [onFields, others] = splitServerErrors(fields, errors);
+  form.setFields(onFields.map((e) => ({ name: fieldPath(e.field) as never, errors: [e.message] })));
+  return others;
+}
+
+/** The server field errors naming one of `fields`, and the others. */
+export function splitServerErrors(
+  fields: ReadonlySet<string>,
+  errors: readonly ServerFieldError[],
+): [onFields: ServerFieldError[], others: ServerFieldError[]] {
+  const onField = (e: ServerFieldError) => fields.has(String(fieldPath(e.field)[0]));
+  return [errors.filter(onField), errors.filter((e) => !onField(e))];
+}
+
 /** 'username', '/username', 'body/prices/0' or 'prices.0' → a form name path. */
 export function fieldPath(field: string): (string | number)[] {
   return field
@@ -95,11 +114,8 @@ export function FormModal<Values extends object, Result = unknown>({
       onSuccess?.(result, values);
       onClose();
     } catch (error) {
-      const errors = serverFieldErrors(error);
       const known = new Set(Object.keys(form.getFieldsValue(true) as object));
-      const onFields = errors.filter((e) => known.has(String(fieldPath(e.field)[0])));
-      form.setFields(onFields.map((e) => ({ name: fieldPath(e.field) as never, errors: [e.message] })));
-      setOtherErrors(errors.filter((e) => !onFields.includes(e)));
+      setOtherErrors(showServerErrors(form, known, serverFieldErrors(error)));
     } finally {
       setSubmitting(false);
     }

@@ -54,6 +54,26 @@ export interface OrderFormValues {
   personCertImages: string;
 }
 
+/** The names of the fields OrderFormFields renders (a server error naming another goes above the form). */
+export const ORDER_FORM_FIELDS: ReadonlySet<string> = new Set<string>([
+  'objWechat',
+  'objWechatName',
+  'gameName',
+  'mac',
+  'installationTime',
+  'result',
+  'userId',
+  'objClientName',
+  'inspectorId',
+  'amount',
+  'ifPublic',
+  'ifChangedMac',
+  'description',
+  'certImages',
+  'proofImages',
+  'personCertImages',
+] satisfies (keyof OrderFormValues)[]);
+
 export interface OrderFormFieldsProps {
   form: FormInstance<OrderFormValues>;
   /** The order being edited; none for a new one. */

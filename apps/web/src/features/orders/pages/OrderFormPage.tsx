@@ -2,32 +2,18 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Flex, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { fieldPath, serverFieldErrors, type ServerFieldError } from '../../../components/FormModal.tsx';
+import { serverFieldErrors, showServerErrors, splitServerErrors, type ServerFieldError } from '../../../components/FormModal.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useCreateOrder } from '../api/orders.ts';
-import { OrderFormFields, orderBodyOf, useOrderFormInitialValues, type OrderFormValues } from '../components/OrderFormFields.tsx';
+import {
+  ORDER_FORM_FIELDS,
+  OrderFormFields,
+  orderBodyOf,
+  useOrderFormInitialValues,
+  type OrderFormValues,
+} from '../components/OrderFormFields.tsx';
 import { forgetOrderFormDraft, saveOrderFormDraft, takeOrderFormDraft, type OrderFormDraft } from '../form-draft.ts';
 import { resultPath, type FailState } from './result-links.ts';
-
-/** The fields of the form (a server error naming another goes above the form). */
-const FIELD_NAMES = new Set<string>([
-  'objWechat',
-  'objWechatName',
-  'gameName',
-  'mac',
-  'installationTime',
-  'result',
-  'userId',
-  'objClientName',
-  'inspectorId',
-  'amount',
-  'ifPublic',
-  'ifChangedMac',
-  'description',
-  'certImages',
-  'proofImages',
-  'personCertImages',
-] satisfies (keyof OrderFormValues)[]);
 
 /** Router state of "back to the form" on the failure page. */
 export interface OrderFormState {
@@ -75,12 +61,11 @@ function OrderFormPageBody({ draft, onSaved }: { draft: OrderFormDraft | null; o
   const fresh = useOrderFormInitialValues();
   const [submitting, setSubmitting] = useState(false);
   // The server's field errors of a restored draft go on their fields; the others above the form.
-  const onField = (e: ServerFieldError) => FIELD_NAMES.has(String(fieldPath(e.field)[0]));
-  const [otherErrors, setOtherErrors] = useState<ServerFieldError[]>(() => draft?.errors.filter((e) => !onField(e)) ?? []);
+  const [otherErrors, setOtherErrors] = useState<ServerFieldError[]>(() =>
+    draft ? splitServerErrors(ORDER_FORM_FIELDS, draft.errors)[1] : [],
+  );
   useEffect(() => {
-    if (!draft) return;
-    const onFields = draft.errors.filter((e) => FIELD_NAMES.has(String(fieldPath(e.field)[0])));
-    form.setFields(onFields.map((e) => ({ name: fieldPath(e.field) as never, errors: [e.message] })));
+    if (draft) showServerErrors(form, ORDER_FORM_FIELDS, draft.errors);
   }, [draft, form]);
 
   const submit = async () => {
