@@ -1,17 +1,15 @@
 import { useState } from 'react';
 import { Button, Drawer, Empty, Flex, Form, Statistic, Table, Tag, Typography } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import type { LedgerEntry, LedgerKind } from '@clearplay/contract';
+import type { LedgerEntry } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@clearplay/contract/constants';
-import { Money } from '../../../components/Money.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import { can, useActor } from '../../../lib/permissions.ts';
 import { useLedger } from '../api/ledger.ts';
 import { RechargeModal } from './RechargeModal.tsx';
+import { ledgerColumns } from './ledger-columns.tsx';
 import { formatDate } from '../../../lib/date.ts';
-
-const KIND_COLOR: Record<LedgerKind, string> = { recharge: 'success', charge: 'processing', adjust: 'warning', reversal: 'purple' };
 
 const PAGE_SIZE = 10;
 
@@ -120,47 +118,18 @@ export function LedgerDrawer({
               showTotal: (total) => t('table.total', { total }),
               onChange: setPage,
             }}
-            columns={[
-              {
-                key: 'createdTime',
-                title: t('ledger.field.time'),
-                dataIndex: 'createdTime',
-                width: 170,
-                render: (value: string) => formatDate(value),
-              },
-              {
-                key: 'kind',
-                title: t('ledger.field.kind'),
-                dataIndex: 'kind',
-                width: 90,
-                render: (kind: LedgerKind) => <Tag color={KIND_COLOR[kind]}>{t(`ledger.kind.${kind}`)}</Tag>,
-              },
-              {
-                key: 'amount',
-                title: t('ledger.field.amount'),
-                dataIndex: 'amount',
-                width: 120,
-                align: 'right',
-                render: (fen: number) => <Money fen={fen} signed />,
-              },
-              {
-                key: 'balanceAfter',
-                title: t('ledger.field.balanceAfter'),
-                dataIndex: 'balanceAfter',
-                width: 120,
-                align: 'right',
-                render: (fen: number) => <Money fen={fen} />,
-              },
-              {
-                key: 'orderId',
-                title: t('ledger.field.order'),
-                dataIndex: 'orderId',
-                width: 90,
-                render: (id: number | null) => (id === null ? '-' : `#${id}`),
-              },
-              { key: 'remark', title: t('ledger.field.remark'), dataIndex: 'remark', ellipsis: true, render: (r: string) => r || '-' },
-              { key: 'operator', title: t('ledger.field.operator'), dataIndex: 'operator', width: 110 },
-            ]}
+            columns={ledgerColumns<LedgerEntry>(t, {
+              formatTime: (value) => formatDate(value),
+              extra: [
+                {
+                  key: 'orderId',
+                  title: t('ledger.field.order'),
+                  dataIndex: 'orderId',
+                  width: 90,
+                  render: (id: number | null) => (id === null ? '-' : `#${id}`),
+                },
+              ],
+            })}
           />
         </>
       ) : (

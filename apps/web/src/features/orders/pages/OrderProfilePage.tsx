@@ -1,11 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, App, Button, Card, Col, Flex, Result, Row, Skeleton, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Flex, Result, Row, Skeleton, Spin, Table, Typography } from 'antd';
 import { DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import type { LedgerKind, OrderItem, OrderLedgerEntry } from '@clearplay/contract';
+import type { OrderItem, OrderLedgerEntry } from '@clearplay/contract';
 import { ORDER_IMAGE_KINDS } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { Money } from '../../../components/Money.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { can, useActor } from '../../../lib/permissions.ts';
@@ -13,10 +12,9 @@ import { useOrderProfile } from '../api/order-profile.ts';
 import { downloadOrder } from '../api/orders.ts';
 import { ImageGroup, OrderDescriptions, OrderHistorySection } from '../components/OrderDetailModal.tsx';
 import { formatOrderTime } from '../format.ts';
+import { ledgerColumns } from '../../ledger/index.ts';
 
 const VerifyQrCode = lazy(() => import('../components/VerifyQrCode.tsx'));
-
-const KIND_COLOR: Record<LedgerKind, string> = { recharge: 'success', charge: 'processing', adjust: 'warning', reversal: 'purple' };
 
 /**
  * `/profile/order/:id` (server menu "profile", issues 15 and 16): an order's profile for every
@@ -147,7 +145,6 @@ function ProfileActions({ order }: { order: OrderItem }) {
 /** The order's ledger entries, oldest first: its charge, adjustments and reversal. */
 function LedgerEntries({ entries }: { entries: OrderLedgerEntry[] }) {
   const { t } = useTranslation();
-  const balances = entries.some((e) => e.balanceAfter !== null);
   return (
     <Table<OrderLedgerEntry>
       size="small"
@@ -156,44 +153,11 @@ function LedgerEntries({ entries }: { entries: OrderLedgerEntry[] }) {
       pagination={false}
       locale={{ emptyText: t('pages.profile.ledger.none') }}
       data-testid="order-profile-ledger-table"
-      columns={[
-        {
-          key: 'createdTime',
-          title: t('ledger.field.time'),
-          dataIndex: 'createdTime',
-          width: 170,
-          render: (v: string) => formatOrderTime(v),
-        },
-        {
-          key: 'kind',
-          title: t('ledger.field.kind'),
-          dataIndex: 'kind',
-          width: 100,
-          render: (kind: LedgerKind) => <Tag color={KIND_COLOR[kind]}>{t(`ledger.kind.${kind}`)}</Tag>,
-        },
-        {
-          key: 'amount',
-          title: t('ledger.field.amount'),
-          dataIndex: 'amount',
-          width: 120,
-          align: 'right',
-          render: (fen: number) => <Money fen={fen} signed />,
-        },
-        ...(balances
-          ? [
-              {
-                key: 'balanceAfter',
-                title: t('ledger.field.balanceAfter'),
-                dataIndex: 'balanceAfter',
-                width: 120,
-                align: 'right' as const,
-                render: (fen: number | null) => (fen === null ? '—' : <Money fen={fen} />),
-              },
-            ]
-          : []),
-        { key: 'remark', title: t('ledger.field.remark'), dataIndex: 'remark', ellipsis: true, render: (r: string) => r || '—' },
-        { key: 'operator', title: t('ledger.field.operator'), dataIndex: 'operator', width: 120 },
-      ]}
+      columns={ledgerColumns<OrderLedgerEntry>(t, {
+        formatTime: formatOrderTime,
+        // an inspector sees the entries, not the shop's balance
+        balance: entries.some((e) => e.balanceAfter !== null),
+      })}
     />
   );
 }
