@@ -153,28 +153,38 @@ function loginHtml(dist: string, page: Prerendered): string {
   // chunks are requested once the browser has painted it (first-contentful-paint), rather
   // than competing with the page for the phone's CPU and bandwidth (Lighthouse's model of a
   // slow phone also counts every script that finished before that paint as holding it up).
-  const scripts: string[] = [];
-  html = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
-    scripts.push(href);
-    return '';
-  });
-  let entrySrc = '';
-  html = html.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
-    entrySrc = src;
-    return '';
-  });
-  if (!entrySrc) throw new Error('prerender: index.html has no entry script');
-  // public/login-loader.js (no inline script: the server's Content-Security-Policy forbids it).
-  const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  const preloads = [...scripts, ...extraPreloads].join(' ');
-  replace(
-    '</body>',
-    `  <script src="/login-loader.js" data-entry="${attr(entrySrc)}" data-preloads="${attr(preloads)}" defer></script>\n  </body>`,
-  );
+  html = loadAfterPaint(html, 'index.html', extraPreloads);
   // The guard against the browser's own submission before React takes the form over is in
   // public/boot.js, which index.html (and so this page) loads first.
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
   return html;
+}
+
+/**
+ * Takes the entry script and its modulepreloads out of a built page and has public/login-loader.js
+ * request them (with `extraPreloads`) once the page has painted: a prerendered page needs no
+ * script to show. An external loader, not an inline script: the server's Content-Security-Policy
+ * forbids inline ones.
+ */
+function loadAfterPaint(html: string, page: string, extraPreloads: readonly string[]): string {
+  const scripts: string[] = [];
+  let out = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+    scripts.push(href);
+    return '';
+  });
+  let entrySrc = '';
+  out = out.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
+    entrySrc = src;
+    return '';
+  });
+  if (!entrySrc) throw new Error(`prerender: ${page} has no entry script`);
+  if (!out.includes('</body>')) throw new Error(`prerender: ${page} has no </body>`);
+  const preloads = [...scripts, ...extraPreloads].join(' ');
+  return out.replace(
+    '</body>',
+    () =>
+      `  <script src="/login-loader.js" data-entry="${escapeAttr(entrySrc)}" data-preloads="${escapeAttr(preloads)}" defer></script>\n  </body>`,
+  );
 }
 
 /**
@@ -245,22 +255,7 @@ function publicHtml(dist: string, page: PublicPrerendered): string {
   // page needs no script to show, and scripts requested before the first paint compete with it
   // (Lighthouse's slow-phone model counts them as holding it up). The page's messages are
   // requested with the entry rather than one round trip after it.
-  const scripts: string[] = [];
-  html = html.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
-    scripts.push(href);
-    return '';
-  });
-  let entrySrc = '';
-  html = html.replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/, (_, src: string) => {
-    entrySrc = src;
-    return '';
-  });
-  if (!entrySrc) throw new Error('prerender: public.html has no entry script');
-  if (messages && manifest[messages]) scripts.push(`/${manifest[messages].file}`);
-  replace(
-    '</body>',
-    `  <script src="/login-loader.js" data-entry="${escapeAttr(entrySrc)}" data-preloads="${escapeAttr(scripts.join(' '))}" defer></script>\n  </body>`,
-  );
+  html = loadAfterPaint(html, 'public.html', messages && manifest[messages] ? [`/${manifest[messages].file}`] : []);
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
   return html;
 }
