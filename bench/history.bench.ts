@@ -8,20 +8,15 @@
 // IDs in mixed case) on 70 shared machines, so a call finds real histories. The query plans are
 // read with EXPLAIN and checked to use the normalized chat ID index (migration 0010) and the
 // MAC index (0004).
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { normalizeMac } from '@clearplay/contract';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as repo from '../apps/server/src/modules/orders/orders.history.repository.ts';
 import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedOrders, seedPeople, SHOP_PASSWORD } from './orders-seed.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
@@ -96,13 +91,11 @@ interface Row {
 }
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const now = Date.now();
   const loadBefore = loadavg()[0]!;
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     const people = await seedPeople(db, SHOPS, 20, now);
     const timings = await seedOrders(db, target.name, people, { orders: ORDERS, now, spanMs: 730 * DAY_MS });
 

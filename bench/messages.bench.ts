@@ -2,20 +2,15 @@
 // a tab by read state, the full page) and the unread poll (200 and 304) answered at the server
 // (buildApp + app.inject: routing, session check, validation, service, serialization) beside
 // the same compiled SQL run straight on the driver in the same run, plus the query plans.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
+import { type Db } from '../apps/server/src/db/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as repo from '../apps/server/src/modules/messages/messages.repository.ts';
 import { indexDefs } from './orders-seed.ts';
 import { fmt, timeBeside, type Section } from './lib.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_MESSAGE_USERS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -196,12 +191,10 @@ const CASES: Case[] = [
 ];
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: 'Bench#2026', WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const timings: string[] = [];
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: 'Bench#2026', demo: false });
+    await firstStart(db);
     let t = performance.now();
     const userIds = await seedUsers(db);
     const heavyId = userIds[1] ?? 1;

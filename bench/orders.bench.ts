@@ -9,8 +9,7 @@
 // - the export of ~100,000 rows (streamed xlsx, real HTTP) with the server process's resident
 //   memory sampled, beside reading the same rows with the raw query alone.
 import { readFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { ORDER_DICTS, ORDER_SHEET_COLUMNS, type OrderImportResult, type OrderSheetColumn } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
@@ -30,13 +29,10 @@ import {
   type QueryResult,
 } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { checkpointsSettled } from '../apps/server/src/db/checkpoint.ts';
 import { writeTransaction } from '../apps/server/src/db/dialect.ts';
 import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import type { Database } from '../apps/server/src/db/schema.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
 import { DAY_MS, HOUR_MS } from '../apps/server/src/lib/time.ts';
 import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.repository.ts';
 import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.ts';
@@ -45,7 +41,7 @@ import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/o
 import type { Operator } from '../apps/server/src/http/route-context.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, timeBeside, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
@@ -496,13 +492,11 @@ async function measureExport(app: Proc, db: Db, target: Target, admin: Operator)
 // ── one database ──
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const now = Date.now();
   const loadBefore = loadavg()[0]!;
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     let t = performance.now();
     const people = await seedPeople(db, SHOPS, INSPECTORS, now);
     const timings = [`${fmt(SHOPS)} shops and ${INSPECTORS} inspectors in ${secs(performance.now() - t)} s`];

@@ -5,19 +5,15 @@
 // labels' dictionary read, serialization); "raw SQL" = the module's order query compiled from
 // public.repository, run straight on the driver. Each request comes from its own address, so
 // the per-client limits never answer 429 here.
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
+import { type Db } from '../apps/server/src/db/index.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as repo from '../apps/server/src/modules/public/public.repository.ts';
-import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
+import { fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedCode, seedOrders, seedPeople } from './orders-seed.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
@@ -53,13 +49,11 @@ const dictQuery = (db: Db, code: string) =>
     .compile();
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const now = Date.now();
   const loadBefore = loadavg()[0]!;
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     const people = await seedPeople(db, SHOPS, 20, now);
     const timings = await seedOrders(db, target.name, people, { orders: ORDERS, now, spanMs: 730 * DAY_MS });
     // Published prices, so the prices call reads rows.

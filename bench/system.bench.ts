@@ -2,14 +2,9 @@
 // over 1,000,000 rows, with the filters people use, answered at the server (buildApp +
 // app.inject: routing, session check, validation, the service, serialization; no socket) beside
 // the same compiled SQL run straight on the driver in the same run, plus the query plans.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
+import { type Db } from '../apps/server/src/db/index.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as logRepo from '../apps/server/src/modules/logs/logs.repository.ts';
@@ -19,7 +14,7 @@ import { toUserFilter } from '../apps/server/src/modules/users/users.service.ts'
 import { indexDefs } from './orders-seed.ts';
 import type { UserListQuery } from '@clearplay/contract';
 import { fmt, timeBeside, type Section } from './lib.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
@@ -235,12 +230,10 @@ async function measure(
 }
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const timings: string[] = [];
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     let t = performance.now();
     await withoutIndexes(db, target.name, 'users', () => seedUsers(db));
     timings.push(`${fmt(USERS)} users in ${fmt((performance.now() - t) / 1000, 1)} s`);

@@ -7,6 +7,11 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
+import { createDb, type Db } from '../apps/server/src/db/index.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { seed } from '../apps/server/src/db/seed.ts';
+import { ADMIN_PASSWORD } from './lib.ts';
 
 /** The PostgreSQL server benchmarks use unless BENCH_PG_URL says otherwise. */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -92,4 +97,19 @@ export async function onEachTarget<T>(label: string, run: (target: Target) => Pr
   const pg = await postgresTarget(PG_ADMIN_URL);
   if (pg !== null) results.push(await run(pg));
   return results;
+}
+
+/**
+ * The app's configuration on `target` (no web build: the benches call the API) and a database
+ * connection to it. `firstStart` then gives the database what a first start writes.
+ */
+export function appOn(target: Target): { config: AppConfig; db: Db } {
+  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
+  return { config, db: createDb(config.database) };
+}
+
+/** Migrates and seeds a fresh database as a first start does: roles, the super admin (ADMIN_PASSWORD), dictionaries. */
+export async function firstStart(db: Db): Promise<void> {
+  await migrateToLatest(db);
+  await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
 }

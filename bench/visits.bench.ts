@@ -4,20 +4,15 @@
 // compiled counter queries straight on the driver and (b) the plain recount of the raw rows the
 // counters replace. Rows are seeded directly (as bench/orders-seed.ts does), and the day
 // counters are built from them exactly as the tracking service writes them row by row.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
+import { type Db } from '../apps/server/src/db/index.ts';
 import { BUSINESS_UTC_OFFSET_MS, businessDayOf } from '../apps/server/src/lib/business-time.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import * as trackingRepo from '../apps/server/src/modules/tracking/tracking.repository.ts';
 import { overviewFrom, TOP_LIMIT, visitorKey } from '../apps/server/src/modules/tracking/tracking.service.ts';
 import { ADMIN_PASSWORD, fmt, percentiles, ratio, timeBeside, type Section } from './lib.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 1_000_000);
 const EVENTS = Math.round(VIEWS / 5);
@@ -153,11 +148,9 @@ function recountQueries(db: Db, from: number): CompiledQuery[] {
 }
 
 async function runTarget(target: Target): Promise<Section> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     const seeded = await seedVisits(db);
     if (target.name === 'SQLite') {
       await sql`analyze`.execute(db);

@@ -4,19 +4,14 @@
 // last month, the 30-day series, pending, latest orders, renewals, balances) straight on the
 // driver, in the same run. Seeded with bench/orders-seed.ts (which also fills the counters as
 // the order writes keep them).
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, type Db } from '../apps/server/src/db/index.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
+import { type Db } from '../apps/server/src/db/index.ts';
 import { businessDayOf, businessMonthOf } from '../apps/server/src/lib/business-time.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
 import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedOrders, seedPeople } from './orders-seed.ts';
-import { onEachTarget, type Target } from './targets.ts';
+import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
@@ -66,12 +61,10 @@ function recountQueries(db: Db, now: number) {
 }
 
 async function runTarget(target: Target): Promise<string> {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
-  const db = createDb(config.database);
+  const { config, db } = appOn(target);
   const now = Date.now();
   try {
-    await migrateToLatest(db);
-    await seed(db, { initAdminPassword: ADMIN_PASSWORD, demo: false });
+    await firstStart(db);
     const people = await seedPeople(db, SHOPS, 20, now);
     const timings = await seedOrders(db, target.name, people, { orders: ORDERS, now, spanMs: SPAN_MS });
     console.log(`  ${target.name}: ${timings.join('; ')}`);
