@@ -10,6 +10,17 @@ export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'zh-CN';
 export const FALLBACK_LOCALE: Locale = 'en-US';
 
+/** The i18next options every start shares: the app's, and the build's prerendered pages. */
+export const I18N_OPTIONS = {
+  fallbackLng: FALLBACK_LOCALE,
+  supportedLngs: [...LOCALES],
+  // Keys are flat ("menu.system.user" is one key), so dots and colons are not separators.
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false }, // React escapes already
+  returnNull: false,
+} as const;
+
 /** What the language switches show: each language in its own words. */
 export const LOCALE_OPTIONS: ReadonlyArray<{ value: Locale; label: string }> = [
   { value: 'zh-CN', label: '简体中文' },
@@ -90,13 +101,7 @@ export async function initI18n(preferred?: Locale): Promise<void> {
     resources: {},
     partialBundledLanguages: true,
     lng: initial,
-    fallbackLng: FALLBACK_LOCALE,
-    supportedLngs: [...LOCALES],
-    // Keys are flat ("menu.system.user" is one key), so dots and colons are not separators.
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false }, // React escapes already
-    returnNull: false,
+    ...I18N_OPTIONS,
   });
   await Promise.all([ensureLoaded(initial), prepareToShow(initial)]);
   // The fallback is only needed for a key missing in the current language (both locales are

@@ -18,7 +18,7 @@ import { AppProviders } from '../app/providers.tsx';
 import { RootShell } from '../app/RootShell.tsx';
 import { RouteError } from '../app/RouteError.tsx';
 import LoginPage from '../features/auth/LoginPage.tsx';
-import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, i18n } from '../lib/i18n.ts';
+import { DEFAULT_LOCALE, I18N_OPTIONS, i18n } from '../lib/i18n.ts';
 import messages from '../locales/zh-CN.ts';
 
 export interface Prerendered {
@@ -34,12 +34,7 @@ async function initI18n(): Promise<void> {
   await i18n.use(initReactI18next).init({
     resources: { [DEFAULT_LOCALE]: { translation: messages } },
     lng: DEFAULT_LOCALE,
-    fallbackLng: FALLBACK_LOCALE,
-    supportedLngs: [...LOCALES],
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
+    ...I18N_OPTIONS,
   });
 }
 

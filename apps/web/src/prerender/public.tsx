@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { initReactI18next } from 'react-i18next';
 import { PublicApp } from '../app/PublicApp.tsx';
 import { PAGE_HEAD, pageTitle } from '../features/landing/index.ts';
-import { DEFAULT_LOCALE, FALLBACK_LOCALE, LOCALES, i18n, type Locale } from '../lib/i18n.ts';
+import { DEFAULT_LOCALE, I18N_OPTIONS, LOCALES, i18n, type Locale } from '../lib/i18n.ts';
 import enUS from '../locales/en-US.ts';
 import zhCN from '../locales/zh-CN.ts';
 
@@ -35,12 +35,7 @@ export async function render(): Promise<PublicPrerendered[]> {
   await i18n.use(initReactI18next).init({
     resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
     lng: DEFAULT_LOCALE,
-    fallbackLng: FALLBACK_LOCALE,
-    supportedLngs: [...LOCALES],
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
+    ...I18N_OPTIONS,
   });
   const out: PublicPrerendered[] = [];
   for (const locale of LOCALES) {
