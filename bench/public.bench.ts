@@ -57,12 +57,19 @@ async function runTarget(target: Target): Promise<Section> {
     const people = await seedPeople(db, SHOPS, 20, now);
     const timings = await seedOrders(db, target.name, people, { orders: ORDERS, now, spanMs: 730 * DAY_MS });
     // Published prices, so the prices call reads rows.
-    for (const [k, label] of ['正常', '作弊', '未通过', '可疑'].entries()) {
+    const priceLabels = [
+      ['正常', 'Normal'],
+      ['作弊', 'Cheating'],
+      ['未通过', 'Failed'],
+      ['可疑', 'Suspicious'],
+    ] as const;
+    for (const [k, [label, labelEn]] of priceLabels.entries()) {
       await db
         .insertInto('dictData')
         .values({
           typeCode: 'public_price',
           label,
+          labelEn,
           value: String(3000 + k * 1000),
           sort: k,
           cssClass: '',
@@ -75,17 +82,21 @@ async function runTarget(target: Target): Promise<Section> {
         })
         .execute();
     }
+    // Every step-th order from the 7th on; with fewer than 8,000 orders the step is below 8 and
+    // `id % step` never reaches 7, so start from the remainder 0 instead of an empty sample.
     const step = Math.max(1, Math.floor(ORDERS / 1000));
+    const remainder = step > 7 ? 7 : 0;
     const sample = (ifPublic: number) =>
       db
         .selectFrom('orders')
         .select(['objWechat', 'code'])
         .where('ifPublic', '=', ifPublic)
-        .where(sql<boolean>`id % ${step} = 7`)
+        .where(sql<boolean>`id % ${step} = ${remainder}`)
         .limit(200)
         .execute();
     const publicRows = await sample(1);
     const privateRows = await sample(0);
+    if (publicRows.length === 0 || privateRows.length === 0) throw new Error(`public bench: no public or private order among ${ORDERS} to sample`);
     const cases: Case[] = [
       {
         name: 'look-up, a public chat ID (found)',
