@@ -23,7 +23,7 @@ import trackingRoutes from './modules/tracking/tracking.routes.ts';
 import uploadRoutes from './modules/uploads/uploads.routes.ts';
 import userRoutes from './modules/users/users.routes.ts';
 import workplaceRoutes from './modules/workplace/workplace.routes.ts';
-import viewAsRoutes from './modules/viewas/viewas.routes.ts';
+import viewAsRoutes from './modules/view-as/view-as.routes.ts';
 
 export const API_PREFIX = '/api';
 
