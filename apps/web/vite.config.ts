@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, defineConfig, type Manifest, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { echartsTrim } from './echarts-trim.ts';
 import type { Prerendered } from './src/prerender/login.tsx';
 import type { PublicPrerendered } from './src/prerender/public.tsx';
 
@@ -285,7 +286,12 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), devPublicPages(), prerenderLogin(), precompress()],
+  plugins: [react(), devPublicPages(), prerenderLogin(), precompress(), echartsTrim()],
+  resolve: {
+    // ECharts and zrender each ship their own copy of tslib 2.3; one copy, shared with the
+    // app's other chunks, instead of two inside the chart chunk (decision 0073).
+    dedupe: ['tslib'],
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },

@@ -2,12 +2,16 @@
 // figures as GET /admin/workplace; its cards lead to the order and user lists pre-filtered; an
 // announcement published with bold text and a list appears in the workplace without a reload,
 // reads back formatted and is deleted after the spec's confirm; the charts draw in light and
-// dark; the screen works at 390 px wide. Screenshots workplace-*.png.
+// dark; the screen works at 390 px wide; the chart chunk stays within its budget (decision 0073)
+// and its tooltips still work. Screenshots workplace-*.png.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
 import { formatMoney } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, screenshot, settledScreenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, repoRoot, screenshot, settledScreenshot, until, useApp } from './harness.ts';
+import { workplaceEnUS } from '../src/locales/screens/workplace.en-US.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -164,5 +168,39 @@ describe('the workplace, as the super admin on the demo business', () => {
     expect(await fitsWidth(zh)).toBe(true);
     await screenshot(zh, 'workplace-zh-CN-390');
     await zh.close();
+  });
+
+  test('loads the chart chunk (at most 170 KB gzip, decision 0073) and its tooltips show on hover', async () => {
+    // The build's figure: the chart chunk(s) no other screen needs, from dist/.vite/manifest.json.
+    const run = spawnSync(process.execPath, [join(repoRoot, 'apps/web/scripts/first-load.mjs'), '--page', 'charts'], { encoding: 'utf8' });
+    const report = JSON.parse(run.stdout) as { jsGzipBytes: number; budgetBytes: number; files: { file: string }[] };
+    expect(report.budgetBytes).toBe(170 * 1024);
+    expect(report.jsGzipBytes).toBeGreaterThan(50 * 1024);
+    expect(report.jsGzipBytes).toBeLessThanOrEqual(170 * 1024);
+    expect(run.status).toBe(0);
+
+    const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/dashboard/workplace', 'en-US');
+    const loaded: string[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') loaded.push(new URL(res.url()).pathname);
+    });
+    await page.reload();
+    await chartsDrawn(page);
+    // Those are the very files the screen fetched for its charts.
+    for (const { file } of report.files) expect(loaded).toContain(`/${file}`);
+
+    // The axis tooltip of the daily chart: both series by name.
+    const daily = page.getByTestId('workplace-daily-chart');
+    const box = (await daily.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await until(() => daily.textContent()).toContain(workplaceEnUS['workplace.chart.count']);
+    expect(await daily.textContent()).toContain(workplaceEnUS['workplace.chart.amount']);
+
+    // The item tooltip of the results ring: "<result>: <count> (<share>%)".
+    const ring = page.getByTestId('workplace-results-chart');
+    const r = (await ring.boundingBox())!;
+    await page.mouse.move(r.x + r.width / 2 + (Math.min(r.width, r.height) / 2) * 0.58, r.y + r.height / 2);
+    await until(() => ring.textContent()).toMatch(/: \d+ \(\d+(\.\d+)?%\)/);
+    await page.close();
   });
 });
