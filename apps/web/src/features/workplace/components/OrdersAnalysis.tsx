@@ -46,6 +46,8 @@ export default function OrdersAnalysis() {
       data && {
         ...baseOption(token),
         color: [token.colorPrimary],
+        // One series, named by the card's title: a legend would only cover the top bar.
+        legend: { show: false },
         grid: { left: 8, right: 16, top: 8, bottom: 8, containLabel: true },
         tooltip: { ...baseOption(token).tooltip, trigger: 'axis' },
         xAxis: { type: 'value', minInterval: 1, ...axisStyle(token) },
@@ -66,6 +68,7 @@ export default function OrdersAnalysis() {
       data && {
         ...baseOption(token),
         color: [token.colorPrimaryBorder],
+        legend: { show: false },
         grid: { left: 8, right: 16, top: 8, bottom: 8, containLabel: true },
         tooltip: { ...baseOption(token).tooltip, trigger: 'axis', valueFormatter: (v: number) => formatMoney(v, i18n.language) },
         xAxis: {
