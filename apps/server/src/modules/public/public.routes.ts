@@ -14,7 +14,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
-import { databaseRateLimit } from '../rate-limit/rate-limit.store.ts';
+import { databaseRateLimit } from '../rate-limit/rate-limit.service.ts';
 import * as pub from './public.service.ts';
 
 const tags = ['public'];

@@ -67,15 +67,13 @@ export async function countCall(db: Db, bucket: string, clientKey: string, windo
  * Answers how many went.
  */
 export async function deleteEndedWindows(db: Db, before: number, batch: number): Promise<number> {
-  const ends = await db
-    .selectFrom('rateLimits')
-    .select('resetAt')
-    .where('resetAt', '<', before)
-    .orderBy('resetAt')
-    .limit(batch)
-    .execute();
+  const ends = await db.selectFrom('rateLimits').select('resetAt').where('resetAt', '<', before).orderBy('resetAt').limit(batch).execute();
   const last = ends.at(-1);
   if (last === undefined) return 0;
-  const result = await db.deleteFrom('rateLimits').where('resetAt', '<=', Number(last.resetAt)).where('resetAt', '<', before).executeTakeFirst();
+  const result = await db
+    .deleteFrom('rateLimits')
+    .where('resetAt', '<=', Number(last.resetAt))
+    .where('resetAt', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -6,7 +6,7 @@ import { ok, responses } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toIso } from '../../lib/time.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
-import { databaseRateLimit } from '../rate-limit/rate-limit.store.ts';
+import { databaseRateLimit } from '../rate-limit/rate-limit.service.ts';
 import { recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
 
 const visitor = (request: FastifyRequest): Visitor => ({

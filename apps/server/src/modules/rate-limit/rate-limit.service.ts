@@ -9,7 +9,7 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import { MINUTE_MS, nowMs } from '../../lib/time.ts';
-import { countCall } from './rate-limit.repository.ts';
+import { countCall, deleteEndedWindows } from './rate-limit.repository.ts';
 
 /** Longer client keys (a custom key generator's) are stored as a hash of this length or less. */
 const CLIENT_KEY_MAX = 128;
@@ -104,3 +104,17 @@ export const databaseRateLimit = (
   skipOnError: true,
   errorResponseBuilder,
 });
+
+/**
+ * Removes, batch by batch, the windows that ended before `before` (the retention job, decision
+ * 0074): an ended window counts as no window, so nothing is lost. Answers how many went.
+ */
+export async function removeEndedWindows(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  let total = 0;
+  while (signal?.aborted !== true) {
+    const n = await deleteEndedWindows(db, before, batch);
+    total += n;
+    if (n === 0) break;
+  }
+  return total;
+}
