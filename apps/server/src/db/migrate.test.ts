@@ -23,6 +23,7 @@ const TABLES = [
   'orders',
   'page_view_daily',
   'page_views',
+  'rate_limits',
   'referrer_daily',
   'roles',
   'sessions',

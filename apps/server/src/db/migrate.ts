@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_target_history.ts';
 import * as m0011 from './migrations/0011_view_as.ts';
 import * as m0012 from './migrations/0012_avatar_messages.ts';
 import * as m0013 from './migrations/0013_dict_label_en.ts';
+import * as m0014 from './migrations/0014_rate_limits.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0011_view_as': m0011,
   '0012_avatar_messages': m0012,
   '0013_dict_label_en': m0013,
+  '0014_rate_limits': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -319,6 +319,18 @@ export interface MessagesTable {
   createdAt: number;
 }
 
+/**
+ * Rate limits shared by every process (0014, decision 0074): the window in progress of one
+ * limited route (bucket) and client.
+ */
+export interface RateLimitsTable {
+  bucket: string;
+  clientKey: string;
+  /** When the window ends, epoch ms. */
+  resetAt: number;
+  hits: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -346,6 +358,7 @@ export interface Database {
   referrerDaily: ReferrerDailyTable;
   eventDaily: EventDailyTable;
   messages: MessagesTable;
+  rateLimits: RateLimitsTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, flushLogs, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { insertReturningId } from '../../db/dialect.ts';
-import { DAY_MS, HOUR_MS, nowMs } from '../../lib/time.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
 import { pngBytes } from '../uploads/test-support.ts';
@@ -161,6 +161,15 @@ describe('retention', () => {
     const countersBefore = await visitCounters();
     expect(countersBefore.pastOverview.topPages).toEqual([{ name: '/home', count: 4 }]);
 
+    // Rate-limit windows (decision 0074): those that ended go (three: more than one batch), the one in progress stays.
+    const windows = [now - 1, now - MINUTE_MS, now - DAY_MS, now + 1].map((resetAt, i) => ({
+      bucket: 'GET /api/public/lookup',
+      clientKey: `10.9.9.${i}`,
+      resetAt,
+      hits: 3,
+    }));
+    await ctx.db.insertInto('rateLimits').values(windows).execute();
+
     // Uploads: one uploaded for real through the embedded host and never used; others on disk.
     const abandoned = (await uploadImage(ctx, inspector, 'proof', pngBytes(300, 2))).key;
     await age(abandoned, 25 * HOUR_MS);
@@ -190,6 +199,7 @@ describe('retention', () => {
 
     expect(report).toMatchObject({
       sessions: 2,
+      rateLimits: 3,
       loginRecords: 5,
       operationLogs: 5,
       pageViews: 3,
@@ -213,6 +223,13 @@ describe('retention', () => {
     expect(sessionsAfter).toContain('b1'.padEnd(64, '0'));
     expect(sessionsAfter).toContain('c1'.padEnd(64, '0'));
 
+    const liveWindows = await ctx.db
+      .selectFrom('rateLimits')
+      .select(['clientKey', 'resetAt'])
+      .where('clientKey', 'like', '10.9.9.%')
+      .execute();
+    expect(liveWindows.map((w) => [w.clientKey, Number(w.resetAt)])).toEqual([['10.9.9.3', now + 1]]);
+
     const records = (await ctx.db.selectFrom('loginRecords').select('id').execute()).map((r) => Number(r.id));
     expect(records).toContain(keptRecord);
     for (const id of oldRecords) expect(records).not.toContain(id);
@@ -227,7 +244,15 @@ describe('retention', () => {
 
     // A second run finds nothing more.
     const again = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now });
-    expect(again).toMatchObject({ sessions: 0, loginRecords: 0, operationLogs: 0, pageViews: 0, clientEvents: 0, uploads: 0 });
+    expect(again).toMatchObject({
+      sessions: 0,
+      rateLimits: 0,
+      loginRecords: 0,
+      operationLogs: 0,
+      pageViews: 0,
+      clientEvents: 0,
+      uploads: 0,
+    });
   });
 
   it('keeps logs and uploads forever when their settings are 0', async () => {
@@ -274,12 +299,13 @@ describe('retention', () => {
         1,
         'system',
         'job:retention',
-        'retention: removed 1 expired session, 1 login record, 1 operation log, 1 page view and 0 client events older than 180 days',
+        'retention: removed 1 expired session, 0 ended rate-limit windows, 1 login record, 1 operation log, 1 page view and 0 client events older than 180 days',
       ],
       [1, 'system', 'job:retention-uploads', 'retention: removed 1 unreferenced upload'],
     ]);
     expect(JSON.parse(logged[0]!.payload)).toEqual({
       sessions: 1,
+      rateLimits: 0,
       loginRecords: 1,
       operationLogs: 1,
       pageViews: 1,

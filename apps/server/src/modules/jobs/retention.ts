@@ -2,6 +2,7 @@
  * Retention (decision 0035): what the database and the upload folder stop keeping.
  * - sessions expired more than a day ago (within that day an expired token still answers
  *   "session expired" rather than "not signed in");
+ * - rate-limit windows that have ended (decision 0074): an ended window counts as none;
  * - login records, operation logs, page views and client events older than RETENTION_DAYS
  *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0044);
  * - read messages older than RETENTION_MESSAGE_DAYS (0 keeps them), but never an open todo
@@ -18,6 +19,7 @@ import { writeTransaction } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';
 import { recordOperation } from '../logs/logs.service.ts';
+import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
 import { KEY_PREFIX } from '../uploads/keys.ts';
 import type { BlobSweepStore } from './blob-sweep.ts';
 import type { Job } from './scheduler.ts';
@@ -59,6 +61,8 @@ export interface RetentionOptions {
 
 export interface RetentionReport {
   sessions: number;
+  /** Ended rate-limit windows removed (decision 0074). */
+  rateLimits: number;
   loginRecords: number;
   operationLogs: number;
   pageViews: number;
@@ -320,6 +324,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const rows = options.rows !== false;
   const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
   const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
+  const rateLimits = rows ? await removeEndedWindows(db, now, batch, signal) : 0;
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
   const pageViews = cutoff === null ? 0 : await deleteOldVisitRows(db, 'pageViews', cutoff, batch, signal);
@@ -340,6 +345,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
         );
   return {
     sessions,
+    rateLimits,
     loginRecords,
     operationLogs,
     pageViews,
@@ -361,7 +367,7 @@ export function describeRun(report: RetentionReport, days: number, parts: { rows
   if (parts.rows) {
     const older = days > 0 ? ` older than ${plural(days, 'day')}` : '';
     said.push(
-      `${plural(report.sessions, 'expired session')}, ${plural(report.loginRecords, 'login record')}, ${plural(report.operationLogs, 'operation log')}, ${plural(report.pageViews, 'page view')} and ${plural(report.clientEvents, 'client event')}${older}`,
+      `${plural(report.sessions, 'expired session')}, ${plural(report.rateLimits, 'ended rate-limit window')}, ${plural(report.loginRecords, 'login record')}, ${plural(report.operationLogs, 'operation log')}, ${plural(report.pageViews, 'page view')} and ${plural(report.clientEvents, 'client event')}${older}`,
     );
     if (messageDays > 0) said.push(`${plural(report.messages, 'read message')} older than ${plural(messageDays, 'day')}`);
   }
@@ -410,6 +416,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
           part === 'rows'
             ? {
                 sessions: report.sessions,
+                rateLimits: report.rateLimits,
                 loginRecords: report.loginRecords,
                 operationLogs: report.operationLogs,
                 pageViews: report.pageViews,
@@ -444,7 +451,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
   };
 }
 
-/** Expired sessions, old login records, operation logs, page views, client events and read messages, every RETENTION_INTERVAL_MINUTES. */
+/** Expired sessions, ended rate-limit windows, old login records, operation logs, page views, client events and read messages, every RETENTION_INTERVAL_MINUTES. */
 export const retentionJob = (deps: RetentionJobDeps): Job =>
   loggedRetentionJob(deps, RETENTION_JOB, deps.retention.intervalMinutes * MINUTE_MS, 'rows');
 

@@ -14,6 +14,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
+import { databaseRateLimit } from '../rate-limit/rate-limit.service.ts';
 import * as pub from './public.service.ts';
 
 const tags = ['public'];
@@ -26,17 +27,18 @@ const SHARED = 'public, max-age=300';
 /**
  * The public pages' calls (issue 16; decisions 0048–0051): anyone may call them, each with a
  * per-client limit (by IP, after TRUST_PROXY) through @fastify/rate-limit registered inside this
- * plugin only, so no other route is counted. Over the limit: a 429 envelope in the caller's
- * language with Retry-After, through the app's error handler.
+ * plugin only, so no other route is counted, counted in the database so every process shares it
+ * (decision 0074). Over the limit: a 429 envelope in the caller's language with Retry-After,
+ * through the app's error handler.
  */
 const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
+  await app.register(
+    rateLimit,
+    databaseRateLimit({ db, log: app.log }, (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new AppError(429, 'public.rateLimited', { seconds }, { retryAfterSeconds: seconds });
-    },
-  });
+    }),
+  );
   const limit = (max: number) => ({ max, timeWindow: MINUTE });
 
   app.get(

@@ -6,6 +6,7 @@ import { ok, responses } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toIso } from '../../lib/time.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
+import { databaseRateLimit } from '../rate-limit/rate-limit.service.ts';
 import { recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
 
 const visitor = (request: FastifyRequest): Visitor => ({
@@ -16,7 +17,7 @@ const visitor = (request: FastifyRequest): Visitor => ({
   host: request.headers.host,
 });
 
-/** Per client (IP) and route: at most this many tracking calls a minute (decision 0044). */
+/** Per client (IP) and route, across every process: at most this many tracking calls a minute (decisions 0045, 0074). */
 export const TRACKING_RATE_MAX = 120;
 export const TRACKING_RATE_WINDOW_MS = 60_000;
 /** A page view's three fields fit in 2 KiB; an event's data is cut at 4 KB, so 8 KiB with its name. */
@@ -30,16 +31,17 @@ const rateLimited = { rateLimit: { max: TRACKING_RATE_MAX, timeWindow: TRACKING_
  * send them (public pages are visited too), but a bearer token, when sent, must be live:
  * a user whose session ended learns it at their next navigation. Small bodies, and a rate
  * limit per client on these two routes only (the limiter is registered in this plugin with
- * `global: false`); the answer past it is a 429 envelope in the caller's language.
+ * `global: false`, counting in the database: decision 0074); the answer past it is a 429
+ * envelope in the caller's language.
  */
 const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
+  await app.register(
+    rateLimit,
+    databaseRateLimit({ db, log: app.log }, (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new AppError(Status.TOO_MANY_REQUESTS, 'tracking.rateLimited', { seconds }, { retryAfterSeconds: seconds });
-    },
-  });
+    }),
+  );
 
   app.post(
     '/visit-stats/create',
