@@ -318,6 +318,41 @@ function antdIsBrightOnly(): Plugin {
   };
 }
 
+/**
+ * antd's ConfigProvider imports the tooltips' UniqueProvider (with @rc-component/trigger,
+ * portal and resize-observer: ~8 KB gzip) for its `tooltip.unique` option, which this app does
+ * not set, so every page's first load carried it unused, the login page's included. This
+ * points that one import at a module loading the provider on demand (React.lazy): the trigger
+ * code comes with the first screen that shows a tooltip or popup instead. Were `tooltip.unique`
+ * ever set, the first render would wait for that chunk (decision 0075).
+ */
+const UNIQUE_PROVIDER_IMPORT = '../tooltip/UniqueProvider';
+const CONFIG_PROVIDER_IMPORTER = /[\\/]antd[\\/]es[\\/]config-provider[\\/]index\.js$/;
+const UNIQUE_PROVIDER_ID = '\0clearplay:antd-unique-provider-on-demand';
+
+function antdUniqueProviderOnDemand(): Plugin {
+  let providerFile = '';
+  return {
+    name: 'clearplay:antd-unique-provider-on-demand',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (importer === UNIQUE_PROVIDER_ID) return this.resolve(source, providerFile, { ...options, skipSelf: true });
+      if (source !== UNIQUE_PROVIDER_IMPORT || !importer || !CONFIG_PROVIDER_IMPORTER.test(importer)) return null;
+      providerFile = resolve(dirname(importer), source, 'index.js');
+      return UNIQUE_PROVIDER_ID;
+    },
+    load(id) {
+      if (id !== UNIQUE_PROVIDER_ID) return null;
+      return [
+        `import React from 'react';`,
+        `const Provider = React.lazy(() => import(${JSON.stringify(providerFile)}));`,
+        `const UniqueProvider = (props) => React.createElement(React.Suspense, null, React.createElement(Provider, props));`,
+        `export default UniqueProvider;`,
+      ].join('\n');
+    },
+  };
+}
+
 // The API server (apps/server) listens on :3000; in development Vite proxies /api to it.
 // In production the server serves dist/ itself and falls back to index.html.
 const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?!.*\.css$)/;
@@ -325,7 +360,7 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), antdIsBrightOnly(), devPublicPages(), prerenderLogin(), precompress()],
+  plugins: [react(), antdIsBrightOnly(), antdUniqueProviderOnDemand(), devPublicPages(), prerenderLogin(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },
