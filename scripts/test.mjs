@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order — type check, lint, server tests (SQLite always;
-// PostgreSQL / MariaDB when TEST_PG_URL / TEST_MYSQL_URL are set), web build, browser tests.
+// PostgreSQL / MariaDB when TEST_PG_URL / TEST_MYSQL_URL are set), web build, the login and
+// public pages' first-load budgets on that build (apps/web/scripts/first-load.mjs), browser tests.
 // Ends with one line `N passed, N failed` over every test that ran.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +23,8 @@ const steps = [
   { name: 'web:unit', vitest: 'apps/web' },
   { name: 'system-deps', cmd: ['bash', 'scripts/ensure-system-deps.sh'] },
   { name: 'build', cmd: ['npm', 'run', 'build'] },
+  { name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] },
+  { name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] },
   { name: 'e2e', vitest: 'apps/web', config: 'vitest.e2e.config.ts' },
 ]
   .filter(Boolean)

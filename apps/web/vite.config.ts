@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, defineConfig, type Manifest, type Plugin } from 'vite';
@@ -279,6 +279,81 @@ function devPublicPages(): Plugin {
   };
 }
 
+/**
+ * antd's Button and Tag styles import `isBright` from the ColorPicker's presets module
+ * (antd/es/color-picker/components/ColorPresets.js), which also imports antd Collapse. Once a
+ * chunk renders a ColorPicker (the settings drawer), that module is live, and Rolldown keeps it,
+ * Collapse included, in the Button chunk the login page loads (decision 0055). This points
+ * those two imports at a module holding `isBright` alone, its source copied from antd's at
+ * build time (the build fails if antd's module no longer has it in that shape), so the presets
+ * and Collapse stay in the ColorPicker's chunk (decision 0075).
+ */
+const COLOR_PRESETS_IMPORT = '../../color-picker/components/ColorPresets';
+const ANTD_STYLE_IMPORTER = /[\\/]antd[\\/]es[\\/](button|tag)[\\/]style[\\/][^\\/]+\.js$/;
+const IS_BRIGHT_ID = '\0clearplay:antd-is-bright';
+
+function antdIsBrightOnly(): Plugin {
+  let presetsFile = '';
+  return {
+    name: 'clearplay:antd-is-bright-only',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (importer === IS_BRIGHT_ID) {
+        // The helper's own imports resolve as from antd's module.
+        return this.resolve(source, presetsFile, { ...options, skipSelf: true });
+      }
+      if (source !== COLOR_PRESETS_IMPORT || !importer || !ANTD_STYLE_IMPORTER.test(importer)) return null;
+      presetsFile = resolve(dirname(importer), `${source}.js`);
+      return IS_BRIGHT_ID;
+    },
+    load(id) {
+      if (id !== IS_BRIGHT_ID) return null;
+      const source = readFileSync(presetsFile, 'utf8');
+      const helper = /^export const isBright = \([^)]*\) => \{\n[\s\S]*?\n\};$/m.exec(source)?.[0];
+      const colorImport = /^import \{[^}]*\bColor as RcColor\b[^}]*\} from '@rc-component\/color-picker';$/m.test(source);
+      if (!helper || !colorImport || /\b(Collapse|useLocale|useToken|generateColor)\b/.test(helper)) {
+        this.error(`${presetsFile} no longer has the isBright helper this plugin copies; see decision 0075`);
+      }
+      return `import { Color as RcColor } from '@rc-component/color-picker';\n${helper}\n`;
+    },
+  };
+}
+
+/**
+ * antd's ConfigProvider imports the tooltips' UniqueProvider (with @rc-component/trigger,
+ * portal and resize-observer: ~8 KB gzip) for its `tooltip.unique` option, which this app does
+ * not set, so every page's first load carried it unused, the login page's included. This
+ * points that one import at a module loading the provider on demand (React.lazy): the trigger
+ * code comes with the first screen that shows a tooltip or popup instead. Were `tooltip.unique`
+ * ever set, the first render would wait for that chunk (decision 0075).
+ */
+const UNIQUE_PROVIDER_IMPORT = '../tooltip/UniqueProvider';
+const CONFIG_PROVIDER_IMPORTER = /[\\/]antd[\\/]es[\\/]config-provider[\\/]index\.js$/;
+const UNIQUE_PROVIDER_ID = '\0clearplay:antd-unique-provider-on-demand';
+
+function antdUniqueProviderOnDemand(): Plugin {
+  let providerFile = '';
+  return {
+    name: 'clearplay:antd-unique-provider-on-demand',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (importer === UNIQUE_PROVIDER_ID) return this.resolve(source, providerFile, { ...options, skipSelf: true });
+      if (source !== UNIQUE_PROVIDER_IMPORT || !importer || !CONFIG_PROVIDER_IMPORTER.test(importer)) return null;
+      providerFile = resolve(dirname(importer), source, 'index.js');
+      return UNIQUE_PROVIDER_ID;
+    },
+    load(id) {
+      if (id !== UNIQUE_PROVIDER_ID) return null;
+      return [
+        `import React from 'react';`,
+        `const Provider = React.lazy(() => import(${JSON.stringify(providerFile)}));`,
+        `const UniqueProvider = (props) => React.createElement(React.Suspense, null, React.createElement(Provider, props));`,
+        `export default UniqueProvider;`,
+      ].join('\n');
+    },
+  };
+}
+
 // The API server (apps/server) listens on :3000; in development Vite proxies /api to it.
 // In production the server serves dist/ itself and falls back to index.html.
 const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?!.*\.css$)/;
@@ -286,7 +361,7 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), devPublicPages(), prerenderLogin(), precompress(), echartsTrim()],
+  plugins: [react(), antdIsBrightOnly(), antdUniqueProviderOnDemand(), devPublicPages(), prerenderLogin(), precompress(), echartsTrim()],
   resolve: {
     // ECharts and zrender each ship their own copy of tslib 2.3; one copy, shared with the
     // app's other chunks, instead of two inside the chart chunk (decision 0073).

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newContext, screenshot, until, useApp } from './harness.ts';
@@ -51,6 +52,29 @@ describe('sign-in', () => {
     await until(() => page.getByText('Login error, refresh and try again').first().isVisible()).toBe(true);
     expect(await token(page)).toBeNull();
     expect(new URL(page.url()).pathname).toBe('/login');
+    await page.context().close();
+  });
+});
+
+describe('the login page\'s first load (issue 2, decision 0075)', () => {
+  test('at most 200 KB gzip of JavaScript (200,000 B) until the app has taken the form over, no English messages', async () => {
+    const page = await freshPage();
+    const scripts: { path: string; gzip: number }[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      void res.body().then((body) => scripts.push({ path: new URL(res.url()).pathname, gzip: gzipSync(body, { level: 9 }).length }));
+    });
+    await page.goto('/login');
+    await until(() => page.getByTestId('login-submit').isVisible()).toBe(true);
+    await until(() => page.evaluate(() => document.getElementById('root')?.dataset.prerendered ?? null)).toBeNull();
+    // Past what the app puts off until the browser is idle, and the network quiet again.
+    await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(resolve, 300))));
+    await page.waitForLoadState('networkidle');
+    const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
+    expect(scripts.length).toBeGreaterThan(10);
+    expect(total, scripts.map((s) => `${s.path} ${s.gzip}`).join('\n')).toBeLessThanOrEqual(200_000);
+    // A zh-CN page has no use for the fallback language's messages (both have the same keys).
+    expect(scripts.map((s) => s.path).filter((path) => /\/en-US-[^/]*\.js$/.test(path))).toEqual([]);
     await page.context().close();
   });
 });

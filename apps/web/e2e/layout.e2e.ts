@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, newContext, settledScreenshot, until, useApp } from './harness.ts';
 import { RoleName, serverMenuFor, type ServerMenuEntry } from '@clearplay/contract/constants';
+import { THEME_COLOR_PRESETS } from '../src/config/settings.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -122,8 +123,25 @@ describe('the settings drawer, as the super admin on the order screen', () => {
 
   test('custom theme colour: its 10 shades on the CSS variables, the buttons and the menu', async () => {
     const drawer = await openDrawer(page);
-    await drawer.getByTestId('settings-themeColor-#722ED1').click();
+    // antd's ColorPicker: open it, pick a preset, then type a colour into its hex field.
+    const trigger = drawer.getByTestId('settings-themeColor-trigger');
+    await trigger.click();
+    const presets = page.locator('.ant-color-picker-presets-color');
+    await until(() => presets.count()).toBe(THEME_COLOR_PRESETS.length);
+    // The default, #165DFF, is the first preset and the checked one.
+    expect(await presets.first().getAttribute('class')).toContain('ant-color-picker-presets-color-checked');
+    await presets.nth(THEME_COLOR_PRESETS.indexOf('#13C2C2')).click();
+    await until(async () => (await rootState(page)).primary).toBe('#13c2c2');
+    expect(await trigger.textContent()).toMatch(/#13c2c2/i);
+    const hex = page.locator('.ant-color-picker-hex-input input');
+    await hex.fill('722ED1');
     await until(async () => (await rootState(page)).primary).toBe('#722ed1');
+    // #722ED1 is a preset too: the panel marks it.
+    await until(() => page.locator('.ant-color-picker-presets-color-checked').count()).toBe(1);
+    expect(await presets.nth(THEME_COLOR_PRESETS.indexOf('#722ED1')).getAttribute('class')).toContain('checked');
+    await settledScreenshot(page, 'layout-settings-colour-picker');
+    await trigger.click();
+    await until(() => page.locator('.ant-color-picker-presets').isVisible()).toBe(false);
     expect((await rootState(page)).primary1).toBe('#f9f0ff');
     // The drawer shows the 10 shades it made.
     expect(

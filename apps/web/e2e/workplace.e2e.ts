@@ -170,13 +170,13 @@ describe('the workplace, as the super admin on the demo business', () => {
     await zh.close();
   });
 
-  test('loads the chart chunk (at most 170 KB gzip, decision 0073) and its tooltips show on hover', async () => {
+  test('loads the chart chunk (at most 175,000 B gzip, decision 0073) and its tooltips show on hover', async () => {
     // The build's figure: the chart chunk(s) no other screen needs, from dist/.vite/manifest.json.
     const run = spawnSync(process.execPath, [join(repoRoot, 'apps/web/scripts/first-load.mjs'), '--page', 'charts'], { encoding: 'utf8' });
     const report = JSON.parse(run.stdout) as { jsGzipBytes: number; budgetBytes: number; files: { file: string }[] };
-    expect(report.budgetBytes).toBe(170 * 1024);
+    expect(report.budgetBytes).toBe(175 * 1000);
     expect(report.jsGzipBytes).toBeGreaterThan(50 * 1024);
-    expect(report.jsGzipBytes).toBeLessThanOrEqual(170 * 1024);
+    expect(report.jsGzipBytes).toBeLessThanOrEqual(175 * 1000);
     expect(run.status).toBe(0);
 
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/dashboard/workplace', 'en-US');

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
 import { Provider as MotionProvider } from '@rc-component/motion';
-import antdZhCN from 'antd/locale/zh_CN';
+import antdZhCN from 'antd/es/locale/zh_CN';
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import { useTranslation } from 'react-i18next';
 import { beforeShowing, type Locale } from '../lib/i18n.ts';
@@ -14,7 +14,7 @@ import { themeConfig, useReducedMotion } from '../lib/theme.ts';
  */
 const ANTD_LOCALES: Partial<Record<Locale, AntdLocale>> = { 'zh-CN': antdZhCN };
 beforeShowing(async (locale) => {
-  if (locale === 'en-US' && !ANTD_LOCALES[locale]) ANTD_LOCALES[locale] = (await import('antd/locale/en_US')).default;
+  if (locale === 'en-US' && !ANTD_LOCALES[locale]) ANTD_LOCALES[locale] = (await import('antd/es/locale/en_US')).default;
 });
 
 /**

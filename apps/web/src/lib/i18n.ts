@@ -73,7 +73,7 @@ async function ensureLoaded(locale: Locale): Promise<void> {
   }
 }
 
-/** The screens' messages in the current language (and, later, the fallback). Idempotent. */
+/** The screens' messages in the current language (and, once idle, the fallback's). Idempotent. */
 export async function loadScreenMessages(): Promise<void> {
   screensWanted = true;
   await ensureLoaded(currentLocale());
@@ -104,10 +104,9 @@ export async function initI18n(preferred?: Locale): Promise<void> {
     ...I18N_OPTIONS,
   });
   await Promise.all([ensureLoaded(initial), prepareToShow(initial)]);
-  // The fallback is only needed for a key missing in the current language (both locales are
-  // type-checked to have the same keys): load it once the browser is idle, never before the
-  // first paint.
-  if (initial !== FALLBACK_LOCALE) whenIdle(() => void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined));
+  // The fallback is only needed for a key missing in the current language, and both locales
+  // are type-checked (and tested) to have the same keys: the login and public pages never load
+  // it (decision 0075); a logged-in screen loads it once the browser is idle (loadScreenMessages).
 }
 
 function whenIdle(task: () => void): void {
