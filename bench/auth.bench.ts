@@ -87,7 +87,8 @@ async function alternate(
 }
 
 export async function run(): Promise<Section[]> {
-  const app = await startApp();
+  // The server as `npm start` runs it (the bundle): the per-call figures are the product's, not tsx's.
+  const app = await startApp({}, { built: true });
   const bare = await startBare();
   const loginBase = await startLoginBaseline();
   const lookup = await startLookup();
