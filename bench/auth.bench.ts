@@ -87,7 +87,8 @@ async function alternate(
 }
 
 export async function run(): Promise<Section[]> {
-  const app = await startApp();
+  // The server as `npm start` runs it (the bundle): the per-call figures are the product's, not tsx's.
+  const app = await startApp({}, { built: true });
   const bare = await startBare();
   const loginBase = await startLoginBaseline();
   const lookup = await startLookup();
@@ -144,7 +145,8 @@ export async function run(): Promise<Section[]> {
 | authenticated no-op call | ${fmt(noop.app.cpuUs)} | ${fmt(noop.base.cpuUs)} | ${ratio(noop.base.cpuUs, noop.app.cpuUs)} |
 | for reference: one Kysely key lookup | ${fmt(ref.app.cpuUs)} | ${fmt(ref.base.cpuUs)} | ${ratio(ref.base.cpuUs, ref.app.cpuUs)} |
 
-Real HTTP on loopback, autocannon with 8 connections, server on SQLite; product and baseline run
+Real HTTP on loopback, autocannon with 8 connections, server on SQLite, run as \`npm start\` runs it (the
+esbuild bundle, built from the sources first; decision 0077); product and baseline run
 in alternating rounds (login: 2 × 4 s each; no-op call: 3 × 3 s each) and each figure is the mean
 of its rounds. The second table divides the CPU time each server process used (Linux /proc, 10 ms
 ticks) by the requests it answered: on a shared machine it moves much less with other load

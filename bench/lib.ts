@@ -50,7 +50,8 @@ function startProcess(script: string, env: Record<string, string>, healthPath: s
   return (async (): Promise<Proc> => {
     const port = await freePort();
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    // A built bundle runs as `npm start` runs it; a TypeScript source under tsx.
+    const child = spawn(process.execPath, script.endsWith('.js') ? [script] : ['--import', 'tsx', script], {
       cwd: join(repoRoot, 'apps', 'server'),
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,11 +76,32 @@ function startProcess(script: string, env: Record<string, string>, healthPath: s
 
 export const ADMIN_PASSWORD = 'Bench#2026';
 
-/** The real server, on a temporary SQLite database unless DATABASE_URL is given. */
-export function startApp(env: Record<string, string> = {}) {
+let serverBuilt: Promise<string> | undefined;
+
+/** The server bundle `npm start` runs (apps/server/dist/server.js), built from the sources once per bench run. */
+function builtServer(): Promise<string> {
+  serverBuilt ??= (async () => {
+    const { buildServer, SERVER_OUT } = (await import(join(repoRoot, 'scripts', 'build-server.mjs'))) as {
+      buildServer: () => Promise<void>;
+      SERVER_OUT: string;
+    };
+    await buildServer();
+    return SERVER_OUT;
+  })();
+  return serverBuilt;
+}
+
+/**
+ * The real server, on a temporary SQLite database unless DATABASE_URL is given. `built`: run it
+ * as `npm start` does, the esbuild bundle (built here from the current sources), instead of the
+ * sources under tsx, whose transform (names kept on every function, source maps) costs a short
+ * call measurable CPU that the product does not spend (decision 0077).
+ */
+export async function startApp(env: Record<string, string> = {}, { built = false }: { built?: boolean } = {}) {
+  const script = built ? await builtServer() : join(repoRoot, 'apps', 'server', 'src', 'server.ts');
   const dataDir = mkdtempSync(join(tmpdir(), 'clearplay-bench-'));
   return startProcess(
-    join(repoRoot, 'apps', 'server', 'src', 'server.ts'),
+    script,
     // Retention off: benches seed a year of rows, which must stay as seeded while they measure.
     {
       DATA_DIR: dataDir,

@@ -255,15 +255,12 @@ class SqliteReader {
   }
 
   /**
-   * The row of `text` as an object whose keys are `keys` (one per column, in order), read as
-   * an array: better-sqlite3 builds an array far cheaper than an object with named properties.
+   * The row of `text` as `toRow` makes it of the values (one per column, in order), read as an
+   * array: better-sqlite3 builds an array far cheaper than an object with named properties.
    */
-  getAs(text: string, parameters: readonly unknown[], keys: readonly string[]): Record<string, unknown> | undefined {
+  getAs<R>(text: string, parameters: readonly unknown[], toRow: (values: readonly unknown[]) => R): R | undefined {
     const values = this.#statement(text, true).get(...parameters) as unknown[] | undefined;
-    if (values === undefined) return undefined;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) row[keys[i]!] = values[i];
-    return row;
+    return values === undefined ? undefined : toRow(values);
   }
 
   /** The column names of `text`'s result, in order. */
@@ -279,6 +276,19 @@ class SqliteReader {
     this.#connection?.close();
     this.#connection = undefined;
   }
+}
+
+/**
+ * A function making a row of a column-values array, with `keys` as its property names in order:
+ * one object literal, compiled once per query (as fast-json-stringify and pino compile theirs).
+ * Setting the properties one by one in a loop makes V8 look every key up afresh on each row, which
+ * cost about as much as the read itself on the session check (decision 0077). The keys are the
+ * query's own column names after the camel-case plugin, written into the source as JSON strings,
+ * so no text of a row or a caller ever reaches the compiled function.
+ */
+export function rowMaker(keys: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  const fields = keys.map((key, i) => `${JSON.stringify(key)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as (values: readonly unknown[]) => Record<string, unknown>;
 }
 
 /** The main connection, which also closes the reader beside it. */
@@ -324,7 +334,7 @@ export class LockingSqliteDialect extends SqliteDialect {
  * the compiled text goes through Kysely's executor like any query. Either way the result passes
  * through the Kysely plugins (camel case), so both paths answer the same row: on SQLite, when
  * the only plugin is camel case (which only renames), the columns are renamed once and each row
- * is read as an array and given those names; any other plugin sees every row.
+ * is read as an array and given those names (rowMaker); any other plugin sees every row.
  *
  * On that SQLite path the row is answered at once, not as a promise (after the first call, which
  * names the columns): better-sqlite3 reads synchronously, and a caller on the request path
@@ -339,8 +349,8 @@ export function preparedRead<P extends readonly unknown[], R>(
   placeholders: P,
 ): (db: Kysely<Database>, ...params: P) => R | undefined | Promise<R | undefined> {
   const compiled = new WeakMap<Kysely<Database>, CompiledQuery<R>>();
-  /** Per database: the result's keys after the plugins, or null when the plugins do more than rename. */
-  const renamed = new WeakMap<Kysely<Database>, readonly string[] | null>();
+  /** Per database: the maker of a row (keys after the plugins) of its values, or null when the plugins do more than rename. */
+  const renamed = new WeakMap<Kysely<Database>, ((values: readonly unknown[]) => R) | null>();
   const compile = (db: Kysely<Database>): CompiledQuery<R> => {
     const query = build(db, ...placeholders).compile();
     const bound = query.parameters;
@@ -359,23 +369,25 @@ export function preparedRead<P extends readonly unknown[], R>(
   /** Camel case only renames: a row whose every column holds its own index, once through it, names the columns. */
   const nameColumns = async (db: Kysely<Database>, executor: Executor, query: CompiledQuery<R>, reader: SqliteReader) => {
     // Any other plugin may change values too, so it sees every row (null).
-    let keys: readonly string[] | null = null;
+    let toRow: ((values: readonly unknown[]) => R) | null = null;
     if (executor.plugins.every((plugin) => plugin instanceof CamelCasePlugin)) {
       const columns = reader.columns(query.sql);
       const [probe] = await throughPlugins(executor, query, [Object.fromEntries(columns.map((name, i) => [name, i]))]);
       const entries = Object.entries(probe ?? {});
-      if (entries.length === columns.length && entries.every(([, value], i) => value === i)) keys = entries.map(([key]) => key);
+      if (entries.length === columns.length && entries.every(([, value], i) => value === i)) {
+        toRow = rowMaker(entries.map(([key]) => key)) as unknown as (values: readonly unknown[]) => R;
+      }
     }
-    renamed.set(db, keys);
+    renamed.set(db, toRow);
   };
   const read = (db: Kysely<Database>, ...params: P): R | undefined | Promise<R | undefined> => {
     const query = compiled.get(db) ?? compile(db);
     const executor = db.getExecutor();
     const reader = executor.adapter instanceof LockingSqliteAdapter && !db.isTransaction ? executor.adapter.reader : null;
     if (reader === null) return db.executeQuery<R>({ ...query, parameters: params }).then((result) => result.rows[0]);
-    const keys = renamed.get(db);
-    if (keys === undefined) return nameColumns(db, executor, query, reader).then(() => read(db, ...params));
-    if (keys !== null) return reader.getAs(query.sql, params, keys) as R | undefined;
+    const toRow = renamed.get(db);
+    if (toRow === undefined) return nameColumns(db, executor, query, reader).then(() => read(db, ...params));
+    if (toRow !== null) return reader.getAs(query.sql, params, toRow);
     const row = reader.get(query.sql, params) as UnknownRow | undefined;
     return row === undefined ? undefined : throughPlugins(executor, query, [row]).then((rows) => rows[0] as R | undefined);
   };

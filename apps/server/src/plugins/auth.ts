@@ -52,7 +52,7 @@ function guardOf(db: Db, rule: 'optional' | 'user', permission: Permission | rea
   /** The user may call the route: the request gets them; else the 403 (errors pass to done). */
   const admit = (request: FastifyRequest, user: AuthUser, done: HookHandlerDoneFunction): void => {
     request.user = user;
-    if (anyOf !== undefined && !anyOf.some((p) => user.role.permissions.includes(p))) {
+    if (anyOf !== undefined && !holdsAny(user.role.permissions, anyOf)) {
       done(new AppError(Status.FORBIDDEN, 'errors.permission', { permission: anyOf.join(' | ') }));
       return;
     }
@@ -75,6 +75,12 @@ function guardOf(db: Db, rule: 'optional' | 'user', permission: Permission | rea
     if (user instanceof Promise) user.then((found) => admit(request, found, done), done);
     else admit(request, user, done);
   };
+}
+
+/** Does the role hold one of `anyOf`? (A loop: no callback made per request.) */
+function holdsAny(permissions: readonly string[], anyOf: readonly string[]): boolean {
+  for (const permission of anyOf) if (permissions.includes(permission)) return true;
+  return false;
 }
 
 const hooksOf = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);

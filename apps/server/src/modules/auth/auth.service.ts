@@ -48,31 +48,44 @@ function permissionsOf(json: string): string[] {
   return permissions;
 }
 
-function toCurrentUser(row: {
-  id: number;
-  username: string;
-  nickname: string;
-  roleId: number;
-  wechat: string;
-  phone: string;
-  avatar: string;
-  roleName: string;
-  roleDescription: string;
-  rolePermissions: string;
-  roleIsAdmin: number;
-}): CurrentUser {
+/** A user's columns beside id, username and role name (CURRENT_USER_COLUMNS; null where a left join found no row). */
+interface UserColumns {
+  nickname: string | null;
+  roleId: number | null;
+  wechat: string | null;
+  phone: string | null;
+  avatar: string | null;
+  roleDescription: string | null;
+  rolePermissions: string | null;
+  roleIsAdmin: number | null;
+}
+
+/**
+ * The signed-in user of a session: the spec's Current user and the session, made as one object
+ * (the session check makes one per call, so no intermediate objects are copied into it).
+ */
+function toAuthUser(
+  id: number,
+  username: string,
+  roleName: string,
+  row: UserColumns,
+  sessionId: number,
+  sessionExpiresAt: number,
+): AuthUser {
   return {
-    id: row.id,
-    username: row.username,
-    nickname: row.nickname,
-    roleId: row.roleId,
-    wechat: row.wechat,
-    phone: row.phone,
-    avatar: row.avatar,
+    sessionId,
+    sessionExpiresAt,
+    id,
+    username,
+    nickname: row.nickname ?? '',
+    roleId: row.roleId ?? 0,
+    wechat: row.wechat ?? '',
+    phone: row.phone ?? '',
+    avatar: row.avatar ?? '',
     role: {
-      name: row.roleName,
-      description: row.roleDescription,
-      permissions: permissionsOf(row.rolePermissions),
+      name: roleName,
+      description: row.roleDescription ?? '',
+      permissions: permissionsOf(row.rolePermissions ?? '[]'),
       isAdmin: row.roleIsAdmin === 1,
     },
   };
@@ -138,6 +151,11 @@ const REVOKED_KEYS = {
 
 /** The token of an Authorization header, or the spec's error for a missing or malformed one. */
 function bearerToken(authorization: string | undefined): string {
+  // The usual form, "Bearer <token>" exactly, needs no trimming or pattern for the prefix.
+  if (authorization !== undefined && authorization.startsWith('Bearer ')) {
+    const token = authorization.slice(7);
+    if (TOKEN_PATTERN.test(token)) return token;
+  }
   const header = authorization?.trim() ?? '';
   if (header === '') throw new AppError(Status.UNAUTHORIZED, 'auth.required');
   const match = /^Bearer\s+(.*)$/i.exec(header);
@@ -181,27 +199,14 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
       throw new AppError(Status.TOKEN_REVOKED, 'auth.revoked.disabled');
     });
   }
-  const real: AuthUser = {
-    sessionId: row.sessionId,
-    sessionExpiresAt: row.expiresAt,
-    ...toCurrentUser({
-      id: row.userId,
-      username: row.username,
-      nickname: row.nickname ?? '',
-      roleId: row.roleId ?? 0,
-      wechat: row.wechat ?? '',
-      phone: row.phone ?? '',
-      avatar: row.avatar ?? '',
-      roleName: row.roleName,
-      roleDescription: row.roleDescription ?? '',
-      rolePermissions: row.rolePermissions ?? '[]',
-      roleIsAdmin: row.roleIsAdmin ?? 0,
-    }),
-  };
+  const real = toAuthUser(row.userId, row.username, row.roleName, row, row.sessionId, row.expiresAt);
   // a viewing session (decision 0060) reads the viewed account or role: a promise, like a touch
-  const user = (): AuthUser | Promise<AuthUser> => (row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId));
-  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) return repo.touchSession(db, row.sessionId, now).then(user);
-  return user();
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) {
+    return repo
+      .touchSession(db, row.sessionId, now)
+      .then(() => (row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId)));
+  }
+  return row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId);
 }
 
 // ── switch roles (issue 14, decision 0060) ──
@@ -226,12 +231,10 @@ async function viewedAs(db: Db, real: AuthUser, viewRole: string, viewUserId: nu
   if (viewUserId !== null) {
     const target = await repo.findUserWithRoleById(db, viewUserId);
     if (target === undefined || target.status !== 1 || target.roleName !== viewRole) return refuse();
-    const user = toCurrentUser(target);
+    const user = toAuthUser(target.id, target.username, target.roleName, target, real.sessionId, real.sessionExpiresAt);
     return {
       ...user,
       role: { ...user.role, permissions: narrowed(user.role.permissions) },
-      sessionId: real.sessionId,
-      sessionExpiresAt: real.sessionExpiresAt,
       viewAs: { role: viewRole, userId: target.id, username: target.username, nickname: target.nickname, by },
     };
   }

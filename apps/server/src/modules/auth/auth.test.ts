@@ -179,6 +179,18 @@ describe('GET /api/admin/user/info', () => {
     }
   });
 
+  it('reads the token whatever the case of the scheme and the spaces around it, and nothing glued to it', async () => {
+    const me = await loginAs(ctx, 'shop');
+    for (const header of [`Bearer ${me.token}`, `bearer ${me.token}`, `BEARER ${me.token}`, `Bearer   ${me.token}  `, `Bearer\t${me.token}`]) {
+      const res = await info(header);
+      expect(res.statusCode, header).toBe(200);
+      expect(res.json<Body>().data).toMatchObject({ id: me.id });
+    }
+    for (const header of [`Bearer ${me.token}x`, `Bearer ${me.token} x`, `Bearer x${me.token}`, `Bearer${me.token}`, me.token]) {
+      expect((await info(header)).json<Body>().status, header).toBe(Status.TOKEN_ILLEGAL);
+    }
+  });
+
   it('answers 50012 once the sessions are revoked, with the reason in the message', async () => {
     const me = await loginAs(ctx, 'shop');
     expect(await revokeUserSessions(ctx.db, me.id, 'password_reset')).toBe(1);
