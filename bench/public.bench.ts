@@ -96,7 +96,8 @@ async function runTarget(target: Target): Promise<Section> {
         .execute();
     const publicRows = await sample(1);
     const privateRows = await sample(0);
-    if (publicRows.length === 0 || privateRows.length === 0) throw new Error(`public bench: no public or private order among ${ORDERS} to sample`);
+    if (publicRows.length === 0 || privateRows.length === 0)
+      throw new Error(`public bench: no public or private order among ${ORDERS} to sample`);
     const cases: Case[] = [
       {
         name: 'look-up, a public chat ID (found)',

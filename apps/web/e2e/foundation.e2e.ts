@@ -56,7 +56,7 @@ describe('sign-in', () => {
   });
 });
 
-describe('the login page\'s first load (issue 2, decision 0075)', () => {
+describe("the login page's first load (issue 2, decision 0075)", () => {
   test('at most 200 KB gzip of JavaScript (200,000 B) until the app has taken the form over, no English messages', async () => {
     const page = await freshPage();
     const scripts: { path: string; gzip: number }[] = [];

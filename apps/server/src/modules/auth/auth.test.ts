@@ -181,7 +181,13 @@ describe('GET /api/admin/user/info', () => {
 
   it('reads the token whatever the case of the scheme and the spaces around it, and nothing glued to it', async () => {
     const me = await loginAs(ctx, 'shop');
-    for (const header of [`Bearer ${me.token}`, `bearer ${me.token}`, `BEARER ${me.token}`, `Bearer   ${me.token}  `, `Bearer\t${me.token}`]) {
+    for (const header of [
+      `Bearer ${me.token}`,
+      `bearer ${me.token}`,
+      `BEARER ${me.token}`,
+      `Bearer   ${me.token}  `,
+      `Bearer\t${me.token}`,
+    ]) {
       const res = await info(header);
       expect(res.statusCode, header).toBe(200);
       expect(res.json<Body>().data).toMatchObject({ id: me.id });
