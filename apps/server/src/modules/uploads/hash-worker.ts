@@ -194,7 +194,7 @@ export class OffThreadHash {
     if (this.#error !== null) return Promise.reject(this.#error);
     // Copies of these bytes, handed over (not cloned again): the chunk may be a view of a larger
     // buffer, and it goes on to the disk.
-    for (let at = 0; at < chunk.length; ) {
+    for (let at = 0; at < chunk.length;) {
       this.#slot ??= spare.pop() ?? new ArrayBuffer(SLOT_BYTES);
       const length = Math.min(SLOT_BYTES - this.#filled, chunk.length - at);
       new Uint8Array(this.#slot, this.#filled, length).set(chunk.subarray(at, at + length));

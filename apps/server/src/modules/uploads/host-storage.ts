@@ -13,11 +13,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
+import { DigestStream, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
 
 export interface MultipartUpload {
   bucket: string;
@@ -158,12 +158,8 @@ export class MultipartStaging {
     let kept = false;
     try {
       // In place: created if it is not there yet, never truncated, written at the part's offset.
-      // The buffer takes what DigestStream passes on in one go (PASS_ON_BYTES).
-      const to = createWriteStream(join(folder, file), {
-        flags: inPlace ? constants.O_WRONLY | constants.O_CREAT : 'wx',
-        start: offset,
-        highWaterMark: PASS_ON_BYTES,
-      });
+      const handle = await open(join(folder, file), inPlace ? constants.O_WRONLY | constants.O_CREAT : 'wx');
+      const to = handle.createWriteStream({ start: offset });
       await pipeline(body, digest, to);
       const digests = digest.digests();
       if (limits.length !== undefined && digests.size !== limits.length) throw new PartLengthError();
