@@ -17,7 +17,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink, wri
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
+import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
 
 export interface MultipartUpload {
   bucket: string;
@@ -159,7 +159,8 @@ export class MultipartStaging {
     try {
       // In place: created if it is not there yet, never truncated, written at the part's offset.
       const handle = await open(join(folder, file), inPlace ? constants.O_WRONLY | constants.O_CREAT : 'wx');
-      const to = handle.createWriteStream({ start: offset });
+      // The buffer takes what DigestStream passes on in one go (PASS_ON_BYTES).
+      const to = handle.createWriteStream({ start: offset, highWaterMark: PASS_ON_BYTES });
       await pipeline(body, digest, to);
       const digests = digest.digests();
       if (limits.length !== undefined && digests.size !== limits.length) throw new PartLengthError();
