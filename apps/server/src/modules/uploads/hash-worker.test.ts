@@ -3,7 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DigestStream, QETAG_BLOCK, TooLargeError, qetagOf } from './digest-stream.ts';
+import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, TooLargeError, qetagOf } from './digest-stream.ts';
 import { IN_FLIGHT_MAX, OffThreadHash } from './hash-worker.ts';
 
 const sha1 = (data: Buffer) => createHash('sha1').update(data).digest();
@@ -76,6 +76,37 @@ describe('hashing on a worker thread', () => {
       expect(got.md5).toBe(md5(files[i]!));
       expect(got.qetag).toBe(qetagOf(files[i]!));
     });
+  });
+
+  it('passes socket-sized chunks on together, once they make PASS_ON_BYTES, and the rest at the end', async () => {
+    const chunk = 64 * 1024;
+    const data = randomBytes(2 * PASS_ON_BYTES + 3 * chunk);
+    let read = 0;
+    const source = new Readable({
+      read() {
+        if (read >= data.length) return void this.push(null);
+        this.push(data.subarray(read, read + chunk));
+        read += chunk;
+      },
+    });
+    // How many bytes the source had given when each chunk reached the disk's side.
+    const seenAt: number[] = [];
+    const through: Buffer[] = [];
+    const digest = new DigestStream(data.length, { md5: true });
+    await pipeline(
+      source,
+      digest,
+      new Writable({
+        write(c: Buffer, _encoding, callback) {
+          seenAt.push(read);
+          through.push(c);
+          callback();
+        },
+      }),
+    );
+    expect(Buffer.concat(through).equals(data)).toBe(true);
+    expect(seenAt[0]).toBeGreaterThanOrEqual(PASS_ON_BYTES);
+    expect(digest.digests().md5).toBe(md5(data));
   });
 
   it('holds a stream back once the worker is more than IN_FLIGHT_MAX behind, and lets it on as it catches up', async () => {

@@ -12,12 +12,12 @@
  * length) is joined by copying, once, and hashed again only when the blocks do not align.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
+import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
 
 export interface MultipartUpload {
   bucket: string;
@@ -41,10 +41,21 @@ export interface StoredPart {
 }
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** Records remembered at most (past this the memory starts again empty). */
+const REMEMBERED_MAX = 4096;
 
 export class MultipartStaging {
   /** Parts being written in place by this process (a second request for one goes elsewhere). */
   private readonly writing = new Set<string>();
+  /**
+   * The small JSON files (`upload.json`, `<n>.json`) as last read, with the file's identity
+   * then (decision 0078). Every part request reads the upload and every finished part's record;
+   * a read is four calls to the file system (open, stat, read, close), each a hand-off to
+   * libuv's thread pool, and a 50 MB upload made some 120 of them. A record is written once and
+   * replaced only by renaming a new file over it, so the same inode, modification time and
+   * size mean the same content: one stat decides, in this process or after another wrote.
+   */
+  private readonly remembered = new Map<string, { ino: bigint; mtimeNs: bigint; size: bigint; value: unknown }>();
 
   constructor(readonly dir: string) {}
 
@@ -63,23 +74,48 @@ export class MultipartStaging {
     return id;
   }
 
-  async read(id: string): Promise<MultipartUpload | null> {
-    if (!UPLOAD_ID.test(id)) return null;
+  /** A JSON file of an upload's folder (null if missing or unreadable): read again only if it changed. */
+  private async readJson<T>(path: string): Promise<T | null> {
     try {
-      return JSON.parse(await readFile(join(this.folder(id), 'upload.json'), 'utf8')) as MultipartUpload;
+      const now = await stat(path, { bigint: true });
+      const known = this.remembered.get(path);
+      if (known !== undefined && known.ino === now.ino && known.mtimeNs === now.mtimeNs && known.size === now.size) return known.value as T;
+      const value = JSON.parse(await readFile(path, 'utf8')) as T;
+      // Remembered with the identity seen before the read: if the file was replaced in between,
+      // the next stat differs and it is read again.
+      if (this.remembered.size >= REMEMBERED_MAX) this.remembered.clear();
+      this.remembered.set(path, { ino: now.ino, mtimeNs: now.mtimeNs, size: now.size, value });
+      return value;
     } catch {
       return null;
     }
   }
 
+  /** Forgets what was read under `path` (a file, or a folder and everything in it). */
+  private forget(path: string): void {
+    this.remembered.delete(path);
+    const folder = `${path}/`;
+    for (const known of this.remembered.keys()) if (known.startsWith(folder)) this.remembered.delete(known);
+  }
+
+  async read(id: string): Promise<MultipartUpload | null> {
+    if (!UPLOAD_ID.test(id)) return null;
+    return this.readJson<MultipartUpload>(join(this.folder(id), 'upload.json'));
+  }
+
   async remove(id: string): Promise<void> {
-    if (UPLOAD_ID.test(id)) await rm(this.folder(id), { recursive: true, force: true });
+    if (!UPLOAD_ID.test(id)) return;
+    await rm(this.folder(id), { recursive: true, force: true });
+    this.forget(this.folder(id));
   }
 
   async removeExpired(nowSeconds: number): Promise<void> {
     for (const id of await readdir(this.dir)) {
       const upload = await this.read(id);
-      if (upload === null || upload.expireAt < nowSeconds) await rm(this.folder(id), { recursive: true, force: true });
+      if (upload === null || upload.expireAt < nowSeconds) {
+        await rm(this.folder(id), { recursive: true, force: true });
+        this.forget(this.folder(id));
+      }
     }
   }
 
@@ -89,11 +125,9 @@ export class MultipartStaging {
     for (const name of await readdir(this.folder(id))) {
       const match = /^(\d+)\.json$/.exec(name);
       if (!match) continue;
-      try {
-        parts.set(Number(match[1]), JSON.parse(await readFile(join(this.folder(id), name), 'utf8')) as StoredPart);
-      } catch {
-        // Being written right now.
-      }
+      // Null: being written right now.
+      const part = await this.readJson<StoredPart>(join(this.folder(id), name));
+      if (part !== null) parts.set(Number(match[1]), part);
     }
     return parts;
   }
@@ -114,18 +148,20 @@ export class MultipartStaging {
     const record = join(folder, `${partNumber}.json`);
     const slot = `${id}/${partNumber}`;
     await unlink(record).catch(() => undefined);
+    this.forget(record);
     // In place when the length is announced and no other request is writing this part now.
     const inPlace = limits.length !== undefined && limits.length > 0 && !this.writing.has(slot);
     const file = inPlace ? `data-${limits.length}` : `${partNumber}.${randomBytes(6).toString('hex')}.part`;
     const offset = inPlace ? (partNumber - 1) * limits.length! : 0;
-    if (inPlace) {
-      this.writing.add(slot);
-      await (await open(join(folder, file), 'a')).close();
-    }
+    if (inPlace) this.writing.add(slot);
     const digest = new DigestStream(limits.maxBytes, { md5: true });
     let kept = false;
     try {
-      await pipeline(body, digest, createWriteStream(join(folder, file), inPlace ? { flags: 'r+', start: offset } : { flags: 'wx' }));
+      // In place: created if it is not there yet, never truncated, written at the part's offset.
+      const handle = await open(join(folder, file), inPlace ? constants.O_WRONLY | constants.O_CREAT : 'wx');
+      // The buffer takes what DigestStream passes on in one go (PASS_ON_BYTES).
+      const to = handle.createWriteStream({ start: offset, highWaterMark: PASS_ON_BYTES });
+      await pipeline(body, digest, to);
       const digests = digest.digests();
       if (limits.length !== undefined && digests.size !== limits.length) throw new PartLengthError();
       await check(digests);
@@ -178,7 +214,10 @@ export class MultipartStaging {
       const kept = chosen.slice(0, keep).reduce((sum, c) => sum + c.part.size, 0);
       // Parts of that file that are not kept lose their bytes: forget them.
       for (const [n, part] of await this.parts(id)) {
-        if (part.file === first.part.file && n > keep) await unlink(join(folder, `${n}.json`)).catch(() => undefined);
+        if (part.file === first.part.file && n > keep) {
+          await unlink(join(folder, `${n}.json`)).catch(() => undefined);
+          this.forget(join(folder, `${n}.json`));
+        }
       }
       await truncate(path, kept);
       if (hash !== null)

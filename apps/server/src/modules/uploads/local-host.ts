@@ -25,7 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BlobExistsError } from './blob-store.ts';
-import { DigestStream, TooLargeError, type Digests } from './digest-stream.ts';
+import { DigestStream, PASS_ON_BYTES, TooLargeError, type Digests } from './digest-stream.ts';
 import {
   answer,
   contentMd5,
@@ -212,7 +212,7 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
         const tmp = store.tmpFile();
         const digest = new DigestStream(early ? sizeLimit(early) : options.maxImageBytes, { crc32: true });
         try {
-          await pipeline(part.file, digest, createWriteStream(tmp));
+          await pipeline(part.file, digest, createWriteStream(tmp, { highWaterMark: PASS_ON_BYTES }));
         } catch (error) {
           await unlink(tmp).catch(() => undefined);
           throw error instanceof TooLargeError ? tooLarge() : error;
