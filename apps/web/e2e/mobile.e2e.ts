@@ -123,7 +123,9 @@ describe('every screen at 390 px', () => {
       }
       await page.context().close();
     }
-    expect(opened).toEqual(expect.arrayContaining(['superadmin user-edit', 'superadmin ledger-recharge', 'shop0001 order-create']));
+    expect(opened).toEqual(
+      expect.arrayContaining(['superadmin user-edit', 'superadmin ledger-recharge', 'shop0001 order-detail', 'shop0001 menu-drawer']),
+    );
     expect(bad).toEqual([]);
   }, 600_000);
 });

@@ -18,6 +18,8 @@ export interface Overlay {
   open: (page: Page) => Promise<Locator>;
   /** Its buttons that carry the action: they must be visible and clickable at 390 px. */
   primary: (overlay: Locator) => Locator[];
+  /** Only on a phone (the menu drawer replaces the side menu below 992 px). */
+  phoneOnly?: boolean;
   /** Closes it (Escape by default). */
   close?: (page: Page, overlay: Locator) => Promise<void>;
 }
@@ -66,6 +68,7 @@ export const OVERLAYS: readonly Overlay[] = [
     name: 'menu-drawer',
     path: '/user/info',
     roles: ANY_ROLE,
+    phoneOnly: true,
     open: (page) => byTestId(page, page.getByTestId('menu-drawer-open'), 'menu-drawer'),
     primary: (overlay) => [overlay.locator('.ant-menu-item, .ant-menu-submenu-title').first()],
   },
@@ -106,14 +109,14 @@ export const OVERLAYS: readonly Overlay[] = [
   {
     name: 'order-create',
     path: '/order/inspect',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => byTestId(page, page.getByTestId('order-create'), 'order-form'),
     primary: (overlay) => [okButton(overlay)],
   },
   {
     name: 'order-edit',
     path: '/order/inspect',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => byTestId(page, firstRow(page, 'order-edit-'), 'order-form'),
     primary: (overlay) => [okButton(overlay)],
   },
@@ -127,14 +130,14 @@ export const OVERLAYS: readonly Overlay[] = [
   {
     name: 'order-import',
     path: '/order/inspect',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => byTestId(page, page.getByTestId('order-import'), 'order-import-modal'),
     primary: (overlay) => [overlay.page().getByTestId('order-import-submit'), overlay.page().getByTestId('order-import-template')],
   },
   {
     name: 'order-delete',
     path: '/order/inspect',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => confirmDialog(page, firstRow(page, 'order-delete-')),
     primary: (overlay) => [overlay.getByTestId('confirm-ok')],
     close: cancelConfirm,
@@ -303,14 +306,14 @@ export const OVERLAYS: readonly Overlay[] = [
   {
     name: 'announcement-view',
     path: '/dashboard/workplace',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => byTestId(page, page.getByTestId('announcement-open').first(), 'announcement-view'),
     primary: (overlay) => [overlay.locator('.ant-modal-close')],
   },
   {
     name: 'announcements-all',
     path: '/dashboard/workplace',
-    roles: EVERYONE,
+    roles: ADMIN,
     open: (page) => byTestId(page, page.getByTestId('workplace-announcements').locator('.ant-card-extra a'), 'announcements-drawer'),
     primary: (overlay) => [overlay.getByTestId('announcement-open').first()],
   },
@@ -332,8 +335,9 @@ export const OVERLAYS: readonly Overlay[] = [
   },
 ];
 
-/** The overlays `role` meets, in the list's order. */
-export const overlaysOf = (role: string): Overlay[] => OVERLAYS.filter((o) => o.roles.includes(role));
+/** The overlays `role` meets, in the list's order; on a desktop screen without the phone's own. */
+export const overlaysOf = (role: string, phone = true): Overlay[] =>
+  OVERLAYS.filter((o) => o.roles.includes(role) && (phone || !o.phoneOnly));
 
 /** Closes `overlay` its own way and waits for it to go. */
 export async function closeOverlay(page: Page, overlay: Overlay, element: Locator): Promise<void> {
