@@ -7,12 +7,15 @@
 // Chinese label that has an English one (that is what the English reader must see instead).
 // Regions that show stored Chinese on purpose (the dictionary screen's Chinese label column)
 // carry `data-user-data`. The dictionary screen then shows both labels (screenshot
-// dict-en-US), and switching to Chinese re-renders its tags without a reload.
+// dict-en-US), and switching to Chinese re-renders its tags without a reload. Every overlay of
+// e2e/overlays.ts (modals, drawers, popovers, delete confirms) is opened too, and what shows
+// while it is open is held to the same rule.
 // Screenshot: docs/screenshots/dict-en-US.png.
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { RoleName } from '@clearplay/contract/constants';
 import { ADMIN_PASSWORD, demoParams, DEMO_PASSWORD, screenPaths, settledScreenshot, until, useApp } from './harness.ts';
+import { closeOverlay, overlaysOf } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -90,35 +93,70 @@ async function sweep(page: Page, path: string, data: UserData, seen: { count: nu
   return leftovers(await chineseOnScreen(page), data, seen).map((line) => `${path}: ${line}`);
 }
 
-async function sweepAs(username: string, password: string, role: string): Promise<{ visited: string[]; bad: string[]; seen: number }> {
+/** Opens each overlay of `role` on its screen and answers the Chinese leftovers shown while it is open. */
+async function sweepOverlays(
+  page: Page,
+  role: string,
+  data: UserData,
+  seen: { count: number },
+): Promise<{ opened: string[]; bad: string[] }> {
+  const opened: string[] = [];
+  const bad: string[] = [];
+  for (const overlay of overlaysOf(role, false)) {
+    const where = `${overlay.path} ${overlay.name}`;
+    try {
+      await sweep(page, overlay.path, data, { count: 0 });
+      const element = await overlay.open(page);
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+      await page.waitForTimeout(300);
+      opened.push(overlay.name);
+      bad.push(...leftovers(await chineseOnScreen(page), data, seen).map((line) => `${where}: ${line}`));
+      await closeOverlay(page, overlay, element);
+    } catch (error) {
+      // One overlay that does not open or close is reported with the others, not alone.
+      bad.push(`${where}: ${String(error).split('\n')[0]}`);
+    }
+  }
+  return { opened, bad };
+}
+
+async function sweepAs(
+  username: string,
+  password: string,
+  role: string,
+): Promise<{ visited: string[]; opened: string[]; bad: string[]; seen: number }> {
   const data = userData();
   const paths = screenPaths(role, demoParams(app.server));
   const page = await app.signedIn(username, password, '/user/info', 'en-US');
   const bad: string[] = [];
   const seen = { count: 0 };
   for (const path of paths) bad.push(...(await sweep(page, path, data, seen)));
+  const overlays = await sweepOverlays(page, role, data, seen);
   await page.context().close();
-  return { visited: paths, bad, seen: seen.count };
+  return { visited: paths, opened: overlays.opened, bad: [...bad, ...overlays.bad], seen: seen.count };
 }
 
 describe('the whole app in English', () => {
   test('superadmin: every screen of the route table in en-US shows no Chinese except user data', async () => {
-    const { visited, bad, seen } = await sweepAs('superadmin', ADMIN_PASSWORD, RoleName.SUPER_ADMIN);
+    const { visited, opened, bad, seen } = await sweepAs('superadmin', ADMIN_PASSWORD, RoleName.SUPER_ADMIN);
+    expect(opened).toEqual(expect.arrayContaining(['user-edit', 'ledger-recharge', 'announcement-publish', 'log-detail', 'order-delete']));
     // The check reads the screens' text: the demo's Chinese user data (nicknames, chat names…) was on them.
     expect(seen).toBeGreaterThan(20);
     expect(visited).toEqual(expect.arrayContaining(['/system/dict', '/order/inspect', '/dashboard/workplace', '/', '/linkstore']));
     expect(visited.some((path) => path.startsWith('/verify/'))).toBe(true);
     expect(bad).toEqual([]);
-  }, 240_000);
+  }, 480_000);
 
   test('shop0001 and inspector01: every screen they may open in en-US shows no Chinese except user data', async () => {
     const shop = await sweepAs('shop0001', DEMO_PASSWORD, RoleName.SHOP);
     expect(shop.visited).toContain('/order/inspect');
+    expect(shop.opened).toEqual(expect.arrayContaining(['order-detail', 'message-box', 'settings-drawer']));
     expect(shop.visited).not.toContain('/system/dict');
     const inspector = await sweepAs('inspector01', DEMO_PASSWORD, RoleName.INSPECTOR);
     expect(inspector.visited).toContain('/user/message');
     expect([...shop.bad, ...inspector.bad]).toEqual([]);
-  }, 240_000);
+  }, 480_000);
 
   test('the dictionary screen edits both labels; tags follow a language switch without a reload', async () => {
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict', 'en-US');

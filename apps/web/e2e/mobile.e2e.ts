@@ -3,11 +3,15 @@
 // open (public screens too; a path with a parameter gets a demo value). On each screen:
 // nothing but an element's own scroller is wider than the phone (the page never scrolls
 // sideways), the layout is in its mobile mode without the side menu, and the menu drawer opens
-// from the navbar and closes again. Screenshots: mobile-*.png of a few screens, both languages.
+// from the navbar and closes again. Then every overlay of e2e/overlays.ts (modals, drawers,
+// popovers, delete confirms) is opened on its screen: it lies within the phone's width, the page
+// does not scroll sideways, its form fields stack one per row, whole, and its action buttons
+// show and take a tap. Screenshots: mobile-*.png of a few screens and overlays, both languages.
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { RoleName } from '@clearplay/contract/constants';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, screenRoutes, settledScreenshot, until, useApp } from './harness.ts';
+import { closeOverlay, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -21,6 +25,9 @@ const SHOTS: Record<string, string> = {
   '/user/info': 'mobile-user-info',
   '/form/order': 'mobile-form-order',
 };
+
+/** Overlays whose phone layout goes into docs/screenshots, as mobile-overlay-<name>-<locale>.png. */
+const OVERLAY_SHOTS = new Set(['user-edit', 'order-detail', 'announcement-publish', 'ledger-drawer']);
 
 /** A phone-sized context in `locale`, signed in as `username`. */
 async function onPhone(username: string, password: string, locale: 'zh-CN' | 'en-US'): Promise<Page> {
@@ -87,4 +94,38 @@ describe('every screen at 390 px', () => {
     expect(shop.visited).not.toContain('/system/user');
     expect([...english.bad, ...shop.bad]).toEqual([]);
   }, 300_000);
+
+  test('every overlay of superadmin and shop0001, in both languages, fits the phone', async () => {
+    const bad: string[] = [];
+    const opened: string[] = [];
+    const runs = [
+      { username: 'superadmin', password: ADMIN_PASSWORD, role: RoleName.SUPER_ADMIN, locale: 'zh-CN' as const },
+      { username: 'superadmin', password: ADMIN_PASSWORD, role: RoleName.SUPER_ADMIN, locale: 'en-US' as const },
+      { username: 'shop0001', password: DEMO_PASSWORD, role: RoleName.SHOP, locale: 'en-US' as const },
+    ];
+    for (const run of runs) {
+      const page = await onPhone(run.username, run.password, run.locale);
+      for (const overlay of overlaysOf(run.role)) {
+        const where = `${run.username} ${run.locale} ${overlay.path} ${overlay.name}`;
+        try {
+          await open(page, overlay.path);
+          const element = await overlay.open(page);
+          opened.push(`${run.username} ${overlay.name}`);
+          bad.push(...(await phoneProblems(page, overlay, element, WIDTH)).map((line) => `${run.username} ${run.locale} ${line}`));
+          if (run.role === RoleName.SUPER_ADMIN && OVERLAY_SHOTS.has(overlay.name))
+            await settledScreenshot(page, `mobile-overlay-${overlay.name}-${run.locale}`);
+          await closeOverlay(page, overlay, element);
+        } catch (error) {
+          // One overlay that does not open or close is reported with the others, not alone.
+          bad.push(`${where}: ${String(error).split('\n')[0]}`);
+          await page.keyboard.press('Escape');
+        }
+      }
+      await page.context().close();
+    }
+    expect(opened).toEqual(
+      expect.arrayContaining(['superadmin user-edit', 'superadmin ledger-recharge', 'shop0001 order-detail', 'shop0001 menu-drawer']),
+    );
+    expect(bad).toEqual([]);
+  }, 600_000);
 });

@@ -1,6 +1,6 @@
 import { useEffect, useImperativeHandle, useMemo, useState, type Key, type ReactNode, type Ref } from 'react';
 import { useSearchParams } from 'react-router';
-import { App, Button, Card, Dropdown, Form, Space, Table, Tooltip, type TableProps } from 'antd';
+import { App, Button, Card, Dropdown, Form, Grid, Space, Table, Tooltip, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { ColumnHeightOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -202,12 +202,16 @@ export function SearchTable<Row extends object>({
   const titles = Object.fromEntries(tableColumns.map((c) => [c.key, c.title]));
   const hidden = new Set(prefs.hidden);
   const byKey = new Map(tableColumns.map((c) => [c.key, c]));
+  // On a phone (below md) no column is pinned: a pinned first column and a pinned actions column
+  // would cover each other (and the row's actions) in a table narrower than the two together.
+  const pinColumns = Grid.useBreakpoint().md !== false;
   const shownColumns: ColumnsType<Row> = prefs.order
     .filter((key) => !hidden.has(key))
     .map((key) => byKey.get(key))
     .filter((c): c is SearchTableColumn<Row> => c !== undefined)
     .map(({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, sortParam, ...column }) => ({
       ...column,
+      ...(pinColumns ? {} : { fixed: undefined }),
       dataIndex: column.dataIndex ?? column.key,
       ...(sortParam ? { sorter: true, sortOrder: sort?.field === sortParam ? sort.order : null } : {}),
     }));

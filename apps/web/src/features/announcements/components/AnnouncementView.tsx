@@ -28,7 +28,13 @@ export function AnnouncementView({ item, onClose }: { item: AnnouncementItem | n
               {item.authorName} · {formatDate(item.publishedTime, 'minute')}
             </Typography.Text>
           </Flex>
-          <div className="announcement-html" data-testid="announcement-content" dangerouslySetInnerHTML={{ __html: item.content }} />
+          {/* The body is what its author wrote, in whatever language: user data, exempt from the English-screen check. */}
+          <div
+            className="announcement-html"
+            data-testid="announcement-content"
+            data-user-data=""
+            dangerouslySetInnerHTML={{ __html: item.content }}
+          />
         </>
       ) : null}
     </Modal>

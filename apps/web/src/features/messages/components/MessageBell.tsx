@@ -140,7 +140,17 @@ export function MessageBell() {
   );
 
   return (
-    <Popover content={content} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
+    <Popover
+      content={content}
+      trigger="click"
+      placement="bottomRight"
+      // On a phone the box is nearly as wide as the screen: neither side of the bell has room,
+      // so it is shifted into the screen instead of flipped out of it.
+      align={{ overflow: { adjustX: true, adjustY: true, shiftX: true } }}
+      open={open}
+      onOpenChange={setOpen}
+      arrow={false}
+    >
       <Badge count={counts.total} size="small" overflowCount={99} data-testid="message-badge" data-count={counts.total}>
         <Button shape="circle" icon={<BellOutlined />} aria-label={t('messages.bell')} data-testid="message-bell" />
       </Badge>

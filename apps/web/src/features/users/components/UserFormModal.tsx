@@ -89,7 +89,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
       <Row gutter={16}>
         {editing ? null : (
           <>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item
                 name="username"
                 label={t('user.field.username')}
@@ -106,7 +106,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
                 <Input autoComplete="off" maxLength={USERNAME_MAX} showCount data-testid="user-form-username" />
               </Form.Item>
             </Col>
-            <Col span={12}>
+            <Col xs={24} sm={12}>
               <Form.Item
                 name="password"
                 label={t('user.field.password')}
@@ -124,12 +124,12 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
             </Col>
           </>
         )}
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item name="nickname" label={t('user.field.nickname')} rules={[required(t('user.field.nickname')), { max: 50 }]}>
             <Input maxLength={50} data-testid="user-form-nickname" />
           </Form.Item>
         </Col>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item
             name="roleId"
             label={t('user.field.role')}
@@ -143,12 +143,12 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
             />
           </Form.Item>
         </Col>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item name="wechat" label={t('user.field.wechat')} rules={[required(t('user.field.wechat')), { max: 64 }]}>
             <Input maxLength={64} data-testid="user-form-wechat" />
           </Form.Item>
         </Col>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item
             name="phone"
             label={t('user.field.phone')}
@@ -157,12 +157,12 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
             <Input maxLength={32} data-testid="user-form-phone" />
           </Form.Item>
         </Col>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item name="ifPublic" label={t('user.field.ifPublic')} tooltip={t('user.field.ifPublic.help')}>
             <Radio.Group options={publicOptions} optionType="button" />
           </Form.Item>
         </Col>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item name="status" label={t('user.field.status')}>
             <Radio.Group options={statusOptions} optionType="button" />
           </Form.Item>
@@ -173,7 +173,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
       </Divider>
       <Row gutter={16}>
         {PRICE_FIELDS.map(([name, label]) => (
-          <Col span={12} key={name}>
+          <Col xs={24} sm={12} key={name}>
             <Form.Item name={name} label={t(label)} rules={[{ required: true, message: t('form.required', { label: t(label) }) }]}>
               <MoneyInput data-testid={`user-form-${name}`} placeholder="0.00" />
             </Form.Item>
