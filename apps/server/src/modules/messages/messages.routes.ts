@@ -58,7 +58,7 @@ const messageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) 
       const { etag, ...counts } = await messages.unreadCounts(db, requireUser(request).id);
       void reply.header('etag', etag).header('cache-control', 'private, no-cache');
       const match = request.headers['if-none-match'];
-      if (match !== undefined && match.split(',').some((tag) => tag.trim() === etag)) return reply.code(304).send(null);
+      if (match !== undefined && match.split(',').some((tag) => tag.trim() === etag)) return reply.code(304).send();
       return ok(counts);
     },
   );
