@@ -51,7 +51,7 @@ const messageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) 
         tags,
         summary: 'The unread counts per kind; ETag, 304 when If-None-Match still matches (the poll)',
         security,
-        response: { ...responses(UnreadCounts), 304: { type: 'null', description: 'Not modified' } },
+        response: { ...responses(UnreadCounts), 304: { description: 'Not modified (no body)' } },
       },
     },
     async (request, reply) => {
