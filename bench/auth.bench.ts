@@ -146,7 +146,7 @@ export async function run(): Promise<Section[]> {
 | for reference: one Kysely key lookup | ${fmt(ref.app.cpuUs)} | ${fmt(ref.base.cpuUs)} | ${ratio(ref.base.cpuUs, ref.app.cpuUs)} |
 
 Real HTTP on loopback, autocannon with 8 connections, server on SQLite, run as \`npm start\` runs it (the
-esbuild bundle, built from the sources first; decision 0077); product and baseline run
+esbuild bundle, built from the sources first; decision 0076); product and baseline run
 in alternating rounds (login: 2 × 4 s each; no-op call: 3 × 3 s each) and each figure is the mean
 of its rounds. The second table divides the CPU time each server process used (Linux /proc, 10 ms
 ticks) by the requests it answered: on a shared machine it moves much less with other load

@@ -95,7 +95,7 @@ function builtServer(): Promise<string> {
  * The real server, on a temporary SQLite database unless DATABASE_URL is given. `built`: run it
  * as `npm start` does, the esbuild bundle (built here from the current sources), instead of the
  * sources under tsx, whose transform (names kept on every function, source maps) costs a short
- * call measurable CPU that the product does not spend (decision 0077).
+ * call measurable CPU that the product does not spend (decision 0076).
  */
 export async function startApp(env: Record<string, string> = {}, { built = false }: { built?: boolean } = {}) {
   const script = built ? await builtServer() : join(repoRoot, 'apps', 'server', 'src', 'server.ts');

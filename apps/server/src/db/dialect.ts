@@ -282,7 +282,7 @@ class SqliteReader {
  * A function making a row of a column-values array, with `keys` as its property names in order:
  * one object literal, compiled once per query (as fast-json-stringify and pino compile theirs).
  * Setting the properties one by one in a loop makes V8 look every key up afresh on each row, which
- * cost about as much as the read itself on the session check (decision 0077). The keys are the
+ * cost about as much as the read itself on the session check (decision 0076). The keys are the
  * query's own column names after the camel-case plugin, written into the source as JSON strings,
  * so no text of a row or a caller ever reaches the compiled function.
  */

@@ -64,7 +64,7 @@ export function qetagOf(data: Buffer): string {
 
 /**
  * DigestStream holds the chunks that pass through it until they make this many bytes, then
- * passes them on in one go (decision 0078). A request body arrives in socket reads of up to
+ * passes them on in one go (decision 0077). A request body arrives in socket reads of up to
  * 64 KB; passed on one by one, each became its own write, each a hand-off to libuv's thread
  * pool, which on these virtual machines costs more CPU than the write itself. Passed on
  * together, the file stream writes the first and gathers the rest into one `writev`.

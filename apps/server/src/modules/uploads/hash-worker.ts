@@ -10,7 +10,7 @@
  * posted and not yet hashed, so a slow worker holds back the request body rather than piling it
  * up in memory.
  *
- * Batched (decision 0078): a request body arrives in socket reads of up to 64 KB, and handing
+ * Batched (decision 0077): a request body arrives in socket reads of up to 64 KB, and handing
  * each one to another thread (a postMessage wakes the worker; on these virtual machines a
  * wake-up costs tens of microseconds of CPU) cost more than copying it. One message per 1 MB.
  */

@@ -1,5 +1,5 @@
 /**
- * MultipartStaging remembers the small JSON files it read (decision 0078) and reads one again
+ * MultipartStaging remembers the small JSON files it read (decision 0077) and reads one again
  * only when it changed on disk: a record replaced by another process (here another instance on
  * the same folder), a part removed, an upload removed, are all seen at once.
  */

@@ -49,7 +49,7 @@ export class MultipartStaging {
   private readonly writing = new Set<string>();
   /**
    * The small JSON files (`upload.json`, `<n>.json`) as last read, with the file's identity
-   * then (decision 0078). Every part request reads the upload and every finished part's record;
+   * then (decision 0077). Every part request reads the upload and every finished part's record;
    * a read is four calls to the file system (open, stat, read, close), each a hand-off to
    * libuv's thread pool, and a 50 MB upload made some 120 of them. A record is written once and
    * replaced only by renaming a new file over it, so the same inode, modification time and
