@@ -280,6 +280,37 @@ function devPublicPages(): Plugin {
 }
 
 /**
+ * Points one import of an antd module (`source`, as written in the importers matching
+ * `importer`) at a virtual module whose code `load` makes from the file the import would have
+ * reached. The virtual module's own imports resolve as from that file. Used to keep code the
+ * app never runs out of the login page's first load (decision 0075).
+ */
+function redirectAntdImport(options: {
+  name: string;
+  source: string;
+  importer: RegExp;
+  file: (importer: string) => string;
+  load: (file: string, fail: (message: string) => never) => string;
+}): Plugin {
+  const id = `\0clearplay:${options.name}`;
+  let file = '';
+  return {
+    name: `clearplay:${options.name}`,
+    enforce: 'pre',
+    async resolveId(source, importer, resolveOptions) {
+      if (importer === id) return this.resolve(source, file, { ...resolveOptions, skipSelf: true });
+      if (source !== options.source || !importer || !options.importer.test(importer)) return null;
+      file = options.file(importer);
+      return id;
+    },
+    load(loaded) {
+      if (loaded !== id) return null;
+      return options.load(file, (message) => this.error(message));
+    },
+  };
+}
+
+/**
  * antd's Button and Tag styles import `isBright` from the ColorPicker's presets module
  * (antd/es/color-picker/components/ColorPresets.js), which also imports antd Collapse. Once a
  * chunk renders a ColorPicker (the settings drawer), that module is live, and Rolldown keeps it,
@@ -289,35 +320,23 @@ function devPublicPages(): Plugin {
  * and Collapse stay in the ColorPicker's chunk (decision 0075).
  */
 const COLOR_PRESETS_IMPORT = '../../color-picker/components/ColorPresets';
-const ANTD_STYLE_IMPORTER = /[\\/]antd[\\/]es[\\/](button|tag)[\\/]style[\\/][^\\/]+\.js$/;
-const IS_BRIGHT_ID = '\0clearplay:antd-is-bright';
 
-function antdIsBrightOnly(): Plugin {
-  let presetsFile = '';
-  return {
-    name: 'clearplay:antd-is-bright-only',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      if (importer === IS_BRIGHT_ID) {
-        // The helper's own imports resolve as from antd's module.
-        return this.resolve(source, presetsFile, { ...options, skipSelf: true });
-      }
-      if (source !== COLOR_PRESETS_IMPORT || !importer || !ANTD_STYLE_IMPORTER.test(importer)) return null;
-      presetsFile = resolve(dirname(importer), `${source}.js`);
-      return IS_BRIGHT_ID;
-    },
-    load(id) {
-      if (id !== IS_BRIGHT_ID) return null;
+const antdIsBrightOnly = () =>
+  redirectAntdImport({
+    name: 'antd-is-bright-only',
+    source: COLOR_PRESETS_IMPORT,
+    importer: /[\\/]antd[\\/]es[\\/](button|tag)[\\/]style[\\/][^\\/]+\.js$/,
+    file: (importer) => resolve(dirname(importer), `${COLOR_PRESETS_IMPORT}.js`),
+    load(presetsFile, fail) {
       const source = readFileSync(presetsFile, 'utf8');
       const helper = /^export const isBright = \([^)]*\) => \{\n[\s\S]*?\n\};$/m.exec(source)?.[0];
       const colorImport = /^import \{[^}]*\bColor as RcColor\b[^}]*\} from '@rc-component\/color-picker';$/m.test(source);
       if (!helper || !colorImport || /\b(Collapse|useLocale|useToken|generateColor)\b/.test(helper)) {
-        this.error(`${presetsFile} no longer has the isBright helper this plugin copies; see decision 0075`);
+        fail(`${presetsFile} no longer has the isBright helper this plugin copies; see decision 0075`);
       }
       return `import { Color as RcColor } from '@rc-component/color-picker';\n${helper}\n`;
     },
-  };
-}
+  });
 
 /**
  * antd's ConfigProvider imports the tooltips' UniqueProvider (with @rc-component/trigger,
@@ -328,31 +347,21 @@ function antdIsBrightOnly(): Plugin {
  * ever set, the first render would wait for that chunk (decision 0075).
  */
 const UNIQUE_PROVIDER_IMPORT = '../tooltip/UniqueProvider';
-const CONFIG_PROVIDER_IMPORTER = /[\\/]antd[\\/]es[\\/]config-provider[\\/]index\.js$/;
-const UNIQUE_PROVIDER_ID = '\0clearplay:antd-unique-provider-on-demand';
 
-function antdUniqueProviderOnDemand(): Plugin {
-  let providerFile = '';
-  return {
-    name: 'clearplay:antd-unique-provider-on-demand',
-    enforce: 'pre',
-    async resolveId(source, importer, options) {
-      if (importer === UNIQUE_PROVIDER_ID) return this.resolve(source, providerFile, { ...options, skipSelf: true });
-      if (source !== UNIQUE_PROVIDER_IMPORT || !importer || !CONFIG_PROVIDER_IMPORTER.test(importer)) return null;
-      providerFile = resolve(dirname(importer), source, 'index.js');
-      return UNIQUE_PROVIDER_ID;
-    },
-    load(id) {
-      if (id !== UNIQUE_PROVIDER_ID) return null;
-      return [
+const antdUniqueProviderOnDemand = () =>
+  redirectAntdImport({
+    name: 'antd-unique-provider-on-demand',
+    source: UNIQUE_PROVIDER_IMPORT,
+    importer: /[\\/]antd[\\/]es[\\/]config-provider[\\/]index\.js$/,
+    file: (importer) => resolve(dirname(importer), UNIQUE_PROVIDER_IMPORT, 'index.js'),
+    load: (providerFile) =>
+      [
         `import React from 'react';`,
         `const Provider = React.lazy(() => import(${JSON.stringify(providerFile)}));`,
         `const UniqueProvider = (props) => React.createElement(React.Suspense, null, React.createElement(Provider, props));`,
         `export default UniqueProvider;`,
-      ].join('\n');
-    },
-  };
-}
+      ].join('\n'),
+  });
 
 // The API server (apps/server) listens on :3000; in development Vite proxies /api to it.
 // In production the server serves dist/ itself and falls back to index.html.

@@ -5,7 +5,7 @@
 // fresh Chinese browser signs in with the new password and is shown English. Screenshots in
 // both languages.
 import { describe, expect, test } from 'vitest';
-import { DEMO_PASSWORD, login, newContext, settledScreenshot, until, useApp } from './harness.ts';
+import { chooseOption, DEMO_PASSWORD, login, newContext, settledScreenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -47,10 +47,7 @@ describe('the user centre and settings', () => {
 
     // Language: English, saved on the server; the screen switches at once.
     await page.getByTestId('account-locale').click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-      .filter({ hasText: 'English' })
-      .click();
+    await chooseOption(page, 'English');
     await page.getByTestId('account-save').click();
     await until(() => page.locator('.ant-message-notice', { hasText: 'Saved' }).first().isVisible()).toBe(true);
     await settledScreenshot(page, 'account-setting-en-US');

@@ -5,7 +5,7 @@
 // and client shown) among the public records of other shops, and an order's evidence images load.
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, chooseOption, DEMO_PASSWORD, screenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -62,11 +62,7 @@ describe('the demo business, as each demo account', () => {
     await until(() => drawer.isVisible()).toBe(true);
     await drawer.getByTestId('ledger-shop').click();
     await page.keyboard.type('shop0001');
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-      .filter({ hasText: 'shop0001' })
-      .first()
-      .click();
+    await chooseOption(page, 'shop0001');
     const balance = drawer.getByTestId('ledger-balance');
     await until(() => balance.getAttribute('data-fen')).toMatch(/^-?\d+$/);
     expect(Number(await balance.getAttribute('data-fen'))).not.toBe(0);

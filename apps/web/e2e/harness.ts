@@ -338,6 +338,11 @@ export async function pick(page: Page, scope: Locator, label: string, option: st
     .first();
   await item.locator('.ant-select').first().click();
   if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
+  await chooseOption(page, option);
+}
+
+/** Clicks the first option matching `option` in the open antd Select dropdown. */
+export async function chooseOption(page: Page, option: string | RegExp): Promise<void> {
   await page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
     .filter({ hasText: option })

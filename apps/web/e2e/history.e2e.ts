@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { OrderHistory } from '@clearplay/contract';
-import { DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
+import { chooseOption, DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -213,11 +213,7 @@ describe('target history (issue 17)', () => {
     await page.locator('#search-order-inspect_objWechat').fill(objWechat);
     await page.getByTestId('search-toggle').click();
     await page.locator('#search-order-inspect_repeatOnly').click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-      .filter({ hasText: '是' })
-      .first()
-      .click();
+    await chooseOption(page, '是');
     const [listed] = await Promise.all([
       page.waitForResponse((res) => /\/api\/admin\/order\/list\?.*repeatOnly=1/.test(res.url())),
       page.getByTestId('search-submit').click(),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { cleanTmp, DEMO_PASSWORD, settledScreenshot as screenshot, until, useApp } from './harness.ts';
+import { chooseOption, cleanTmp, DEMO_PASSWORD, settledScreenshot as screenshot, until, useApp } from './harness.ts';
 
 const app = useApp();
 let downloads: string;
@@ -37,15 +37,6 @@ const toast = (page: Page, text: string | RegExp) =>
 /** The visible modal whose title contains `title`. */
 const modal = (page: Page, title: string | RegExp): Locator =>
   page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
-
-/** Picks the option matching `option` in the open antd Select dropdown. */
-async function chooseOption(page: Page, option: string | RegExp): Promise<void> {
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
 
 const ROWS_BEFORE_MARKER = 'wx_e2e_';
 

@@ -5,7 +5,7 @@
 // at 390 px and in en-US alike.
 import type { Locator, Page } from 'playwright-core';
 import { RoleName } from '@clearplay/contract/constants';
-import { until } from './harness.ts';
+import { chooseOption, until } from './harness.ts';
 
 export interface Overlay {
   /** Names the overlay in a failure and in its screenshot (`mobile-overlay-<name>-<locale>`). */
@@ -39,6 +39,15 @@ async function byTestId(page: Page, trigger: Locator, id: string): Promise<Locat
   const overlay = page.locator(`[data-testid="${id}"]:not(.ant-modal-root), [data-testid="${id}"].ant-modal-root .ant-modal`).last();
   await until(() => overlay.isVisible(), 8_000).toBe(true);
   return overlay;
+}
+
+/** The ledger drawer, opened from the order list, with the demo shop shop0001 chosen. */
+async function shopLedger(page: Page): Promise<Locator> {
+  const drawer = await byTestId(page, page.getByTestId('ledger-open'), 'ledger-drawer');
+  await drawer.getByTestId('ledger-shop').click();
+  await page.keyboard.type('shop0001');
+  await chooseOption(page, 'shop0001');
+  return drawer;
 }
 
 /** The first row action whose test id starts with `prefix` (the list's first record, whatever it is). */
@@ -147,14 +156,7 @@ export const OVERLAYS: readonly Overlay[] = [
     path: '/order/inspect',
     roles: ADMIN,
     open: async (page) => {
-      const drawer = await byTestId(page, page.getByTestId('ledger-open'), 'ledger-drawer');
-      await drawer.getByTestId('ledger-shop').click();
-      await page.keyboard.type('shop0001');
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: 'shop0001' })
-        .first()
-        .click();
+      const drawer = await shopLedger(page);
       await until(() => drawer.locator('.ant-table-row').count()).toBeGreaterThan(0);
       return drawer;
     },
@@ -165,14 +167,7 @@ export const OVERLAYS: readonly Overlay[] = [
     path: '/order/inspect',
     roles: ADMIN,
     open: async (page) => {
-      const drawer = await byTestId(page, page.getByTestId('ledger-open'), 'ledger-drawer');
-      await drawer.getByTestId('ledger-shop').click();
-      await page.keyboard.type('shop0001');
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: 'shop0001' })
-        .first()
-        .click();
+      const drawer = await shopLedger(page);
       return byTestId(page, drawer.getByTestId('ledger-recharge'), 'ledger-recharge-modal');
     },
     primary: (overlay) => [okButton(overlay)],

@@ -34,6 +34,7 @@ const gzipRow = (file) => {
   const raw = readFileSync(join(dist, file));
   return { file, bytes: raw.length, gzip: gzipSync(raw, { level: 9 }).length };
 };
+const sum = (list, field) => list.reduce((total, row) => total + row[field], 0);
 
 if (page === 'charts') {
   const setupKey = Object.keys(manifest).find((key) => key.endsWith('components/charts/echarts-setup.ts'));
@@ -42,10 +43,10 @@ if (page === 'charts') {
   const elsewhere = new Set();
   for (const key of Object.keys(manifest)) if (!charts.has(key)) closure(key, elsewhere);
   const rows = [...charts].filter((key) => !elsewhere.has(key)).map((key) => gzipRow(manifest[key].file));
-  const gzip = rows.reduce((total, row) => total + row.gzip, 0);
+  const gzip = sum(rows, 'gzip');
   const result = {
     jsGzipBytes: gzip,
-    jsRawBytes: rows.reduce((total, row) => total + row.bytes, 0),
+    jsRawBytes: sum(rows, 'bytes'),
     budgetBytes: budget,
     withinBudget: gzip <= budget,
     files: rows.sort((a, b) => b.gzip - a.gzip),
@@ -59,26 +60,16 @@ const entryKey = manifest[entryName]?.isEntry ? entryName : undefined;
 const loginKey = Object.keys(manifest).find((key) => key.endsWith('features/auth/LoginPage.tsx'));
 if (!entryKey || !loginKey) throw new Error('entry or login chunk not found in the manifest');
 
-const files = new Set();
-const seen = new Set();
-function visit(key) {
-  if (seen.has(key)) return;
-  seen.add(key);
-  const chunk = manifest[key];
-  files.add(chunk.file);
-  for (const css of chunk.css ?? []) files.add(css);
-  for (const dep of chunk.imports ?? []) visit(dep);
-}
-visit(entryKey);
-if (page !== 'public') visit(loginKey);
+const keys = closure(entryKey);
+if (page !== 'public') closure(loginKey, keys);
 // The default language's messages load before the first render (src/lib/i18n.ts).
 const localeKey = Object.keys(manifest).find((key) => key.endsWith('locales/zh-CN.ts'));
-if (localeKey) visit(localeKey);
+if (localeKey) closure(localeKey, keys);
+const files = new Set([...keys].flatMap((key) => [manifest[key].file, ...(manifest[key].css ?? [])]));
 
 const rows = [...files].map(gzipRow);
 const js = rows.filter((row) => row.file.endsWith('.js'));
 const css = rows.filter((row) => row.file.endsWith('.css'));
-const sum = (list, field) => list.reduce((total, row) => total + row[field], 0);
 const html = gzipSync(readFileSync(join(dist, page === 'public' ? 'prerendered/landing.zh-CN.html' : 'index.html')), { level: 9 }).length;
 const result = {
   jsGzipBytes: sum(js, 'gzip'),

@@ -17,6 +17,7 @@
 import type { Db } from '../../db/index.ts';
 import { writeTransaction } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';
 import { recordOperation } from '../logs/logs.service.ts';
 import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
@@ -78,17 +79,6 @@ export interface RetentionReport {
   cutoff: number | null;
   /** The run was stopped before it finished (shutdown). */
   aborted: boolean;
-}
-
-/** Deletes, batch by batch, the rows `pick` selects; returns how many went. */
-async function deleteInBatches(pick: () => Promise<number>, signal: AbortSignal | undefined): Promise<number> {
-  let total = 0;
-  while (signal?.aborted !== true) {
-    const n = await pick();
-    total += n;
-    if (n === 0) break;
-  }
-  return total;
 }
 
 async function deleteExpiredSessions(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {

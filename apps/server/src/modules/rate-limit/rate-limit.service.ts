@@ -8,6 +8,7 @@ import type {
 } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { countCall, deleteEndedWindows } from './rate-limit.repository.ts';
 
@@ -109,12 +110,5 @@ export const databaseRateLimit = (
  * Removes, batch by batch, the windows that ended before `before` (the retention job, decision
  * 0074): an ended window counts as no window, so nothing is lost. Answers how many went.
  */
-export async function removeEndedWindows(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
-  let total = 0;
-  while (signal?.aborted !== true) {
-    const n = await deleteEndedWindows(db, before, batch);
-    total += n;
-    if (n === 0) break;
-  }
-  return total;
-}
+export const removeEndedWindows = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => deleteEndedWindows(db, before, batch), signal);
