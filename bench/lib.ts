@@ -127,6 +127,14 @@ export function startLoginBaseline() {
   return startProcess(join(repoRoot, 'bench', 'login-baseline-server.ts'), {}, '/info');
 }
 
+/**
+ * The upload floors (bench/upload-floor-server.ts): bare node:http taking 4 MB parts onto disk,
+ * with MD5 + SHA-1 on worker threads when `hash`, else writing only.
+ */
+export function startUploadFloor(hash: boolean) {
+  return startProcess(join(repoRoot, 'bench', 'upload-floor-server.ts'), { FLOOR_HASH: hash ? '1' : '0' }, '/health');
+}
+
 /** Reference: bare Fastify doing one Kysely key lookup on SQLite (bench/lookup-server.ts); token `lookup-token`. */
 export function startLookup() {
   return startProcess(join(repoRoot, 'bench', 'lookup-server.ts'), {}, '/health');
