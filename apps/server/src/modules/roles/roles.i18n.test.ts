@@ -1,4 +1,4 @@
-import type { RoleItem } from '@clearplay/contract';
+import type { AccountProfile, RoleItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0015 from '../../db/migrations/0015_role_description_en.ts';
 import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
@@ -28,6 +28,9 @@ describe('the seed and migration 0015', () => {
     const en = await englishOf();
     expect(Object.fromEntries(['super_admin', 'admin', 'inspector', 'shop'].map((n) => [n, en.get(n)]))).toEqual(ROLE_DESCRIPTIONS_EN);
     for (const text of Object.values(ROLE_DESCRIPTIONS_EN)) expect(text).toMatch(/^[\x20-\x7e]{1,100}$/);
+    // The account screen's role line too.
+    const profile = await call<AccountProfile>(ctx, 'GET', '/api/admin/account/profile', { as: boss });
+    expect(profile.data).toMatchObject({ roleName: 'super_admin', roleDescriptionEn: ROLE_DESCRIPTIONS_EN.super_admin });
   });
 
   it('gives the built-in roles of a database seeded before it the same English text, and no other role', async () => {
