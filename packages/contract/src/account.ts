@@ -17,6 +17,8 @@ export const AccountProfile = Type.Object({
   nickname: Type.String(),
   roleName: Type.String(),
   roleDescription: Type.String(),
+  /** The role's English description (decision 0080), '' when none. */
+  roleDescriptionEn: Type.String(),
   wechat: Type.String(),
   phone: Type.String(),
   avatar: Type.String(),

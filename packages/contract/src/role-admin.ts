@@ -6,6 +6,8 @@ export const RoleItem = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   description: Type.String(),
+  /** The English description (decision 0080): empty when none; readers then show the Chinese one. */
+  descriptionEn: Type.String(),
   permissions: Type.Array(Type.String()),
   isAdmin: Type.Boolean(),
   createdTime: Instant,
@@ -30,6 +32,8 @@ export type RoleListQuery = Static<typeof RoleListQuery>;
 const roleFields = {
   name: Type.String({ minLength: 2, maxLength: 32, pattern: '^[A-Za-z][A-Za-z0-9_-]*$' }),
   description: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  /** Optional English description (decision 0080), same length limit; empty clears it. Omitted on update: unchanged. */
+  descriptionEn: Type.Optional(Type.String({ maxLength: 100 })),
   permissions: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200, uniqueItems: true }),
   isAdmin: Type.Boolean(),
 };

@@ -3,12 +3,14 @@
  * (CamelCasePlugin converts). Instants are epoch milliseconds, money is integer fen,
  * booleans are 0/1.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface RolesTable {
   id: Generated<number>;
   name: string;
   description: string;
+  /** English description (0015, decision 0080); null when none. */
+  descriptionEn: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON array of permission strings. */
   permissions: string;
   isAdmin: number;

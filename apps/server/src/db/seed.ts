@@ -27,11 +27,29 @@ export const DEMO_SHOP_PRICES = {
   defaultPriceSuspect: 4000,
 } as const;
 
+/** The built-in roles in English (decision 0080); migration 0015 writes the same words into older databases. */
+export const ROLE_DESCRIPTIONS_EN = {
+  super_admin: 'Super administrator: every feature',
+  admin: 'Administrator: every order operation',
+  inspector: 'Inspector: sees every order; enters, imports and edits the orders they inspected',
+  shop: "Shop: sees its own orders and other shops' public orders; exports its own orders",
+} as const;
+
 const ROLES = [
-  { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', isAdmin: 1 },
-  { name: RoleName.ADMIN, description: '管理员：订单的全部操作', isAdmin: 1 },
-  { name: RoleName.INSPECTOR, description: '检测员：查看全部订单，录入、导入并编辑自己检测的订单', isAdmin: 0 },
-  { name: RoleName.SHOP, description: '店铺：查看本店订单与其他店铺的公开订单，导出本店订单', isAdmin: 0 },
+  { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', descriptionEn: ROLE_DESCRIPTIONS_EN.super_admin, isAdmin: 1 },
+  { name: RoleName.ADMIN, description: '管理员：订单的全部操作', descriptionEn: ROLE_DESCRIPTIONS_EN.admin, isAdmin: 1 },
+  {
+    name: RoleName.INSPECTOR,
+    description: '检测员：查看全部订单，录入、导入并编辑自己检测的订单',
+    descriptionEn: ROLE_DESCRIPTIONS_EN.inspector,
+    isAdmin: 0,
+  },
+  {
+    name: RoleName.SHOP,
+    description: '店铺：查看本店订单与其他店铺的公开订单，导出本店订单',
+    descriptionEn: ROLE_DESCRIPTIONS_EN.shop,
+    isAdmin: 0,
+  },
 ] as const;
 
 interface SeedDictData {

@@ -22,6 +22,7 @@ export const findOwn = (db: Db, userId: number) =>
       'users.passwordHash',
       'roles.name as roleName',
       'roles.description as roleDescription',
+      'roles.descriptionEn as roleDescriptionEn',
       'roles.isAdmin as roleIsAdmin',
     ])
     .where('users.id', '=', userId)

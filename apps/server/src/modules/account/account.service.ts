@@ -44,6 +44,7 @@ export async function profile(db: Db, userId: number): Promise<AccountProfile> {
     nickname: row.nickname,
     roleName: row.roleName,
     roleDescription: row.roleDescription,
+    roleDescriptionEn: row.roleDescriptionEn ?? '',
     wechat: row.wechat,
     phone: row.phone,
     avatar: row.avatar,

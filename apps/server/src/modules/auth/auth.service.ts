@@ -1,9 +1,9 @@
-import { RoleName, Status, VIEW_AS_ROLES, type CurrentUser, type LoginBody, type LoginData, type ViewAsBody } from '@clearplay/contract';
+import { RoleName, Status, VIEW_AS_ROLES, type CurrentUser, type LoginBody, type LoginData } from '@clearplay/contract';
 import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 import type { AuthUser } from '../../http/route-context.ts';
-import { AppError, FieldAppError } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { TOKEN_PATTERN, hashToken, newToken } from '../../lib/tokens.ts';
@@ -209,7 +209,7 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
   return row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId);
 }
 
-// ── switch roles (issue 14, decision 0060) ──
+// ── switch roles (issue 14, decision 0060): the viewed principal; starting and ending a view is modules/view-as ──
 
 /**
  * The principal of a session that views the app as another role: the viewed role's permissions
@@ -254,36 +254,6 @@ async function viewedAs(db: Db, real: AuthUser, viewRole: string, viewUserId: nu
   };
 }
 
-/**
- * Starts viewing the app as `role` (for a shop, as the shop account `userId`): only a session
- * whose own user is a super admin, and not while already viewing (switch back first). Answers
- * the viewed account's username (null for admin, inspector).
- */
-export async function startViewAs(db: Db, user: AuthUser, body: ViewAsBody): Promise<{ username: string | null; userId: number | null }> {
-  if (user.viewAs !== undefined) throw new AppError(Status.FORBIDDEN, 'viewAs.alreadyViewing');
-  if (user.role.name !== RoleName.SUPER_ADMIN) throw new AppError(Status.FORBIDDEN, 'viewAs.superAdminOnly');
-  let target: { id: number; username: string } | null = null;
-  if (body.role === RoleName.SHOP) {
-    if (body.userId === undefined) throw new FieldAppError(400, 'userId', 'viewAs.shopRequired');
-    const row = await repo.findUserWithRoleById(db, body.userId);
-    if (row === undefined || row.roleName !== RoleName.SHOP) throw new FieldAppError(400, 'userId', 'viewAs.notAShop', { id: body.userId });
-    if (row.status !== 1) throw new FieldAppError(400, 'userId', 'viewAs.shopDisabled', { username: row.username });
-    target = { id: row.id, username: row.username };
-  } else if (body.userId !== undefined) {
-    throw new FieldAppError(400, 'userId', 'viewAs.userIdOnlyForShop');
-  }
-  if (!(await repo.setSessionView(db, user.sessionId, body.role, target?.id ?? null)))
-    throw new AppError(Status.UNAUTHORIZED, 'auth.required');
-  return { username: target?.username ?? null, userId: target?.id ?? null };
-}
-
-/** Switches back: clears the session's view (a no-op when not viewing). Answers whether a view ended. */
-export async function endViewAs(db: Db, user: AuthUser): Promise<boolean> {
-  if (user.viewAs === undefined) return false;
-  await repo.setSessionView(db, user.sessionId, null, null);
-  return true;
-}
-
 export async function logout(db: Db, sessionId: number): Promise<void> {
   await repo.revokeSession(db, sessionId, 'logout', nowMs());
 }
@@ -323,3 +293,12 @@ export async function loginHistoryOf(db: Db, userId: number, page: number, pageS
   ]);
   return { rows, total };
 }
+
+// ── for modules/view-as (decision 0060): what a session views as is state of the session, kept here ──
+
+/** Sets (or, with nulls, clears) what a live session views the app as; answers whether a row changed. */
+export const setSessionView = (db: Db, sessionId: number, viewRole: string | null, viewUserId: number | null): Promise<boolean> =>
+  repo.setSessionView(db, sessionId, viewRole, viewUserId);
+
+/** A user with their role (name, status and the Current user's columns), or undefined: the read the session check views a shop with. */
+export const findUserWithRoleById = (db: Db, id: number) => repo.findUserWithRoleById(db, id);

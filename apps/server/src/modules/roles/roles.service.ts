@@ -23,6 +23,7 @@ export const toRoleItem = (row: RoleRow, userCount: number): RoleItem => ({
   id: row.id,
   name: row.name,
   description: row.description,
+  descriptionEn: row.descriptionEn ?? '',
   permissions: parsePermissions(row.permissions),
   isAdmin: row.isAdmin === 1,
   createdTime: toIso(Number(row.createdAt)),
@@ -63,6 +64,10 @@ function checkPermissions(permissions: readonly string[], operator: Operator): s
   return ALL_PERMISSIONS.filter((p) => permissions.includes(p));
 }
 
+/** The stored English description: null when blank; undefined (leave as is) when not sent. */
+const englishText = (text: string | undefined): string | null | undefined =>
+  text === undefined ? undefined : text.trim() === '' ? null : text.trim();
+
 const nameTaken = (name: string) => new FieldAppError(409, 'name', 'role.nameTaken', { name });
 
 export async function createRole(db: Db, body: RoleCreateBody, operator: Operator): Promise<RoleItem> {
@@ -73,6 +78,7 @@ export async function createRole(db: Db, body: RoleCreateBody, operator: Operato
       return repo.insertRole(trx, {
         name: body.name,
         description: body.description.trim(),
+        descriptionEn: englishText(body.descriptionEn) ?? null,
         permissions: JSON.stringify(permissions),
         isAdmin: body.isAdmin ? 1 : 0,
         createdAt: nowMs(),
@@ -101,6 +107,7 @@ export async function updateRole(db: Db, body: RoleUpdateBody, operator: Operato
       await repo.updateRole(trx, row.id, {
         name: body.name,
         description: body.description.trim(),
+        descriptionEn: englishText(body.descriptionEn),
         permissions: JSON.stringify(permissions),
         isAdmin: body.isAdmin ? 1 : 0,
       });

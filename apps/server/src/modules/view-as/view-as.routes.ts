@@ -2,7 +2,8 @@ import { CurrentUser, ViewAsBody, ViewAsEnded } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
-import { authenticate, currentUser, endViewAs, startViewAs } from '../auth/auth.service.ts';
+import { authenticate, currentUser } from '../auth/auth.service.ts';
+import { endViewAs, startViewAs } from './view-as.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['account'];

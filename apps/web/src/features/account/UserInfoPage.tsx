@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
 import { UserAvatar } from '../../components/UserAvatar.tsx';
 import { formatDate } from '../../lib/date.ts';
+import { roleDescription } from '../../lib/role-description.ts';
 import {
   accountKeys,
   avatarTokenGetter,
@@ -27,7 +28,7 @@ const STATE_COLOR = { none: 'default', active: 'success', expiring: 'warning', e
  * (read-only); my live sessions with "sign out other sessions"; my sign-in history.
  */
 export default function UserInfoPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const { data: profile } = useProfile();
@@ -106,7 +107,11 @@ export default function UserInfoPage() {
               <Descriptions column={1} size="small">
                 <Descriptions.Item label={t('account.field.username')}>{profile?.username}</Descriptions.Item>
                 <Descriptions.Item label={t('account.field.nickname')}>{profile?.nickname}</Descriptions.Item>
-                <Descriptions.Item label={t('account.field.role')}>{profile?.roleDescription || profile?.roleName}</Descriptions.Item>
+                <Descriptions.Item label={t('account.field.role')}>
+                  {(profile
+                    ? roleDescription({ description: profile.roleDescription, descriptionEn: profile.roleDescriptionEn }, i18n.language)
+                    : '') || profile?.roleName}
+                </Descriptions.Item>
                 <Descriptions.Item label={t('account.field.wechat')}>{profile?.wechat || '-'}</Descriptions.Item>
                 <Descriptions.Item label={t('account.field.phone')}>{profile?.phone || '-'}</Descriptions.Item>
                 <Descriptions.Item label={t('account.field.loginTime')}>{formatDate(profile?.loginTime ?? null)}</Descriptions.Item>

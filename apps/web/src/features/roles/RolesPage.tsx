@@ -10,12 +10,13 @@ import { SearchTable, type SearchTableColumn } from '../../components/SearchTabl
 import { getRoles, roleListQueryKey, useDeleteRole } from './api/roles.ts';
 import { RoleFormModal } from './components/RoleFormModal.tsx';
 import { permissionLabelKey } from './permission-tree.ts';
+import { roleDescription } from '../../lib/role-description.ts';
 import { isPermission } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 
 /** Role management (spec §2, §3 Role, §6): super_admin only. */
 export default function RolesPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const remove = useDeleteRole();
   const [form, setForm] = useState<{ open: boolean; role: RoleItem | null }>({ open: false, role: null });
 
@@ -36,7 +37,7 @@ export default function RolesPage() {
         </span>
       ),
     },
-    { key: 'description', title: t('role.field.description'), ellipsis: true },
+    { key: 'description', title: t('role.field.description'), ellipsis: true, render: (_, r) => roleDescription(r, i18n.language) },
     {
       key: 'isAdmin',
       title: t('role.field.isAdmin'),

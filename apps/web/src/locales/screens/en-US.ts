@@ -156,6 +156,8 @@ const screensEnUS: ScreenMessages = {
   'role.field.name.help': 'Starts with a letter; letters, digits, _ and -. Route guards compare role names.',
   'role.field.name.pattern': 'A role name starts with a letter and contains only letters, digits, _ and -',
   'role.field.description': 'Description',
+  'role.field.descriptionEn': 'English description',
+  'role.field.descriptionEn.help': 'Shown on English screens; when empty, the Chinese description is shown',
   'role.field.isAdmin': 'Administrator',
   'role.field.isAdmin.help': 'Users of an administrator role cannot be subscribed.',
   'role.field.isAdmin.required': 'Please choose whether the role is an administrator',

@@ -159,6 +159,8 @@ const screensZhCN = {
   'role.field.name.help': '英文字母开头，可含字母、数字、下划线和连字符；路由守卫按角色名判断。',
   'role.field.name.pattern': '角色名须以英文字母开头，只能包含字母、数字、_ 和 -',
   'role.field.description': '说明',
+  'role.field.descriptionEn': '英文说明',
+  'role.field.descriptionEn.help': '英文界面显示此说明；留空时显示中文说明',
   'role.field.isAdmin': '管理员',
   'role.field.isAdmin.help': '管理员角色的用户不能被订阅。',
   'role.field.isAdmin.required': '请选择是否为管理员',

@@ -10,6 +10,7 @@ import { PermissionTreeInput } from './PermissionTreeInput.tsx';
 interface Values {
   name: string;
   description: string;
+  descriptionEn?: string;
   isAdmin: boolean;
   permissions: string[];
 }
@@ -26,6 +27,7 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
     const body = {
       name: values.name.trim(),
       description: values.description.trim(),
+      descriptionEn: values.descriptionEn?.trim() ?? '',
       isAdmin: values.isAdmin,
       permissions: toPermissions(values.permissions ?? []),
     };
@@ -41,7 +43,13 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
       successMessage={editing ? t('feedback.update.success') : t('feedback.create.success')}
       initialValues={
         role
-          ? { name: role.name, description: role.description, isAdmin: role.isAdmin, permissions: role.permissions }
+          ? {
+              name: role.name,
+              description: role.description,
+              descriptionEn: role.descriptionEn,
+              isAdmin: role.isAdmin,
+              permissions: role.permissions,
+            }
           : { isAdmin: false, permissions: [] }
       }
       width={640}
@@ -69,6 +77,14 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
         rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('role.field.description') }) }, { max: 100 }]}
       >
         <Input maxLength={100} showCount data-testid="role-form-description" />
+      </Form.Item>
+      <Form.Item
+        name="descriptionEn"
+        label={t('role.field.descriptionEn')}
+        extra={t('role.field.descriptionEn.help')}
+        rules={[{ max: 100 }]}
+      >
+        <Input maxLength={100} showCount data-testid="role-form-description-en" />
       </Form.Item>
       <Form.Item
         name="isAdmin"

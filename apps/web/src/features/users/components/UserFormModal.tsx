@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
 import { useDictData } from '../../../lib/dicts.ts';
+import { roleDescription } from '../../../lib/role-description.ts';
 import { useCreateUser, useRoleOptions, useUpdateUser } from '../api/users.ts';
 
 interface UserFormValues {
@@ -32,7 +33,7 @@ const PRICE_FIELDS = [
 
 /** Create (user === null) or edit a user: spec §3 fields with the rules of spec §5. */
 export function UserFormModal({ open, user, onClose }: { open: boolean; user: UserItem | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const roles = useRoleOptions();
   const create = useCreateUser();
   const update = useUpdateUser();
@@ -137,7 +138,10 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
           >
             <Select
               loading={roles.isLoading}
-              options={(roles.data ?? []).map((role) => ({ value: role.id, label: `${role.name} · ${role.description}` }))}
+              options={(roles.data ?? []).map((role) => ({
+                value: role.id,
+                label: `${role.name} · ${roleDescription(role, i18n.language)}`,
+              }))}
               placeholder={t('search.placeholder.select', { label: t('user.field.role') })}
               data-testid="user-form-role"
             />
