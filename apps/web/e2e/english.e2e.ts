@@ -84,11 +84,16 @@ function leftovers(texts: readonly string[], data: UserData, seen: { count: numb
   return bad;
 }
 
-/** Opens `path` and waits for its calls to end and its spinners to stop. */
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(path);
+/** Waits for the page's calls to end and its spinners to stop. */
+async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+}
+
+/** Opens `path` and lets it settle. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await settle(page);
 }
 
 /** Opens `path`, waits for its calls to end and its spinners to stop, and answers the Chinese leftovers. */
@@ -113,8 +118,7 @@ async function sweepOverlays(
       // Only ready for the overlay: the screen's own text is the screens' sweep's to check (read here, it was thrown away).
       await open(page, overlay.path);
       const element = await overlay.open(page);
-      await page.waitForLoadState('networkidle').catch(() => undefined);
-      await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+      await settle(page);
       await page.waitForTimeout(300);
       opened.push(overlay.name);
       bad.push(...leftovers(await chineseOnScreen(page), data, seen).map((line) => `${where}: ${line}`));

@@ -36,20 +36,10 @@ export const ROLE_DESCRIPTIONS_EN = {
 } as const;
 
 const ROLES = [
-  { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', descriptionEn: ROLE_DESCRIPTIONS_EN.super_admin, isAdmin: 1 },
-  { name: RoleName.ADMIN, description: '管理员：订单的全部操作', descriptionEn: ROLE_DESCRIPTIONS_EN.admin, isAdmin: 1 },
-  {
-    name: RoleName.INSPECTOR,
-    description: '检测员：查看全部订单，录入、导入并编辑自己检测的订单',
-    descriptionEn: ROLE_DESCRIPTIONS_EN.inspector,
-    isAdmin: 0,
-  },
-  {
-    name: RoleName.SHOP,
-    description: '店铺：查看本店订单与其他店铺的公开订单，导出本店订单',
-    descriptionEn: ROLE_DESCRIPTIONS_EN.shop,
-    isAdmin: 0,
-  },
+  { name: RoleName.SUPER_ADMIN, description: '超级管理员：拥有全部功能', isAdmin: 1 },
+  { name: RoleName.ADMIN, description: '管理员：订单的全部操作', isAdmin: 1 },
+  { name: RoleName.INSPECTOR, description: '检测员：查看全部订单，录入、导入并编辑自己检测的订单', isAdmin: 0 },
+  { name: RoleName.SHOP, description: '店铺：查看本店订单与其他店铺的公开订单，导出本店订单', isAdmin: 0 },
 ] as const;
 
 interface SeedDictData {
@@ -249,6 +239,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
       for (const role of ROLES) {
         await insertReturningId(trx, 'roles', {
           ...role,
+          descriptionEn: ROLE_DESCRIPTIONS_EN[role.name],
           permissions: JSON.stringify(SEEDED_ROLE_PERMISSIONS[role.name]),
           createdAt: now,
         });

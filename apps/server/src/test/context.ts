@@ -203,6 +203,9 @@ export interface CallResult<T> {
   data: T;
 }
 
+/** The field a refused call names first (`data.errors[0].field` of a 400/409 answer), if any. */
+export const fieldOf = (data: unknown): string | undefined => (data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
+
 /** One API call through app.inject, answering the envelope. */
 export async function call<T = unknown>(
   ctx: TestContext,

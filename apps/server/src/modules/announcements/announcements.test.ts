@@ -1,6 +1,6 @@
 import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, fieldOf, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { ownImageUrl, sanitizeAnnouncementHtml } from './announcements.sanitize.ts';
 
 /**
@@ -22,8 +22,6 @@ afterAll(() => ctx?.destroy());
 
 const add = (payload: Record<string, unknown>, as: LoggedIn = boss) =>
   call<AnnouncementItem>(ctx, 'POST', '/api/admin/announcement/add', { as, payload: { type: 'notice', title: 'T', ...payload } });
-
-const fieldOf = (res: { data: unknown }) => (res.data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
 
 /** Nothing in clean HTML can run script. */
 function assertInert(html: string): void {
@@ -144,12 +142,12 @@ describe('announcement calls', () => {
 
   it('refuses bad input with a 400 naming the problem', async () => {
     const empty = await add({ title: '   ', content: '<p>x</p>' });
-    expect([empty.http, fieldOf(empty)]).toEqual([400, 'title']);
+    expect([empty.http, fieldOf(empty.data)]).toEqual([400, 'title']);
     const long = await add({ title: 'x'.repeat(101), content: '<p>x</p>' });
     expect(long.http).toBe(400);
     expect(long.msg).toContain('100');
     const onlyScript = await add({ content: '<script>alert(1)</script><iframe src=x></iframe>' });
-    expect([onlyScript.http, fieldOf(onlyScript)]).toEqual([400, 'content']);
+    expect([onlyScript.http, fieldOf(onlyScript.data)]).toEqual([400, 'content']);
     const big = await add({ content: `<p>${'a'.repeat(20_001)}</p>` });
     expect(big.http).toBe(400);
     expect(big.msg).toContain('20000');

@@ -1,6 +1,6 @@
 import type { DictDataItem, DictDataNode, DictStore, DictTypeItem, DictTypeWithData } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, fieldOf, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { DICTIONARIES } from '../../db/seed.ts';
 import { assertDictValue } from './dicts.service.ts';
 
@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.destroy());
 
-const fieldOf = (data: unknown) => (data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
 const newType = (payload: Record<string, unknown>) => call<DictTypeItem>(ctx, 'POST', '/api/admin/dict/type', { as: boss, payload });
 const newData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'POST', '/api/admin/dict/data', { as: boss, payload });
 const putData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'PUT', '/api/admin/dict/data', { as: boss, payload });

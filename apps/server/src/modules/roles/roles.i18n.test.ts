@@ -2,7 +2,7 @@ import type { AccountProfile, RoleItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0015 from '../../db/migrations/0015_role_description_en.ts';
 import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, fieldOf, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 
 /**
  * Roles in both languages (decision 0080): the seed's English descriptions, migration 0015's
@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.destroy());
 
-const fieldOf = (data: unknown) => (data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
 const createRole = (payload: Record<string, unknown>) => call<RoleItem>(ctx, 'POST', '/api/admin/role/create', { as: boss, payload });
 const updateRole = (payload: Record<string, unknown>) => call<RoleItem>(ctx, 'POST', '/api/admin/role/update', { as: boss, payload });
 const all = async () => (await call<RoleItem[]>(ctx, 'GET', '/api/admin/role/all', { as: boss })).data;

@@ -1,6 +1,6 @@
 import { ALL_PERMISSIONS, type RoleItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, createUser, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, createUser, fieldOf, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 
 let ctx: TestContext;
 let boss: LoggedIn;
@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.destroy());
 
-const fieldOf = (data: unknown) => (data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
 const createRole = (payload: Record<string, unknown>, as: LoggedIn = boss) =>
   call<RoleItem>(ctx, 'POST', '/api/admin/role/create', { as, payload });
 const all = async () => (await call<RoleItem[]>(ctx, 'GET', '/api/admin/role/all', { as: boss })).data;

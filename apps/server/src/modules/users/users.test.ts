@@ -2,7 +2,7 @@
 import type { SubscriptionRecord, UserItem, UserOption } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/time.ts';
-import { call, createUser, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createUser, fieldOf, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { createTestContext } from '../../test/context.ts';
 
 let ctx: TestContext;
@@ -33,8 +33,6 @@ const shopBody = (overrides: Record<string, unknown> = {}) => ({
 
 const create = (body: Record<string, unknown>, as: { headers: Record<string, string> } = boss) =>
   call<UserItem>(ctx, 'POST', '/api/admin/user/create', { as, payload: body });
-
-const fieldOf = (data: unknown) => (data as { errors?: { field: string }[] } | null)?.errors?.[0]?.field;
 
 describe('POST /api/admin/user/create', () => {
   it('creates a user and never answers a password or hash', async () => {
