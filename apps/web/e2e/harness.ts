@@ -336,9 +336,30 @@ export async function pick(page: Page, scope: Locator, label: string, option: st
     .locator('.ant-form-item')
     .filter({ has: page.locator('label', { hasText: label }) })
     .first();
-  await item.locator('.ant-select').first().click();
-  if (search !== undefined) await item.locator('.ant-select input').first().fill(search);
-  await chooseOption(page, option);
+  const select = item.locator('.ant-select').first();
+  const shown = async () => {
+    const text = (await select.locator('.ant-select-content-has-value').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+    return typeof option === 'string' ? text.includes(option) : option.test(text);
+  };
+  // A searched list is the server's answer: while it is loading, the previous answer's options
+  // are on screen and a click can land on one being replaced, leaving nothing chosen. So wait
+  // for the answer, and check the field shows the choice; choose again if it does not (3 tries).
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    if (search !== undefined) {
+      await item.locator('.ant-select input').first().fill(search);
+      await until(async () => /\bant-select-loading\b/.test((await select.getAttribute('class')) ?? '')).toBe(false);
+    }
+    await chooseOption(page, option);
+    try {
+      await until(shown, 5_000).toBe(true);
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.warn(`pick: "${label}" did not show ${String(option)} after try ${attempt}; choosing again`);
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** Clicks the first option matching `option` in the open antd Select dropdown. */
