@@ -25,6 +25,8 @@ export const CurrentUserRole = Type.Object({
   name: Type.String(),
   permissions: Type.Array(Type.String()),
   description: Type.String(),
+  /** The English description ('' when none: readers fall back to `description`, decision 0080). */
+  descriptionEn: Type.String(),
   isAdmin: Type.Boolean(),
 });
 

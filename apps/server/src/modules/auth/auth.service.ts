@@ -56,6 +56,7 @@ interface UserColumns {
   phone: string | null;
   avatar: string | null;
   roleDescription: string | null;
+  roleDescriptionEn: string | null;
   rolePermissions: string | null;
   roleIsAdmin: number | null;
 }
@@ -85,6 +86,7 @@ function toAuthUser(
     role: {
       name: roleName,
       description: row.roleDescription ?? '',
+      descriptionEn: row.roleDescriptionEn ?? '',
       permissions: permissionsOf(row.rolePermissions ?? '[]'),
       isAdmin: row.roleIsAdmin === 1,
     },
@@ -247,6 +249,7 @@ async function viewedAs(db: Db, real: AuthUser, viewRole: string, viewUserId: nu
     role: {
       name: role.name,
       description: role.description,
+      descriptionEn: role.descriptionEn ?? '',
       permissions: narrowed(permissionsOf(role.permissions)),
       isAdmin: role.isAdmin === 1,
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, loginAs, TEST_PASSWORD, type TestContext } from '../../test/context.ts';
 import { HOUR_MS, DAY_MS } from '../../lib/time.ts';
 import { hashToken } from '../../lib/tokens.ts';
+import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
 import { revokeUserSessions } from './auth.service.ts';
 
 let ctx: TestContext;
@@ -151,6 +152,7 @@ describe('GET /api/admin/user/info', () => {
         role: {
           name: 'inspector',
           description: expect.any(String),
+          descriptionEn: ROLE_DESCRIPTIONS_EN.inspector,
           permissions: ['order:view', 'order:view:all', 'order:create', 'order:update', 'order:import', 'order:download'],
           isAdmin: false,
         },

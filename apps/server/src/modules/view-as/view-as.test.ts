@@ -1,5 +1,6 @@
 import { SEEDED_ROLE_PERMISSIONS, serverMenuFor, type CurrentUser, type LogItem, type MenuList } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
 import { call, createTestContext, createUser, flushLogs, loginAs, loginWith, type LoggedIn, type TestContext } from '../../test/context.ts';
 
 /**
@@ -111,6 +112,8 @@ describe('viewing as a role: the same allow/deny as that role on every registere
     // And the session was viewing all along.
     const info = await call<CurrentUser>(ctx, 'GET', INFO, { as: view });
     expect(info.data.viewAs?.role).toBe(role);
+    // The viewed role's descriptions, English included.
+    expect(info.data.role.descriptionEn).toBe(ROLE_DESCRIPTIONS_EN[role as keyof typeof ROLE_DESCRIPTIONS_EN]);
   });
 
   it("refuses a shop account's own profile, password and sessions to the super admin viewing as it", async () => {
