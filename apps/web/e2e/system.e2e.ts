@@ -228,6 +228,7 @@ describe('role management', () => {
     const form = modal(page, '新建角色');
     await form.getByTestId('role-form-name').fill('auditor');
     await form.getByTestId('role-form-description').fill('审计员：查看订单和操作日志');
+    await form.getByTestId('role-form-description-en').fill('Auditor: reads orders and the operation log');
     const tree = form.getByTestId('permission-tree');
     await tree.locator('.ant-tree-treenode', { hasText: '查看订单' }).locator('.ant-tree-checkbox').click();
     await tree.locator('.ant-tree-treenode', { hasText: '操作日志' }).first().locator('.ant-tree-checkbox').click();
@@ -237,6 +238,23 @@ describe('role management', () => {
     await until(() => row(page, 'auditor').isVisible()).toBe(true);
     expect(await row(page, 'auditor').textContent()).toContain('2 项权限');
     expect(await page.getByTestId('role-delete-auditor').isDisabled()).toBe(false);
+    expect(await row(page, 'auditor').textContent()).toContain('审计员：查看订单和操作日志');
+
+    // In English the list reads each role's English description, the new role's too.
+    const switchTo = async (language: string) => {
+      await page.getByTestId('lang-switch').click();
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText(language, { exact: true }).click();
+    };
+    await switchTo('English');
+    await until(() => row(page, 'auditor').textContent()).toContain('Auditor: reads orders and the operation log');
+    expect(await row(page, 'super_admin').textContent()).toContain('Super administrator: every feature');
+    await page.getByTestId('role-edit-auditor').click();
+    const edit = modal(page, 'Edit role');
+    await until(() => edit.getByTestId('role-form-description-en').inputValue()).toBe('Auditor: reads orders and the operation log');
+    expect(await edit.getByTestId('role-form-description').inputValue()).toBe('审计员：查看订单和操作日志');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await switchTo('简体中文');
+    await until(() => row(page, 'auditor').textContent()).toContain('审计员：查看订单和操作日志');
 
     await expectLogged(page, 'role', ['role auditor', 'created with 2 permissions']);
     await page.context().close();

@@ -38,6 +38,39 @@ function ShopScreen({ onSaved = () => undefined }: { onSaved?: (shop: Shop) => v
   );
 }
 
+/** A list screen as the features write one: one dialog, always mounted, for "new" and for each row's "edit". */
+function ShopsScreen() {
+  const shops: Shop[] = [
+    { name: '一号店', phone: '13800000001' },
+    { name: '二号店', phone: '13800000002' },
+  ];
+  const [editing, setEditing] = useState<{ open: boolean; shop: Shop | null }>({ open: false, shop: null });
+  return (
+    <>
+      <Button onClick={() => setEditing({ open: true, shop: null })}>新建店铺</Button>
+      {shops.map((shop) => (
+        <Button key={shop.name} onClick={() => setEditing({ open: true, shop })}>
+          编辑{shop.name}
+        </Button>
+      ))}
+      <FormModal<Shop>
+        open={editing.open}
+        title={editing.shop ? `编辑 ${editing.shop.name}` : '新建店铺'}
+        onClose={() => setEditing({ open: false, shop: null })}
+        onSubmit={() => Promise.resolve()}
+        initialValues={editing.shop ?? { phone: '' }}
+      >
+        <Form.Item name="name" label="店铺名称">
+          <Input />
+        </Form.Item>
+        <Form.Item name="phone" label="电话">
+          <Input />
+        </Form.Item>
+      </FormModal>
+    </>
+  );
+}
+
 const ok = (data: unknown): ApiAnswer => ({ status: 200, msg: 'ok', data });
 
 describe('FormModal', () => {
@@ -61,6 +94,29 @@ describe('FormModal', () => {
     await user.click(screen.getByRole('button', { name: '新建店铺' }));
     const reopened = await screen.findByRole('dialog', { name: '新建店铺' });
     expect(within(reopened).getByLabelText<HTMLInputElement>('店铺名称').value).toBe('');
+  });
+
+  it('starts each opening from its own record: an edit leaves nothing in "new", and "new" nothing in the next edit', async () => {
+    serveApi(() => ok(null));
+    const { user } = renderInApp(<ShopsScreen />);
+    const open = async (button: string, title: string) => {
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await user.click(screen.getByRole('button', { name: button }));
+      return screen.findByRole('dialog', { name: title });
+    };
+    const value = (dialog: HTMLElement, label: string) => within(dialog).getByLabelText<HTMLInputElement>(label).value;
+
+    let dialog = await open('编辑一号店', '编辑 一号店');
+    expect([value(dialog, '店铺名称'), value(dialog, '电话')]).toEqual(['一号店', '13800000001']);
+    await user.click(within(dialog).getByRole('button', { name: '取 消' }));
+
+    dialog = await open('新建店铺', '新建店铺');
+    expect([value(dialog, '店铺名称'), value(dialog, '电话')]).toEqual(['', '']);
+    await user.type(within(dialog).getByLabelText('店铺名称'), '三号店');
+    await user.click(within(dialog).getByRole('button', { name: '取 消' }));
+
+    dialog = await open('编辑二号店', '编辑 二号店');
+    expect([value(dialog, '店铺名称'), value(dialog, '电话')]).toEqual(['二号店', '13800000002']);
   });
 
   it('shows the field rules’ messages and sends nothing while they fail', async () => {

@@ -156,6 +156,11 @@ export function FormModal<Values extends object, Result = unknown>({
         wrapperCol={layout === 'horizontal' ? { span: 24 - labelSpan } : undefined}
         initialValues={initialValues}
         preserve={false}
+        // The dialog stays mounted between openings (one per screen, for "new" and each row's
+        // "edit"); its content is destroyed on close. Without this, the store kept the last
+        // opening's values and they won over the next opening's initialValues (the fields
+        // unregister before the form learns it is destroyed, so rc-field-form cannot tell them apart).
+        clearOnDestroy
         onFinish={() => void submit()}
         style={{ marginTop: 16 }}
       >
