@@ -337,8 +337,9 @@ export async function pick(page: Page, scope: Locator, label: string, option: st
     .filter({ has: page.locator('label', { hasText: label }) })
     .first();
   const select = item.locator('.ant-select').first();
+  const chosen = select.locator('.ant-select-content-has-value').first();
   const shown = async () => {
-    const text = (await select.locator('.ant-select-content-has-value').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+    const text = (await chosen.count()) > 0 ? ((await chosen.textContent()) ?? '') : '';
     return typeof option === 'string' ? text.includes(option) : option.test(text);
   };
   // A searched list is the server's answer: while it is loading, the previous answer's options

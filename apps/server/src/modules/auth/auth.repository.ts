@@ -185,7 +185,8 @@ export async function countLoginRecordsOf(db: Db, userId: number): Promise<numbe
 
 /** A role by name, for the view of admin or inspector (read on every call of such a session: prepared once). */
 export const findRoleByName = preparedRead(
-  (db: Db, name: string) => db.selectFrom('roles').select(['id', 'name', 'description', 'descriptionEn', 'permissions', 'isAdmin']).where('name', '=', name),
+  (db: Db, name: string) =>
+    db.selectFrom('roles').select(['id', 'name', 'description', 'descriptionEn', 'permissions', 'isAdmin']).where('name', '=', name),
   ['<role name>'],
 );
 
