@@ -203,5 +203,12 @@ describe('FormModal', () => {
     expect(await screen.findByText('参数校验失败')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: '新建店铺' })).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: '确 定' }).className).not.toContain('ant-btn-loading');
+    // Cancelled and opened again: a new start, without the last attempt's errors.
+    await user.click(within(dialog).getByRole('button', { name: '取 消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: '新建店铺' }));
+    const reopened = await screen.findByRole('dialog', { name: '新建店铺' });
+    expect(within(reopened).queryByRole('alert')).toBeNull();
+    expect(within(reopened).queryByText('店铺名称已存在')).toBeNull();
   });
 });

@@ -132,6 +132,8 @@ export function FormModal<Values extends object, Result = unknown>({
       cancelText={t('common.cancel')}
       confirmLoading={submitting}
       destroyOnHidden
+      // Like the fields, the last attempt's other errors end with the opening.
+      afterClose={() => setOtherErrors([])}
       forceRender={false}
       maskClosable={false}
       data-testid={testId}
