@@ -78,6 +78,21 @@ describe('user management', () => {
     expect(await created.textContent()).toContain('¥20.05');
     expect(await created.textContent()).toContain('未订阅');
 
+    // One dialog serves "new" and every row's "edit": each opening starts from its own record.
+    await page.getByTestId(`user-edit-${SHOP.username}`).click();
+    const edit = modal(page, /编辑用户/);
+    await until(() => edit.getByTestId('user-form-nickname').inputValue()).toBe(SHOP.nickname);
+    expect(await edit.getByTestId('user-form-defaultPriceSuspect').inputValue()).toBe('20.05');
+    await edit.getByRole('button', { name: /取\s*消/ }).click();
+    await until(() => edit.count()).toBe(0);
+    await page.getByTestId('user-create').click();
+    const blank = modal(page, '新建用户');
+    await until(() => blank.isVisible()).toBe(true);
+    expect(await blank.getByTestId('user-form-nickname').inputValue()).toBe('');
+    expect(await blank.getByTestId('user-form-defaultPriceSuspect').inputValue()).toBe('');
+    await blank.getByRole('button', { name: /取\s*消/ }).click();
+    await until(() => blank.count()).toBe(0);
+
     // Subscribe monthly: the dialog shows the end it will set; the table shows it after.
     await page.getByTestId(`user-subscribe-${SHOP.username}`).click();
     const subscribe = modal(page, '订阅服务');
