@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { logoutRequest, logoutMutationKey } from '../features/auth/api/logout.ts';
 import { resetUser } from '../lib/current-user.ts';
 import { clearDicts } from '../lib/dicts.ts';
+import { sessionEnding } from '../lib/api-client.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { clearServerMenu } from '../lib/settings.ts';
 import { getToken, removeToken } from '../lib/storage.ts';
@@ -32,6 +33,8 @@ export async function logout({ callServer = true }: { callServer?: boolean } = {
 
 /** Ends the session on the server when there is one; a failed call (its toast already showed) changes nothing here. */
 async function endServerSession(): Promise<void> {
+  // From here on, this session's 401s (calls still in flight) are expected and send no one anywhere.
+  sessionEnding(getToken());
   try {
     if (getToken()) await logoutRequest();
   } catch {

@@ -82,6 +82,22 @@ export function configureApiClient(next: Partial<ApiClientHooks>): void {
 
 let sessionDialogOpen = false;
 
+/** The token of the session this client is ending (logout): a 401 for it is expected, not news. */
+let endingToken: string | null = null;
+
+/** Logout calls this before it asks the server to end the session (app/session.ts). */
+export function sessionEnding(token: string | null): void {
+  endingToken = token;
+}
+
+/**
+ * A 401 for a session this client has already left: the token it was sent with is being
+ * ended, or is no longer the stored one (logged out, or signed in again). A request still in
+ * flight at logout answers so; sending the page to the root then would take the user away from
+ * the login page they were just sent to.
+ */
+const isStale = (sent: string | null): boolean => sent !== null && (sent === endingToken || sent !== getToken());
+
 async function openSessionEndedDialog(): Promise<void> {
   if (sessionDialogOpen) return;
   sessionDialogOpen = true;
@@ -132,8 +148,9 @@ function transportFailure(error: unknown, options: RequestOptions): Error {
 }
 
 /** The error catalogue for an envelope whose status is not 200. */
-function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions): ApiError {
+function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions, sent: string | null): ApiError {
   const { status, msg, data } = envelope;
+  if (status === Status.UNAUTHORIZED && isStale(sent)) return new ApiError(status, msg || i18n.t('request.error'), data);
   if (!options.quiet) toastError(msg || i18n.t('request.error'));
   if (options.session !== 'guard') {
     if (status === Status.UNAUTHORIZED) hooks.goToRoot();
@@ -152,6 +169,7 @@ async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const sent = getToken();
   const headers = buildHeaders('application/json');
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -174,7 +192,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     throw transportFailure(error, options);
   }
   if (envelope.status === Status.OK) return envelope.data as T;
-  throw envelopeFailure(envelope, options);
+  throw envelopeFailure(envelope, options, sent);
 }
 
 /** What a conditional GET answers: the data and its version, or "not modified" (304). */
@@ -190,6 +208,7 @@ export async function getIfChanged<T>(
   etag: string | null,
   options: Omit<RequestOptions, 'body'> = {},
 ): Promise<Revalidated<T>> {
+  const sent = getToken();
   const headers = buildHeaders('application/json');
   if (etag !== null) headers['If-None-Match'] = etag;
   let envelope: ApiEnvelope<unknown>;
@@ -203,7 +222,7 @@ export async function getIfChanged<T>(
     throw transportFailure(error, options);
   }
   if (envelope.status === Status.OK) return { changed: true, data: envelope.data as T, etag: version };
-  throw envelopeFailure(envelope, options);
+  throw envelopeFailure(envelope, options, sent);
 }
 
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first). */
@@ -231,6 +250,7 @@ export interface DownloadResult {
  * through the same error catalogue as every other call; anything else is the file.
  */
 export async function fetchFile(path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }): Promise<DownloadResult> {
+  const sent = getToken();
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*'), signal: options.signal });
@@ -244,7 +264,7 @@ export async function fetchFile(path: string, options: Omit<RequestOptions, 'bod
     } catch (error) {
       throw transportFailure(error, options);
     }
-    throw envelopeFailure(envelope, options);
+    throw envelopeFailure(envelope, options, sent);
   }
   if (!response.ok) throw transportFailure(new TransportError(`${response.status} ${response.statusText}`.trim()), options);
   const blob = await response.blob();
