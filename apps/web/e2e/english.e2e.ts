@@ -14,7 +14,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, demoParams, DEMO_PASSWORD, screenPaths, settledScreenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, demoParams, DEMO_PASSWORD, screenPaths, settledScreenshot, switchLanguage, until, useApp } from './harness.ts';
 import { closeOverlay, overlaysOf } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -196,8 +196,7 @@ describe('the whole app in English', () => {
     await until(async () => (await tags()).some((text) => ['Normal', 'Cheating', 'Suspect', 'Not passed'].includes(text))).toBe(true);
     // Switch to Chinese from the navbar: the same tags change with no page load.
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
-    await page.getByTestId('lang-switch').click();
-    await page.locator('.ant-dropdown-menu-item').filter({ hasText: '简体中文' }).click();
+    await switchLanguage(page, '简体中文');
     await until(async () => (await tags()).some((text) => ['正常', '作弊', '可疑', '未通过'].includes(text))).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await page.context().close();

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newContext, screenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, login, newContext, screenshot, switchLanguage, until, useApp } from './harness.ts';
 
 const app = useApp();
 
@@ -112,8 +112,7 @@ describe('layout', () => {
     await until(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
     await screenshot(page, 'layout-zh-CN-light');
 
-    await page.getByTestId('lang-switch').click();
-    await page.getByText('English', { exact: true }).last().click();
+    await switchLanguage(page, 'English');
     await until(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
     await page.reload();
     await until(() => page.locator('.ant-menu').getByText('Workplace').first().isVisible()).toBe(true);
@@ -129,8 +128,7 @@ describe('layout', () => {
     expect(bg).not.toBe('rgb(255, 255, 255)');
     await screenshot(page, 'layout-en-US-dark');
 
-    await page.getByTestId('lang-switch').click();
-    await page.getByText('简体中文', { exact: true }).last().click();
+    await switchLanguage(page, '简体中文');
     await until(() => page.locator('.ant-menu').getByText('工作台').first().isVisible()).toBe(true);
     await screenshot(page, 'layout-zh-CN-dark');
     await page.context().close();

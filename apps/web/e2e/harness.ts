@@ -363,6 +363,12 @@ export async function pick(page: Page, scope: Locator, label: string, option: st
   }
 }
 
+/** Switches the signed-in app's language from the navbar's globe menu (`label`: '简体中文' or 'English'). */
+export async function switchLanguage(page: Page, label: string): Promise<void> {
+  await page.getByTestId('lang-switch').click();
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').filter({ hasText: label }).click();
+}
+
 /** Clicks the first option matching `option` in the open antd Select dropdown. */
 export async function chooseOption(page: Page, option: string | RegExp): Promise<void> {
   await page

@@ -4,7 +4,7 @@
 // languages (docs/screenshots/system-*.png).
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, pick, settledScreenshot as screenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, pick, settledScreenshot as screenshot, switchLanguage, until, useApp } from './harness.ts';
 
 const app = useApp();
 
@@ -256,11 +256,7 @@ describe('role management', () => {
     expect(await row(page, 'auditor').textContent()).toContain('审计员：查看订单和操作日志');
 
     // In English the list reads each role's English description, the new role's too.
-    const switchTo = async (language: string) => {
-      await page.getByTestId('lang-switch').click();
-      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByText(language, { exact: true }).click();
-    };
-    await switchTo('English');
+    await switchLanguage(page, 'English');
     await until(() => row(page, 'auditor').textContent()).toContain('Auditor: reads orders and the operation log');
     expect(await row(page, 'super_admin').textContent()).toContain('Super administrator: every feature');
     await page.getByTestId('role-edit-auditor').click();
@@ -268,7 +264,7 @@ describe('role management', () => {
     await until(() => edit.getByTestId('role-form-description-en').inputValue()).toBe('Auditor: reads orders and the operation log');
     expect(await edit.getByTestId('role-form-description').inputValue()).toBe('审计员：查看订单和操作日志');
     await edit.getByRole('button', { name: 'Cancel' }).click();
-    await switchTo('简体中文');
+    await switchLanguage(page, '简体中文');
     await until(() => row(page, 'auditor').textContent()).toContain('审计员：查看订单和操作日志');
 
     await expectLogged(page, 'role', ['role auditor', 'created with 2 permissions']);

@@ -34,9 +34,10 @@ export async function logout({ callServer = true }: { callServer?: boolean } = {
 /** Ends the session on the server when there is one; a failed call (its toast already showed) changes nothing here. */
 async function endServerSession(): Promise<void> {
   // From here on, this session's 401s (calls still in flight) are expected and send no one anywhere.
-  sessionEnding(getToken());
+  const token = getToken();
+  sessionEnding(token);
   try {
-    if (getToken()) await logoutRequest();
+    if (token) await logoutRequest();
   } catch {
     // The client logs out regardless.
   }

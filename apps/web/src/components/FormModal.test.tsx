@@ -12,6 +12,18 @@ interface Shop {
   phone: string;
 }
 
+/** A shop's fields, with their rules. */
+const shopFields = (
+  <>
+    <Form.Item name="name" label="店铺名称" rules={[{ required: true, whitespace: true, message: '请输入店铺名称' }]}>
+      <Input />
+    </Form.Item>
+    <Form.Item name="phone" label="电话" rules={[{ pattern: /^\d{11}$/, message: '电话须为 11 位数字' }]}>
+      <Input />
+    </Form.Item>
+  </>
+);
+
 /** A screen as the features write one: a button opens the dialog, OK posts the values through the API client. */
 function ShopScreen({ onSaved = () => undefined }: { onSaved?: (shop: Shop) => void }) {
   const [open, setOpen] = useState(false);
@@ -27,12 +39,7 @@ function ShopScreen({ onSaved = () => undefined }: { onSaved?: (shop: Shop) => v
         successMessage="创建成功"
         initialValues={{ phone: '' }}
       >
-        <Form.Item name="name" label="店铺名称" rules={[{ required: true, whitespace: true, message: '请输入店铺名称' }]}>
-          <Input />
-        </Form.Item>
-        <Form.Item name="phone" label="电话" rules={[{ pattern: /^\d{11}$/, message: '电话须为 11 位数字' }]}>
-          <Input />
-        </Form.Item>
+        {shopFields}
       </FormModal>
     </>
   );
@@ -60,12 +67,7 @@ function ShopsScreen() {
         onSubmit={() => Promise.resolve()}
         initialValues={editing.shop ?? { phone: '' }}
       >
-        <Form.Item name="name" label="店铺名称">
-          <Input />
-        </Form.Item>
-        <Form.Item name="phone" label="电话">
-          <Input />
-        </Form.Item>
+        {shopFields}
       </FormModal>
     </>
   );

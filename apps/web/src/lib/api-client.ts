@@ -133,9 +133,9 @@ function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
-function buildHeaders(accept: string): Record<string, string> {
+/** `token`: the one the call is sent with, read once per call (a 401 is judged against it, isStale). */
+function buildHeaders(accept: string, token: string | null): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept, 'Accept-Language': currentLocale() };
-  const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   return headers;
 }
@@ -150,9 +150,9 @@ function transportFailure(error: unknown, options: RequestOptions): Error {
 /** The error catalogue for an envelope whose status is not 200. */
 function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions, sent: string | null): ApiError {
   const { status, msg, data } = envelope;
-  if (status === Status.UNAUTHORIZED && isStale(sent)) return new ApiError(status, msg || i18n.t('request.error'), data);
-  if (!options.quiet) toastError(msg || i18n.t('request.error'));
-  if (options.session !== 'guard') {
+  const stale = status === Status.UNAUTHORIZED && isStale(sent);
+  if (!options.quiet && !stale) toastError(msg || i18n.t('request.error'));
+  if (options.session !== 'guard' && !stale) {
     if (status === Status.UNAUTHORIZED) hooks.goToRoot();
     else if (SESSION_ENDED_STATUSES.includes(status)) void openSessionEndedDialog();
   }
@@ -170,7 +170,7 @@ async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const sent = getToken();
-  const headers = buildHeaders('application/json');
+  const headers = buildHeaders('application/json', sent);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {
@@ -209,7 +209,7 @@ export async function getIfChanged<T>(
   options: Omit<RequestOptions, 'body'> = {},
 ): Promise<Revalidated<T>> {
   const sent = getToken();
-  const headers = buildHeaders('application/json');
+  const headers = buildHeaders('application/json', sent);
   if (etag !== null) headers['If-None-Match'] = etag;
   let envelope: ApiEnvelope<unknown>;
   let version: string | null;
@@ -253,7 +253,7 @@ export async function fetchFile(path: string, options: Omit<RequestOptions, 'bod
   const sent = getToken();
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*'), signal: options.signal });
+    response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*', sent), signal: options.signal });
   } catch (error) {
     throw transportFailure(error, options);
   }
