@@ -4,7 +4,7 @@ import { serveApi } from '../test/fake-api.ts';
 import { api, configureApiClient, sessionEnding } from './api-client.ts';
 import { removeToken, setToken } from './storage.ts';
 
-/** Spec §8: a 401 sends the page to the root, unless it answers a session this client has already left. */
+/** Spec §8: a 401 sends the page to the root, unless it answers no session or one this client has already left. */
 describe('a 401', () => {
   const goToRoot = vi.fn();
   configureApiClient({ goToRoot });
@@ -39,6 +39,15 @@ describe('a 401', () => {
     const release = unauthorizedWhenReleased();
     const call = api.get('/admin/message/unread');
     removeToken(); // logout cleared the session, the app is on /login
+    release();
+    await expect(call).rejects.toMatchObject({ status: 401 });
+    expect(goToRoot).not.toHaveBeenCalled();
+  });
+
+  it('for a call sent without a token (a screen left behind after logout refetching) goes nowhere', async () => {
+    removeToken();
+    const release = unauthorizedWhenReleased();
+    const call = api.get('/admin/menu');
     release();
     await expect(call).rejects.toMatchObject({ status: 401 });
     expect(goToRoot).not.toHaveBeenCalled();

@@ -91,12 +91,13 @@ export function sessionEnding(token: string | null): void {
 }
 
 /**
- * A 401 for a session this client has already left: the token it was sent with is being
- * ended, or is no longer the stored one (logged out, or signed in again). A request still in
- * flight at logout answers so; sending the page to the root then would take the user away from
- * the login page they were just sent to.
+ * A 401 that is not news: the call carried no token (a screen still mounted at logout fetched
+ * again after the token was cleared), or a token this client is ending or no longer holds
+ * (logged out, or signed in again). Calls in flight at logout answer so; sending the page to
+ * the root then would take the user away from the login page they were just sent to. A
+ * stranger needs no redirect from here: the route guards send them to sign in.
  */
-const isStale = (sent: string | null): boolean => sent !== null && (sent === endingToken || sent !== getToken());
+const isStale = (sent: string | null): boolean => sent === null || sent === endingToken || sent !== getToken();
 
 async function openSessionEndedDialog(): Promise<void> {
   if (sessionDialogOpen) return;
