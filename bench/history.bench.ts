@@ -78,7 +78,7 @@ function rawQueries(db: Parameters<typeof repo.sameTargetQuery>[0], c: Call, who
     mac:
       mac === undefined
         ? []
-        : [repo.sameMachineQuery(db, mac, key, scope).compile(), repo.machineChatIdsQuery(db, mac, key, scope).compile()],
+        : [repo.sameMachineQuery(db, [mac], key, scope).compile(), repo.machineChatIdsQuery(db, [mac], key, scope).compile()],
   };
 }
 

@@ -14,3 +14,6 @@ export function proposeChangedMac(previousMac: string | null, mac: string | null
   if (mac === null) return null;
   return previousMac !== null && previousMac !== mac ? 1 : 0;
 }
+
+/** Machines of a chat ID looked at when only the chat ID is known: the latest ones it was recorded on. */
+export const HISTORY_MACHINES_MAX = 20;

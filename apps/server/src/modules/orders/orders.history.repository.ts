@@ -1,4 +1,4 @@
-import { HISTORY_CHAT_IDS_MAX, HISTORY_LIST_MAX } from '@clearplay/contract';
+import { HISTORY_CHAT_IDS_MAX, HISTORY_LIST_MAX, HISTORY_MACHINES_MAX } from '@clearplay/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
@@ -70,23 +70,40 @@ export const latestFlagged = (db: Db, key: string, scope: HistoryScope) =>
     .limit(1)
     .executeTakeFirst();
 
-/** The latest records of this machine, under any chat ID but `exceptKey` when given. */
-export const sameMachineQuery = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) => {
+/**
+ * The machines this chat ID was recorded on, latest first (at most HISTORY_MACHINES_MAX), from
+ * the records the reader may see: what the history looks at when only the chat ID is known.
+ */
+export async function targetMachines(db: Db, key: string, scope: HistoryScope): Promise<string[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select('orders.mac')
+    .where(chatKeyOf(db), '=', key)
+    .where((eb) => scoped(db, eb, scope))
+    .groupBy('orders.mac')
+    .orderBy(sql`max(${sql.ref('orders.createdAt')})`, 'desc')
+    .limit(HISTORY_MACHINES_MAX)
+    .execute();
+  return rows.map((r) => r.mac);
+}
+
+/** The latest records of these machines, under any chat ID but `exceptKey` when given. */
+export const sameMachineQuery = (db: Db, macs: readonly string[], exceptKey: string | undefined, scope: HistoryScope) => {
   let q = withNames(db)
-    .where('orders.mac', '=', mac)
+    .where('orders.mac', 'in', macs)
     .where((eb) => scoped(db, eb as unknown as OrdersEb, scope));
   if (exceptKey !== undefined) q = q.where(chatKeyOf(db), '<>', exceptKey);
   return newestFirst(q).limit(HISTORY_LIST_MAX);
 };
-export const sameMachine = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) =>
-  sameMachineQuery(db, mac, exceptKey, scope).execute();
+export const sameMachine = async (db: Db, macs: readonly string[], exceptKey: string | undefined, scope: HistoryScope) =>
+  macs.length === 0 ? [] : sameMachineQuery(db, macs, exceptKey, scope).execute();
 
-/** The chat IDs this machine was seen under (but `exceptKey`), latest first: one spelling of each. */
-export const machineChatIdsQuery = (db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope) => {
+/** The chat IDs these machines were seen under (but `exceptKey`), latest first: one spelling of each. */
+export const machineChatIdsQuery = (db: Db, macs: readonly string[], exceptKey: string | undefined, scope: HistoryScope) => {
   let q = db
     .selectFrom('orders')
     .select((eb) => [eb.fn.max('orders.objWechat').as('objWechat'), eb.fn.max('orders.createdAt').as('last')])
-    .where('orders.mac', '=', mac)
+    .where('orders.mac', 'in', macs)
     .where((eb) => scoped(db, eb, scope));
   if (exceptKey !== undefined) q = q.where(chatKeyOf(db), '<>', exceptKey);
   return q
@@ -94,8 +111,14 @@ export const machineChatIdsQuery = (db: Db, mac: string, exceptKey: string | und
     .orderBy(sql`max(${sql.ref('orders.createdAt')})`, 'desc')
     .limit(HISTORY_CHAT_IDS_MAX);
 };
-export async function machineChatIds(db: Db, mac: string, exceptKey: string | undefined, scope: HistoryScope): Promise<string[]> {
-  const rows = await machineChatIdsQuery(db, mac, exceptKey, scope).execute();
+export async function machineChatIds(
+  db: Db,
+  macs: readonly string[],
+  exceptKey: string | undefined,
+  scope: HistoryScope,
+): Promise<string[]> {
+  if (macs.length === 0) return [];
+  const rows = await machineChatIdsQuery(db, macs, exceptKey, scope).execute();
   return rows.map((r) => String(r.objWechat));
 }
 

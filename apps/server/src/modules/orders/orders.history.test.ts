@@ -146,6 +146,32 @@ describe('the same machine under other chat IDs', () => {
   });
 });
 
+describe('a chat ID alone: the machines it was recorded on', () => {
+  it('an inspector who typed only the chat ID sees the other chat IDs seen on its machines', async () => {
+    const h = await ok(inspector, { objWechat: 'wx_rep' });
+    expect(h.mac).toBeNull();
+    expect(ids(h.sameMachine)).toEqual([o.o5!.id, o.o4!.id]); // M1's wx_alt, M2's wx_other
+    expect(h.summary.otherChatIds).toEqual(['wx_alt', 'wx_other']);
+    expect(h.proposedChangedMac).toBeNull();
+  });
+
+  it("a shop learns the machines only from the records it may see: nothing of another shop's private record", async () => {
+    // Shop A sees o1 (its own) and o2 (public), both on M1: M2 is known only from B's private o3.
+    const a = await ok(shopA, { objWechat: 'wx_rep' });
+    expect(ids(a.sameMachine)).toEqual([o.o5!.id]);
+    expect(a.summary.otherChatIds).toEqual(['wx_alt']);
+    // Shop C's own wx_other record is on M2, but only B's private o3 puts wx_rep on M2.
+    const c = await ok(shopC, { objWechat: 'wx_rep' });
+    expect(ids(c.sameMachine)).toEqual([o.o5!.id]);
+    expect(c.summary.otherChatIds).toEqual(['wx_alt']);
+    expect(JSON.stringify(c)).not.toContain(M2);
+    // Shop B sees M1 and M2 through its own records, but not C's private record on M2.
+    const b = await ok(shopB, { objWechat: 'wx_rep' });
+    expect(ids(b.sameMachine)).toEqual([o.o5!.id]);
+    expect(b.summary.otherChatIds).toEqual(['wx_alt']);
+  });
+});
+
 describe('MAC spellings', () => {
   it('every spelling the list filter accepts finds the same records', async () => {
     const spellings = [

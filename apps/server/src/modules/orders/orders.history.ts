@@ -61,11 +61,16 @@ export async function orderHistory(db: Db, query: OrderHistoryQuery, op: Operato
   const staff = seesAll(op);
   const key = objWechat === undefined ? undefined : repo.chatKeyFor(db, objWechat);
 
-  const [target, counts, machine, chatIds] = await Promise.all([
+  // The machines to look at: the one typed, or else every machine the chat ID was recorded on
+  // in the records this reader may see (so a shop learns nothing of another shop's private one).
+  const onMachines = async (): Promise<[OrderWithNamesRow[], string[]]> => {
+    const macs = mac !== undefined ? [mac] : key === undefined ? [] : await repo.targetMachines(db, key, scope);
+    return Promise.all([repo.sameMachine(db, macs, key, scope), repo.machineChatIds(db, macs, key, scope)]);
+  };
+  const [target, counts, [machine, chatIds]] = await Promise.all([
     key === undefined ? [] : repo.sameTarget(db, key, scope),
     key === undefined ? [] : repo.countByResult(db, key, scope),
-    mac === undefined ? [] : repo.sameMachine(db, mac, key, scope),
-    mac === undefined ? [] : repo.machineChatIds(db, mac, key, scope),
+    onMachines(),
   ]);
   const byResult = { '0': 0, '1': 0, '2': 0, '3': 0 };
   for (const c of counts) {

@@ -10,6 +10,8 @@ export const historyEnUS: Record<keyof typeof historyZhCN, string> = {
   'history.flagged': '"{{result}}" on {{date}} ({{game}}, MAC {{mac}})',
   'history.otherChatIds': 'This machine was also seen under {{count}} other chat ID(s)',
   'history.sameMachine': 'Other records of this machine',
+  'history.otherChatIdsOfTarget': 'The machines of this chat ID were also seen under {{count}} other chat ID(s)',
+  'history.sameMachines': 'Other records of the machines this chat ID was seen on',
   'history.col.date': 'Date',
   'history.proposed.on': 'Proposed: MAC changed (last record on {{mac}})',
   'history.proposed.off': 'Proposed: MAC not changed',

@@ -8,6 +8,8 @@ export const historyZhCN = {
   'history.flagged': '{{date}} 检测结果为“{{result}}”（{{game}}，MAC {{mac}}）',
   'history.otherChatIds': '这台机器还以 {{count}} 个其他微信号出现过',
   'history.sameMachine': '同一台机器的其他记录',
+  'history.otherChatIdsOfTarget': '这个微信号用过的机器还以 {{count}} 个其他微信号出现过',
+  'history.sameMachines': '这个微信号用过的机器上的其他记录',
   'history.col.date': '检测时间',
   'history.proposed.on': '系统建议：已更换 MAC（上次为 {{mac}}）',
   'history.proposed.off': '系统建议：未更换 MAC',

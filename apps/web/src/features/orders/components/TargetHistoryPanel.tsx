@@ -51,7 +51,8 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
 
 /**
  * What the service remembers of a target (issue 17): the latest cheating or suspicious result
- * standing out, the earlier results by kind, the machine's other chat IDs, and the records
+ * standing out, the earlier results by kind, the other chat IDs of the machine typed (or, with
+ * only the chat ID, of the machines its records were made on), and the records
  * themselves. It informs only: nothing here blocks saving.
  */
 export function TargetHistoryPanel({ history, loading }: { history: OrderHistory | undefined; loading: boolean }) {
@@ -67,6 +68,8 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
   const { summary } = history;
   const flagged = summary.latestFlagged;
   const earlier = history.sameTarget.length;
+  // Only the chat ID typed: the machines are those its records were made on, maybe several.
+  const byChatIdAlone = history.mac === null;
   const resultLabel = (value: number) => findDictEntry(results, value)?.label ?? String(value);
   return (
     <Card
@@ -99,7 +102,7 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
             type="warning"
             showIcon
             data-testid="history-other-chat-ids"
-            title={t('history.otherChatIds', { count: summary.otherChatIds.length })}
+            title={t(byChatIdAlone ? 'history.otherChatIdsOfTarget' : 'history.otherChatIds', { count: summary.otherChatIds.length })}
             description={
               <Flex wrap gap={4}>
                 {summary.otherChatIds.map((id) => (
@@ -135,7 +138,7 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
         ) : null}
         {history.sameMachine.length > 0 ? (
           <>
-            <Typography.Text strong>{t('history.sameMachine')}</Typography.Text>
+            <Typography.Text strong>{t(byChatIdAlone ? 'history.sameMachines' : 'history.sameMachine')}</Typography.Text>
             <RecordTable records={history.sameMachine} testId="history-same-machine" />
           </>
         ) : null}
