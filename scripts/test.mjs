@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, in order — type check, lint, server tests (SQLite always;
-// PostgreSQL / MariaDB when TEST_PG_URL / TEST_MYSQL_URL are set), web build, the login and
-// public pages' first-load budgets on that build (apps/web/scripts/first-load.mjs), browser tests.
-// Ends with one line `N passed, N failed` over every test that ran.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite — type check and lint, server tests (SQLite always; PostgreSQL /
+// MariaDB when TEST_PG_URL / TEST_MYSQL_URL are set), web unit tests, web build, the login and
+// public pages' first-load budgets on that build (apps/web/scripts/first-load.mjs), browser
+// tests. Ends with each step's time and one line `N passed, N failed` over every test that ran.
+//
+// Steps in one group run side by side (decision 0086): vitest runs one worker on a 2-core
+// machine, the type check and the linter are single-threaded, and the database suites spend much
+// of their time waiting on PostgreSQL and MariaDB, so pairs fill the second core. A group's
+// output is printed line by line with the step's name in front. The first-load budgets and the
+// browser tests run alone: they time what they measure.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,26 +21,34 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const only = process.argv.slice(2); // e.g. `npm test -- server:sqlite e2e`
-const steps = [
-  { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
-  { name: 'lint', cmd: ['npm', 'run', 'lint'] },
-  { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' } },
-  process.env.TEST_PG_URL && { name: 'server:postgres', vitest: 'apps/server', env: { TEST_DB: 'pg' } },
-  process.env.TEST_MYSQL_URL && { name: 'server:mariadb', vitest: 'apps/server', env: { TEST_DB: 'mysql' } },
-  { name: 'web:unit', vitest: 'apps/web' },
-  { name: 'system-deps', cmd: ['bash', 'scripts/ensure-system-deps.sh'] },
-  { name: 'build', cmd: ['npm', 'run', 'build'] },
-  { name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] },
-  { name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] },
-  { name: 'e2e', vitest: 'apps/web', config: 'vitest.e2e.config.ts' },
+const groups = [
+  [
+    { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
+    { name: 'lint', cmd: ['npm', 'run', 'lint'] },
+  ],
+  [
+    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' } },
+    { name: 'web:unit', vitest: 'apps/web' },
+  ],
+  [
+    process.env.TEST_PG_URL && { name: 'server:postgres', vitest: 'apps/server', env: { TEST_DB: 'pg' } },
+    process.env.TEST_MYSQL_URL && { name: 'server:mariadb', vitest: 'apps/server', env: { TEST_DB: 'mysql' } },
+  ],
+  [{ name: 'system-deps', cmd: ['bash', 'scripts/ensure-system-deps.sh'] }],
+  [{ name: 'build', cmd: ['npm', 'run', 'build'] }],
+  [{ name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] }],
+  [{ name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] }],
+  [{ name: 'e2e', vitest: 'apps/web', config: 'vitest.e2e.config.ts' }],
 ]
-  .filter(Boolean)
-  .filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'system-deps' && only.includes('e2e')));
+  .map((group) =>
+    group.filter(Boolean).filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'system-deps' && only.includes('e2e'))),
+  )
+  .filter((group) => group.length > 0);
 
-let passed = 0;
-let failed = 0;
-const summary = [];
-for (const step of steps) {
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
+/** Runs one step; resolves with its summary line and its test counts. */
+function run(step, alone) {
   const started = Date.now();
   let cmd = step.cmd;
   let cwd = root;
@@ -52,28 +67,58 @@ for (const step of steps) {
     ];
   }
   console.log(`\n── ${step.name} ──`);
-  const res = spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: { ...process.env, ...step.env } });
-  const ok = res.status === 0;
-  let counts = '';
-  if (report && existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed)`;
-    if (r.numTotalTests === 0) {
-      console.error(`${step.name}: no test ran`);
-      summary.push(`${step.name}: FAILED, no test ran`);
-      failed += 1;
-      continue;
+  const child = spawn(cmd[0], cmd.slice(1), {
+    cwd,
+    stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...step.env },
+  });
+  if (!alone) {
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => console.log(`[${step.name}] ${line}`));
     }
-  } else if (report) {
-    failed += 1;
   }
-  summary.push(`${step.name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  if (!ok && !report) failed += 1;
-  if (!ok && !process.env.TEST_KEEP_GOING) break;
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const ok = code === 0;
+      const result = { passed: 0, failed: 0, line: '' };
+      let counts = '';
+      if (report && existsSync(report)) {
+        const r = JSON.parse(readFileSync(report, 'utf8'));
+        result.passed = r.numPassedTests;
+        result.failed = r.numFailedTests;
+        counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed)`;
+        if (r.numTotalTests === 0) {
+          console.error(`${step.name}: no test ran`);
+          result.line = `${step.name}: FAILED, no test ran`;
+          result.failed += 1;
+          return resolve(result);
+        }
+      } else if (report || !ok) {
+        result.failed += 1;
+      }
+      result.line = `${step.name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${seconds(Date.now() - started)}`;
+      resolve(result);
+    });
+  });
+}
+
+const began = Date.now();
+let passed = 0;
+let failed = 0;
+const summary = [];
+for (const group of groups) {
+  const started = Date.now();
+  const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
+  for (const r of results) {
+    passed += r.passed;
+    failed += r.failed;
+    summary.push(r.line);
+  }
+  if (group.length > 1) summary.push(`  (side by side: ${seconds(Date.now() - started)})`);
+  if (results.some((r) => r.line.includes('FAILED')) && !process.env.TEST_KEEP_GOING) break;
 }
 console.log('\n── summary ──');
 for (const line of summary) console.log(line);
+console.log(`total: ${seconds(Date.now() - began)}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && summary.every((l) => !l.includes('FAILED')) ? 0 : 1);
