@@ -10,7 +10,7 @@ import securityPlugin, { securityHeaders } from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
-import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
+import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-context.ts';
 import { lazyRequestLogger } from './lib/request-log.ts';
@@ -122,6 +122,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
       maxImageBytes: config.uploads.maxImageBytes,
       bucket: LOCAL_BUCKET,
       ...resolveUploadKeys(config.dataDir),
+      evidenceUrlSecret: resolveEvidenceUrlSecret(config.dataDir, config.uploads.evidenceUrlSecret),
     });
   }
   await app.register(spaPlugin, { webDist: config.webDist, publicUrl: config.publicUrl });

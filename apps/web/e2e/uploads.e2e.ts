@@ -46,6 +46,9 @@ function watchUploads(page: Page): SeenRequest[] {
   return seen;
 }
 
+/** An image URL without its signature. */
+const bare = (url: string): string => url.split('?')[0]!;
+
 const partsOf = (seen: SeenRequest[]) => seen.filter((r) => r.part !== undefined).map((r) => r.part as number);
 
 // ── the order form ──
@@ -81,7 +84,12 @@ const uploader = (modal: Locator, field: 'certImages' | 'proofImages' | 'personC
 
 /** The stored URLs the uploader shows as finished thumbnails. */
 const thumbnails = (box: Locator) =>
-  box.locator('.ant-upload-list-item-done img').evaluateAll((imgs) => imgs.map((img) => new URL((img as HTMLImageElement).src).pathname));
+  box.locator('.ant-upload-list-item-done img').evaluateAll((imgs) =>
+    imgs.map((img) => {
+      const url = new URL((img as HTMLImageElement).src);
+      return url.pathname + url.search;
+    }),
+  );
 
 const choose = (box: Locator, name: string, mimeType: string, buffer: Buffer) =>
   box.locator('input[type=file]').setInputFiles({ name, mimeType, buffer });
@@ -145,7 +153,8 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     await choose(cert, 'small.png', 'image/png', small);
     await until(() => thumbnails(cert).then((urls) => urls.length)).toBe(1);
     const [smallUrl] = await thumbnails(cert);
-    expect(smallUrl).toMatch(/^\/upload\/files\/evidence\/cert\/\d{6}\/[0-9a-f]{32}$/);
+    // evidence is shown through a short-lived signed link (decision 0082)
+    expect(smallUrl).toMatch(/^\/upload\/files\/evidence\/cert\/\d{6}\/[0-9a-f]{32}\?e=\d+&token=[\w-]+$/);
     expect(seen.filter((r) => r.method === 'POST' && r.path === '/upload')).toHaveLength(1);
     expect(partsOf(seen)).toEqual([]);
 
@@ -162,7 +171,7 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     await until(() => thumbnails(proof).then((urls) => urls.length)).toBe(1);
     await page.unroute(PART_URL);
     const [largeUrl] = await thumbnails(proof);
-    expect(largeUrl).toMatch(/^\/upload\/files\/evidence\/proof\/\d{6}\/[0-9a-f]{32}$/);
+    expect(largeUrl).toMatch(/^\/upload\/files\/evidence\/proof\/\d{6}\/[0-9a-f]{32}\?e=\d+&token=[\w-]+$/);
     expect(seen.filter((r) => r.method === 'POST' && INIT_URL.test(r.path))).toHaveLength(1);
     expect(partsOf(seen).sort()).toEqual([1, 2]);
     expect(await proof.getByText('选择图片上传').isVisible()).toBe(true);
@@ -178,8 +187,12 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     await row.locator('[data-testid^="order-edit-"]').click();
     const reopened = formModal(page);
     await until(() => reopened.getByTestId('order-form-objWechat').inputValue()).toBe(objWechat);
-    await until(() => thumbnails(uploader(reopened, 'certImages'))).toEqual([smallUrl]);
-    await until(() => thumbnails(uploader(reopened, 'proofImages'))).toEqual([largeUrl]);
+    // the same images, signed anew for this reading
+    await until(() => thumbnails(uploader(reopened, 'certImages')).then((urls) => urls.map(bare))).toEqual([bare(smallUrl!)]);
+    await until(() => thumbnails(uploader(reopened, 'proofImages')).then((urls) => urls.map(bare))).toEqual([bare(largeUrl!)]);
+    const [smallAgain] = await thumbnails(uploader(reopened, 'certImages'));
+    const [largeAgain] = await thumbnails(uploader(reopened, 'proofImages'));
+    expect(smallAgain).toMatch(/\?e=\d+&token=[\w-]+$/);
     expect(await thumbnails(uploader(reopened, 'personCertImages'))).toEqual([]);
     // the thumbnails really loaded
     await until(() =>
@@ -189,10 +202,12 @@ describe('evidence images on the order form (issue 4, qiniu-js against the embed
     ).toBe(true);
 
     for (const [url, bytes] of [
-      [smallUrl, small],
-      [largeUrl, large],
+      [smallAgain, small],
+      [largeAgain, large],
     ] as const) {
       expect(await fetchedInBrowser(page, url as string)).toEqual({ status: 200, size: bytes.length, sha256: sha256(bytes) });
+      // the bare path is refused, even from a signed-in browser
+      expect((await fetchedInBrowser(page, bare(url as string))).status).toBe(403);
     }
     await reopened.locator('.ant-modal-footer .ant-btn:not(.ant-btn-primary)').click();
     await page.context().close();

@@ -259,8 +259,14 @@ describe('with the cloud provider', () => {
   let shop: LoggedIn;
 
   beforeAll(async () => {
-    // Stands in for the provider's public image domain.
+    // Stands in for the provider's private image domain: only a signed download URL is answered.
     server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://domain');
+      if (!/^\d+$/.test(url.searchParams.get('e') ?? '') || !(url.searchParams.get('token') ?? '').startsWith('ak-test:')) {
+        res.writeHead(401).end('{"error":"bad token"}');
+        return;
+      }
+      req.url = url.pathname;
       if (req.url === '/evidence/cert/ok') {
         res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
       } else if (req.url === '/evidence/proof/shot.webp') {

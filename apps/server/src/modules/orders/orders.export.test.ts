@@ -142,7 +142,10 @@ describe('GET /admin/order/export', () => {
     expect(a1[col('MAC address')]).toBe('AA-BB-CC-DD-EE-0F');
     expect(a1[col('Client shop')]).toBe('Shop A');
     expect(a1[col('Amount')]).toBe(30);
-    expect(a1[col('Health certificate')]).toBe('/upload/files/evidence/cert/202601/0123456789abcdef0123456789abcdef');
+    // An absolute link under the request's origin, signed for a stated time (decision 0082).
+    expect(a1[col('Health certificate')]).toMatch(
+      /^http:\/\/localhost(:80)?\/upload\/files\/evidence\/cert\/202601\/0123456789abcdef0123456789abcdef\?e=\d+&token=[\w-]+$/,
+    );
     // 03:04:05 UTC is 11:04:05 in Beijing: the cell shows the wall-clock time.
     expect((a1[col('Install time')] as Date).toISOString()).toBe('2026-01-02T11:04:05.000Z');
     const created8 = new Date(Date.parse(created.a1!.createdTime) + 8 * 3_600_000).toISOString();

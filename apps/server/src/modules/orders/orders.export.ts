@@ -4,6 +4,9 @@
  * written before the next is read, so memory stays flat on a million orders and the
  * database connection is never held for the whole download. A shop exports what the list
  * shows it: its own orders in full, other shops' public orders without amount and client.
+ * Evidence columns hold absolute links (PUBLIC_URL, else the request's origin), signed for
+ * EVIDENCE_URL_EXPORT_HOURS; the header row says until when and where to sign in after that
+ * (decision 0082).
  */
 import type { Readable } from 'node:stream';
 import { fenToYuan, neutraliseFormula, type OrderExportQuery } from '@clearplay/contract';
@@ -20,12 +23,14 @@ import {
   EXPORT_COLUMNS,
   beijingCellDate,
   fileStamp,
+  formatBeijing,
   headerOf,
   labelOf,
   loadDictLabels,
   type DictLabels,
   type SheetColumn,
 } from './orders.sheet.ts';
+import { signImageList, type EvidenceUrls } from '../uploads/uploads.service.ts';
 import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../lib/xlsx-stream.ts';
 
 /** Rows per database read. */
@@ -96,7 +101,12 @@ export interface Viewer {
  * operator: a shop sees amount and client of its own orders only (the export test checks the
  * two agree).
  */
-export function exportCells(row: ExportRow, viewer: Viewer, dict: DictLabels): XlsxCell[] {
+export function exportCells(
+  row: ExportRow,
+  viewer: Viewer,
+  dict: DictLabels,
+  images: (list: string) => string = (list) => list,
+): XlsxCell[] {
   const full = viewer.seesAll || Number(row.user_id) === viewer.id;
   const byColumn: Record<SheetColumn, XlsxCell> = {
     code: text(row.code),
@@ -114,9 +124,9 @@ export function exportCells(row: ExportRow, viewer: Viewer, dict: DictLabels): X
     ifPublic: text(labelOf(dict, 'ifPublic', row.if_public === 1 ? 1 : 0)),
     ifChangedMac: text(labelOf(dict, 'ifChangedMac', row.if_changed_mac === 1 ? 1 : 0)),
     description: text(row.description),
-    certImages: text(row.cert_images),
-    proofImages: text(row.proof_images),
-    personCertImages: text(row.person_cert_images),
+    certImages: text(images(row.cert_images)),
+    proofImages: text(images(row.proof_images)),
+    personCertImages: text(images(row.person_cert_images)),
     createdTime: beijingCellDate(Number(row.created_at)),
     updatedTime: beijingCellDate(Number(row.updated_at)),
   };
@@ -139,6 +149,22 @@ function after(eb: ListEb, sort: repo.OrderSort, cursor: Cursor) {
   return eb.and([eb(column, orEqual, cursor.key), eb.or([eb(column, beyond, cursor.key), eb('orders.id', beyond, cursor.id)])]);
 }
 
+/** How the export writes evidence links: signed by `urls`, absolute under `base` (no trailing slash). */
+export interface ExportLinks {
+  urls: EvidenceUrls;
+  base: string;
+  ownHost?: string;
+}
+
+/** A stored image list as the export's absolute links, signed until `deadline`. */
+export function exportImageList(links: ExportLinks, list: string, deadline: number): string {
+  if (list === '') return list;
+  return signImageList(links.urls, list, deadline, links.ownHost)
+    .split(',')
+    .map((url) => (url.startsWith('/') && !url.startsWith('//') ? `${links.base}${url}` : url))
+    .join(',');
+}
+
 export interface OrderExport {
   fileName: string;
   asciiName: string;
@@ -156,6 +182,7 @@ export async function exportOrders(
   op: Operator,
   locale: Locale,
   onError: (error: unknown) => void,
+  links?: ExportLinks,
 ): Promise<OrderExport> {
   const filter = toOrderFilter(query, op);
   const sort = toSort(query);
@@ -171,19 +198,24 @@ export async function exportOrders(
   // The first page is read before the answer starts, so a failing database is still a JSON error.
   let rows = filter === null ? [] : await page(filter, null);
 
-  const stamp = fileStamp(nowMs());
+  const started = nowMs();
+  const stamp = fileStamp(started);
+  const deadline = links === undefined ? 0 : Math.floor(started / 1000) + links.urls.exportTtlSeconds;
+  const images = links === undefined ? undefined : (list: string) => exportImageList(links, list, deadline);
+  // After the last column: until when the links work, and where to look after that.
+  const note =
+    links === undefined
+      ? []
+      : [t(locale, 'orderSheet.header.imageLinks', { until: formatBeijing(deadline * 1000), base: `${links.base}/` })];
   const xlsx = new XlsxStreamWriter(
     t(locale, 'orderSheet.sheet.orders'),
     EXPORT_COLUMNS.map((column) => ({ width: WIDTH[column] ?? 14, format: FORMAT[column] })),
   );
 
   const write = async () => {
-    xlsx.writeRow(
-      EXPORT_COLUMNS.map((column) => headerOf(locale, column)),
-      true,
-    );
+    xlsx.writeRow([...EXPORT_COLUMNS.map((column) => headerOf(locale, column)), ...note], true);
     for (;;) {
-      for (const row of rows) xlsx.writeRow(exportCells(row, viewer, dict));
+      for (const row of rows) xlsx.writeRow(exportCells(row, viewer, dict, images));
       const last = rows.at(-1);
       if (filter === null || last === undefined || rows.length < EXPORT_PAGE) break;
       await xlsx.drained();

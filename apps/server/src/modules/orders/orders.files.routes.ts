@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorEnvelope, ok, responses } from '../../lib/envelope.ts';
 import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.ts';
-import { createBlobStore } from '../uploads/uploads.service.ts';
+import { createBlobStore, createEvidenceUrls } from '../uploads/uploads.service.ts';
 import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
 import { readSheet } from './import/read.ts';
@@ -29,6 +29,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
   // The import reads its multipart body itself (a stream with a size limit), in this plugin only.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   const blobs = await createBlobStore(config);
+  const urls = await createEvidenceUrls(config);
 
   app.get(
     '/admin/order/import/template',
@@ -89,8 +90,15 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       },
     },
     async (request, reply) => {
-      const exported = await exportOrders(db, request.query, operatorOf(request), localeOf(request), (error) =>
-        request.log.error({ err: error, reqId: request.id }, 'order export failed'),
+      // Evidence as absolute links under the public base (decision 0051), signed for a stated time (decision 0082).
+      const base = (config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+      const exported = await exportOrders(
+        db,
+        request.query,
+        operatorOf(request),
+        localeOf(request),
+        (error) => request.log.error({ err: error, reqId: request.id }, 'order export failed'),
+        { urls, base, ownHost: request.host },
       );
       return reply
         .type(XLSX_TYPE)

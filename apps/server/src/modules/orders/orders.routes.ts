@@ -14,7 +14,9 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, operatorOf, type RouteDeps } from '../../http/route-context.ts';
+import { createEvidenceUrls } from '../uploads/uploads.service.ts';
 import { changedMacNote, markRepeatTargets } from './orders.history.ts';
+import { withSignedImages } from './orders.images.ts';
 import { orderProfile } from './orders.profile.ts';
 import * as orders from './orders.service.ts';
 
@@ -23,6 +25,9 @@ const tags = ['order'];
 
 /** Detection orders (spec §3 Order; PRODUCT.md "Orders"). Import, export and download: orders.files.routes.ts. */
 const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
+  // Evidence goes out signed for a short while, to the callers who may see the order (decision 0082).
+  const urls = await createEvidenceUrls(config);
+  const signed = <T extends OrderItem>(item: T, host: string): T => withSignedImages(item, urls, host);
   app.get(
     '/admin/order/list',
     {
@@ -37,7 +42,8 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, conf
     },
     async (request) => {
       const page = await orders.listOrders(db, request.query, operatorOf(request));
-      return ok({ ...page, list: await markRepeatTargets(db, page.list, operatorOf(request)) });
+      const list = await markRepeatTargets(db, page.list, operatorOf(request));
+      return ok({ ...page, list: list.map((item) => signed(item, request.host)) });
     },
   );
 
@@ -53,7 +59,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, conf
         response: responses(OrderItem),
       },
     },
-    async (request) => ok(await orders.orderDetail(db, request.query.id, operatorOf(request))),
+    async (request) => ok(signed(await orders.orderDetail(db, request.query.id, operatorOf(request)), request.host)),
   );
 
   app.get(
@@ -69,16 +75,16 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, conf
       },
     },
     // The public pages' base: PUBLIC_URL, else this request's origin (decision 0051, as the ZIP).
-    async (request) =>
-      ok(
-        await orderProfile(
-          db,
-          request.query.id,
-          operatorOf(request),
-          localeOf(request),
-          config.publicUrl ?? `${request.protocol}://${request.host}`,
-        ),
-      ),
+    async (request) => {
+      const profile = await orderProfile(
+        db,
+        request.query.id,
+        operatorOf(request),
+        localeOf(request),
+        config.publicUrl ?? `${request.protocol}://${request.host}`,
+      );
+      return ok({ ...profile, order: signed(profile.order, request.host) });
+    },
   );
 
   app.get(
@@ -111,7 +117,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, conf
     async (request) => {
       const item = await orders.createOrder(db, request.body, operatorOf(request));
       request.logContent = `order ${item.code} (#${item.id}): ${item.objWechat}, result ${item.result}, client #${item.userId}, ${orders.formatFen(item.amount ?? 0)}${changedMacNote(request.body)}`;
-      return ok(item);
+      return ok(signed(item, request.host));
     },
   );
 
@@ -130,7 +136,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, conf
     async (request) => {
       const { item, changes } = await orders.updateOrder(db, request.body, operatorOf(request));
       request.logContent = `order ${item.code} (#${item.id}): updated${changes.length > 0 ? `, ${changes.join(', ')}` : ''}${changedMacNote(request.body)}`;
-      return ok(item);
+      return ok(signed(item, request.host));
     },
   );
 

@@ -18,6 +18,7 @@ import type { Operator } from '../../http/route-context.ts';
 import type { MessageKey, MessageParams } from '../../lib/messages.ts';
 import { DAY_MS } from '../../lib/time.ts';
 import type { PartyRow } from './orders.repository.ts';
+import { stripSignature } from '../uploads/uploads.service.ts';
 
 // ── who sees and does what (PRODUCT.md "People and roles") ──
 
@@ -83,7 +84,8 @@ const IMAGE_URL = /^(https?:\/\/[^\s,]+|\/[^\s,]+)$/;
 function cleanImages(list: string | undefined, field: string, issues: Issue[]): string {
   const urls = (list ?? '')
     .split(',')
-    .map((u) => u.trim())
+    // A link handed out signed is stored bare (decision 0082): it is signed again at each read.
+    .map((u) => stripSignature(u.trim()))
     .filter((u) => u !== '');
   if (urls.length > ORDER_IMAGES_MAX) issues.push({ field, key: 'order.tooManyImages', params: { max: ORDER_IMAGES_MAX } });
   const bad = urls.find((u) => u.length > 500 || !IMAGE_URL.test(u));

@@ -1,10 +1,13 @@
 /**
  * The BlobStore contract, run against both stores: the local disk of the embedded host, and
  * the provider's bucket through the qiniu Node SDK. The SDK uploads to the embedded upload
- * host (pointed at it as at the cloud) and reads from its public file URLs; its management
- * calls (stat, delete, list) go to a small HTTP server standing in for the provider's rs/rsf
- * hosts at the network edge, answering from the same disk the upload host wrote.
+ * host (pointed at it as at the cloud); its management calls (stat, delete, list) and the
+ * downloads from the private bucket's domain go to a small HTTP server standing in for the
+ * provider's hosts at the network edge, answering from the same disk the upload host wrote.
+ * The edge serves a file only for a private download URL signed as the provider checks it
+ * (`?e=<deadline>&token=<AK>:<HMAC-SHA1 of the URL>`, decision 0082).
  */
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,8 +29,20 @@ function providerEdge(disk: LocalBlobStore): Server {
     return { bucket, key: key.join(':') };
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      // The private bucket's domain: the URL up to `&token=` signed with the secret key, not expired.
+      const [unsigned, token] = url.href.split('&token=');
+      const deadline = Number(url.searchParams.get('e'));
+      const sign = createHmac('sha1', KEYS.secretKey).update(unsigned!).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
+      if (token !== `${KEYS.accessKey}:${sign}` || !(deadline * 1000 >= Date.now())) return json(res, 401, { error: 'bad token' });
+      const got = await disk.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
+      if (got === null) return json(res, 404, { error: 'Document not found' });
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      got.stream.pipe(res);
+      return;
+    }
     if (!String(req.headers.authorization ?? '').startsWith(`Qiniu ${KEYS.accessKey}:`)) return json(res, 401, { error: 'bad token' });
-    const url = new URL(req.url ?? '/', 'http://edge');
     const [, op, encoded] = url.pathname.split('/');
     if ((op === 'stat' || op === 'delete') && encoded !== undefined) {
       const { bucket, key } = entry(encoded);
@@ -85,7 +100,7 @@ const subjects: Subject[] = [
       await new Promise<void>((resolve) => edge.listen(0, '127.0.0.1', resolve));
       const edgeHost = `127.0.0.1:${(edge.address() as { port: number }).port}`;
       const upHost = `${new URL(host.base).host}${PREFIX}`;
-      const publicBaseUrl = `${host.base}${PREFIX}/files`;
+      const publicBaseUrl = `http://${edgeHost}/files`;
       const store = await QiniuBlobStore.create({
         ...KEYS,
         bucket: BUCKET,

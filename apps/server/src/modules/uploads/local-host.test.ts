@@ -4,10 +4,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qetagOf } from './digest-stream.ts';
+import { localEvidenceUrls } from './evidence-urls.ts';
 import {
   BUCKET,
   complete,
   encodeKey,
+  EVIDENCE_SECRET,
   formUpload,
   initUpload,
   KEYS,
@@ -18,6 +20,7 @@ import {
   PREFIX,
   putPart,
   rawGet,
+  signedPath,
   startHost,
   token,
   upTokenHeader,
@@ -67,16 +70,16 @@ describe('form upload (files up to 4 MB)', () => {
     });
     expect((await readFile(stored(key))).equals(file)).toBe(true);
 
-    const served = await fetch(`${host.base}${PREFIX}/files/${key}`);
+    const served = await fetch(`${host.base}${signedPath(key)}`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(served.headers.get('cache-control')).toContain('immutable');
+    expect(served.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
     expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
 
-    const again = await rawGet(host.base, `${PREFIX}/files/${key}`, { 'if-none-match': served.headers.get('etag')! });
+    const again = await rawGet(host.base, signedPath(key), { 'if-none-match': served.headers.get('etag')! });
     expect(again.status).toBe(304);
-    const head = await fetch(`${host.base}${PREFIX}/files/${key}`, { method: 'HEAD' });
+    const head = await fetch(`${host.base}${signedPath(key)}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(file.length));
   });
@@ -192,7 +195,7 @@ describe('key traversal', () => {
       `${PREFIX}/files/evidence`,
     ]) {
       const res = await rawGet(host.base, path);
-      expect(res.status, path).toBe(404);
+      expect([403, 404], path).toContain(res.status);
     }
   });
 });
@@ -389,12 +392,72 @@ describe('host housekeeping', () => {
     expect(pre.headers.get('access-control-allow-headers')).toContain('Content-MD5');
     const unknown = await fetch(`${host.base}${PREFIX}/nothing/here`);
     expect(await errorOf(unknown)).toBe('404 no such route');
-    const missing = await fetch(`${host.base}${PREFIX}/files/evidence/none`);
+    const missing = await fetch(`${host.base}${signedPath('evidence/none')}`);
     expect(missing.status).toBe(404);
   });
 
   it('refuses a form upload that is not multipart', async () => {
     const res = await fetch(`${host.base}${PREFIX}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(await errorOf(res)).toBe('400 expected multipart/form-data');
+  });
+});
+
+describe('evidence served only through short-lived signed links (decision 0082)', () => {
+  const file = pngBytes(2000, 9);
+  let key: string;
+  beforeAll(async () => {
+    key = freshKey();
+    expect((await formUpload(host.base, { file, token: token({ key }), key })).status).toBe(200);
+  });
+  const bodyOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
+  /** `path?e=&token=` with the given deadline, signed with the host's secret. */
+  const signedAt = (path: string, deadline: number) => localEvidenceUrls(EVIDENCE_SECRET, 300, 300).sign(path, deadline);
+
+  it('refuses the bare path of a private image, without the bytes (GET and HEAD)', async () => {
+    const bare = await fetch(`${host.base}${PREFIX}/files/${key}`);
+    expect(bare.status).toBe(403);
+    expect((await bodyOf(bare)).includes(file.subarray(0, 64))).toBe(false);
+    expect((await fetch(`${host.base}${PREFIX}/files/${key}`, { method: 'HEAD' })).status).toBe(403);
+  });
+
+  it('refuses a forged signature that looks valid, an expired link and a signature for another path', async () => {
+    const good = signedPath(key);
+    const forged = good.replace(
+      /token=[^&]+$/,
+      `token=${
+        localEvidenceUrls('another-secret-0123456789abcdefghij', 300, 300)
+          .sign(`${PREFIX}/files/${key}`, nowSeconds() + 300)
+          .split('token=')[1]
+      }`,
+    );
+    expect(forged).not.toBe(good);
+    const expired = signedAt(`${PREFIX}/files/${key}`, nowSeconds() - 1);
+    const other = freshKey();
+    await formUpload(host.base, { file: pngBytes(1000, 4), token: token({ key: other }), key: other });
+    const otherQuery = signedPath(other).slice(signedPath(other).indexOf('?'));
+    const longer = `${PREFIX}/files/${key}?e=${nowSeconds() + 999_999}&token=${good.split('token=')[1]}`;
+    for (const path of [forged, expired, `${PREFIX}/files/${key}${otherQuery}`, longer, `${PREFIX}/files/${key}?e=&token=`]) {
+      const res = await fetch(`${host.base}${path}`);
+      expect(res.status, path).toBe(403);
+      expect((await bodyOf(res)).includes(file.subarray(0, 64)), path).toBe(false);
+    }
+  });
+
+  it('serves a signed link with private caching that never outlives it', async () => {
+    const res = await fetch(`${host.base}${signedPath(key, 120)}`);
+    expect(res.status).toBe(200);
+    expect((await bodyOf(res)).equals(file)).toBe(true);
+    const cache = res.headers.get('cache-control') ?? '';
+    expect(cache).toMatch(/^private, max-age=\d+$/);
+    expect(Number(/max-age=(\d+)/.exec(cache)![1])).toBeLessThanOrEqual(120);
+  });
+
+  it('keeps avatars public: served without a signature, cached as immutable', async () => {
+    const avatar = 'avatar/7/0123456789abcdef0123456789abcdef';
+    expect((await formUpload(host.base, { file, token: token({ key: avatar }), key: avatar })).status).toBe(200);
+    const res = await fetch(`${host.base}${PREFIX}/files/${avatar}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await bodyOf(res)).equals(file)).toBe(true);
   });
 });

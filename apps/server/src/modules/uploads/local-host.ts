@@ -13,7 +13,7 @@
  *   PUT  /upload/buckets/<bucket>/objects/<b64 key>/uploads/<id>/<n>   part  -> {etag, md5}
  *   POST /upload/buckets/<bucket>/objects/<b64 key>/uploads/<id>       complete -> returnBody
  *   DELETE (same as complete)                                          abort -> {}
- *   GET  /upload/files/<key>                                           the stored file
+ *   GET  /upload/files/<key>?e=<deadline>&token=<sig>                  the stored file (an avatar needs no signature)
  *
  * Every request is authorised by the upload token alone (signature, deadline, bucket and
  * key scope); bytes stream to disk and are hashed as they come, never whole into memory.
@@ -47,6 +47,7 @@ import { MultipartStaging, PartLengthError, type MultipartUpload } from './host-
 import { detectImageType, mimeAllowed } from './image-type.ts';
 import { isSafeKey } from './keys.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
+import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
 import { parseScope, urlSafeBase64Decode, UploadTokenError, verifyUploadToken, type PutPolicy, type UploadKeys } from './upload-token.ts';
 
 export { HostError } from './host-protocol.ts';
@@ -60,6 +61,10 @@ export interface LocalUploadHostOptions {
   secretKey: string;
   /** The only bucket this host serves. */
   bucket: string;
+  /** The secret evidence links are signed with (decision 0082). */
+  evidenceUrlSecret: string;
+  /** Where the host is mounted (default `/upload`): part of every signed path. */
+  mountPath?: string;
   /** How long an unfinished chunked upload is kept, seconds (default 24 h). */
   uploadIdTtlSeconds?: number;
   /** Clock, milliseconds; tests move it. */
@@ -359,7 +364,7 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
 
   // ---- Serving the stored files -------------------------------------------------------
 
-  await serveStoredFiles(app, store);
+  await serveStoredFiles(app, store, { secret: options.evidenceUrlSecret, prefix: options.mountPath ?? LOCAL_UPLOAD_PREFIX, now });
 
   // Unknown paths under the prefix get the provider's 404, not the web app's index.html.
   app.route({

@@ -2,8 +2,9 @@
  * The cloud provider's bucket (Qiniu Kodo) as a BlobStore, through its official Node SDK
  * (loaded only when the provider is configured): uploads with a token we sign (insert-only,
  * form upload up to 4 MB, resumable v2 above), stat, delete and list through its management
- * API (BucketManager), and bytes read from the bucket's public domain, without following
- * redirects (an image list is no licence to fetch arbitrary addresses).
+ * API (BucketManager), and bytes read from the bucket's domain through a private download URL
+ * the SDK signs (the bucket is private, decision 0082), without following redirects (an image
+ * list is no licence to fetch arbitrary addresses).
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -32,8 +33,6 @@ const NO_SUCH_FILE = 612;
 
 /** `putTime` is in units of 100 ns. */
 const dateOfPutTime = (putTime: number) => new Date(Math.floor(putTime / 10_000));
-
-const encodePath = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
 export class QiniuBlobStore implements BlobStore {
   private readonly config: qiniuModule.conf.Config;
@@ -102,10 +101,15 @@ export class QiniuBlobStore implements BlobStore {
     } while (marker !== '');
   }
 
+  /** The object's private download URL, valid for a minute (enough to start reading it). */
+  downloadUrl(key: string, now: number = Date.now()): string {
+    return this.bucketManager.privateDownloadUrl(this.options.publicBaseUrl, key, Math.floor(now / 1000) + 60);
+  }
+
   async get(key: string, options: { signal?: AbortSignal } = {}): Promise<{ info: null; stream: Readable }> {
     let res: Response;
     try {
-      res = await fetch(`${this.options.publicBaseUrl}/${encodePath(key)}`, { signal: options.signal, redirect: 'error' });
+      res = await fetch(this.downloadUrl(key), { signal: options.signal, redirect: 'error' });
     } catch (error) {
       const name = (error as { name?: unknown }).name;
       throw new BlobReadError(name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'failed', undefined, { cause: error });

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { localEvidenceUrls } from './evidence-urls.ts';
 import localUploadHost, { type LocalUploadHostOptions } from './local-host.ts';
 import { signUploadToken, urlSafeBase64Encode, type PutPolicy, type UploadKeys } from './upload-token.ts';
 
@@ -11,6 +12,12 @@ export const KEYS: UploadKeys = { accessKey: 'test-ak', secretKey: 'test-sk-0123
 export const BUCKET = 'clearplay';
 export const PREFIX = '/upload';
 export const MB = 1024 * 1024;
+/** The test host's secret for evidence links. */
+export const EVIDENCE_SECRET = 'test-evidence-secret-0123456789abcdef';
+
+/** A stored file's path on the test host, signed for `seconds` (decision 0082). */
+export const signedPath = (key: string, seconds = 300): string =>
+  localEvidenceUrls(EVIDENCE_SECRET, seconds, seconds).sign(`${PREFIX}/files/${key}`, nowSeconds() + seconds);
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -48,6 +55,7 @@ export async function startHost(overrides: Partial<LocalUploadHostOptions> = {})
     accessKey: KEYS.accessKey,
     secretKey: KEYS.secretKey,
     bucket: BUCKET,
+    evidenceUrlSecret: EVIDENCE_SECRET,
     ...overrides,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -32,6 +32,9 @@ describe('upload token', () => {
         region: 'z2',
         maxImageBytes: 20 * 1024 * 1024,
         tokenTtlSeconds: 900,
+        evidenceUrlTtlSeconds: 900,
+        evidenceExportUrlTtlSeconds: 86_400,
+        evidenceUrlSecret: null,
       },
       '/nonexistent',
     );

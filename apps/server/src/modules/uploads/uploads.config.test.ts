@@ -1,20 +1,47 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readUploadsConfig, resolveUploadKeys, UploadConfigError } from './uploads.config.ts';
+import { readUploadsConfig, resolveEvidenceUrlSecret, resolveUploadKeys, UploadConfigError } from './uploads.config.ts';
 
 const read = (env: Record<string, string>) => readUploadsConfig((name) => env[name]);
 const PROVIDER = { QINIU_ACCESS_KEY: 'ak', QINIU_SECRET_KEY: 'sk', QINIU_BUCKET: 'b', QINIU_DOMAIN: 'https://img.example.com/' };
 
 describe('upload configuration', () => {
-  it('defaults to the embedded host, 20 MB per image, 15-minute tokens', () => {
-    expect(read({})).toEqual({ provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900 });
+  it('defaults to the embedded host, 20 MB per image, 15-minute tokens, 15-minute evidence links', () => {
+    const links = { evidenceUrlTtlSeconds: 900, evidenceExportUrlTtlSeconds: 86_400, evidenceUrlSecret: null };
+    expect(read({})).toEqual({ provider: 'local', maxImageBytes: 20 * 1024 * 1024, tokenTtlSeconds: 900, ...links });
     expect(read({ UPLOAD_MAX_IMAGE_MB: '5', UPLOAD_TOKEN_TTL_SECONDS: '120' })).toEqual({
       provider: 'local',
       maxImageBytes: 5 * 1024 * 1024,
       tokenTtlSeconds: 120,
+      ...links,
     });
+  });
+
+  it('reads the evidence link lifetimes and secret, and names a bad one', () => {
+    const secret = 's'.repeat(32);
+    expect(read({ EVIDENCE_URL_TTL_MINUTES: '5', EVIDENCE_URL_EXPORT_HOURS: '48', EVIDENCE_URL_SECRET: secret })).toMatchObject({
+      evidenceUrlTtlSeconds: 300,
+      evidenceExportUrlTtlSeconds: 48 * 3600,
+      evidenceUrlSecret: secret,
+    });
+    expect(() => read({ EVIDENCE_URL_TTL_MINUTES: '0' })).toThrow(/EVIDENCE_URL_TTL_MINUTES/);
+    expect(() => read({ EVIDENCE_URL_EXPORT_HOURS: 'a day' })).toThrow(/EVIDENCE_URL_EXPORT_HOURS/);
+    expect(() => read({ EVIDENCE_URL_SECRET: 'short' })).toThrow(/EVIDENCE_URL_SECRET must be at least 32 characters/);
+  });
+
+  it('keeps a generated evidence link secret, so a second instance with the same data directory or variable checks the first one’s links', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clearplay-evidence-secret-'));
+    try {
+      const first = resolveEvidenceUrlSecret(dir, null);
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(resolveEvidenceUrlSecret(dir, null)).toBe(first);
+      expect(((await stat(join(dir, 'evidence-url-secret'))).mode & 0o777).toString(8)).toBe('600');
+      expect(resolveEvidenceUrlSecret(dir, 'c'.repeat(40))).toBe('c'.repeat(40));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('uses the provider when its four variables are set', () => {

@@ -19,24 +19,43 @@ export const LOCAL_BUCKET = 'clearplay';
 /** Tokens live 15 minutes: long enough for a 20 MB image on a slow line, short if leaked. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 15 * 60;
 
-export type UploadsConfig =
-  | {
-      provider: 'local';
-      maxImageBytes: number;
-      tokenTtlSeconds: number;
-    }
-  | {
-      provider: 'qiniu';
-      accessKey: string;
-      secretKey: string;
-      bucket: string;
-      /** Public base URL of the bucket's domain, e.g. https://img.example.com (no trailing slash). */
-      publicBaseUrl: string;
-      /** Null: the SDK asks the provider which hosts to use (spec §7 host discovery). */
-      region: (typeof QINIU_REGIONS)[number] | null;
-      maxImageBytes: number;
-      tokenTtlSeconds: number;
-    };
+/** Evidence links handed to the API live 15 minutes (decision 0082): minutes, not days. */
+export const DEFAULT_EVIDENCE_URL_TTL_MINUTES = 15;
+/** Evidence links written into an export live a day: long enough to open the file and look. */
+export const DEFAULT_EVIDENCE_EXPORT_URL_HOURS = 24;
+/** A configured signing secret is at least this long. */
+export const EVIDENCE_URL_SECRET_MIN = 32;
+
+/** Signed evidence links (decision 0082), on either storage. */
+export interface EvidenceUrlConfig {
+  /** Lifetime of a link the API hands out, seconds. */
+  evidenceUrlTtlSeconds: number;
+  /** Lifetime of a link written into an export, seconds. */
+  evidenceExportUrlTtlSeconds: number;
+  /** EVIDENCE_URL_SECRET; null: the embedded host's generated one (`<dataDir>/evidence-url-secret`). */
+  evidenceUrlSecret: string | null;
+}
+
+export type UploadsConfig = EvidenceUrlConfig &
+  (
+    | {
+        provider: 'local';
+        maxImageBytes: number;
+        tokenTtlSeconds: number;
+      }
+    | {
+        provider: 'qiniu';
+        accessKey: string;
+        secretKey: string;
+        bucket: string;
+        /** Public base URL of the bucket's domain, e.g. https://img.example.com (no trailing slash). */
+        publicBaseUrl: string;
+        /** Null: the SDK asks the provider which hosts to use (spec §7 host discovery). */
+        region: (typeof QINIU_REGIONS)[number] | null;
+        maxImageBytes: number;
+        tokenTtlSeconds: number;
+      }
+  );
 
 export class UploadConfigError extends Error {
   constructor(
@@ -54,7 +73,8 @@ const PROVIDER_VARIABLES = ['QINIU_ACCESS_KEY', 'QINIU_SECRET_KEY', 'QINIU_BUCKE
 /**
  * QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET, QINIU_DOMAIN: all four for the
  * provider, none for the embedded host. QINIU_REGION optional. UPLOAD_MAX_IMAGE_MB
- * (default 20), UPLOAD_TOKEN_TTL_SECONDS (default 900).
+ * (default 20), UPLOAD_TOKEN_TTL_SECONDS (default 900). EVIDENCE_URL_TTL_MINUTES (default 15),
+ * EVIDENCE_URL_EXPORT_HOURS (default 24), EVIDENCE_URL_SECRET (optional, embedded host only).
  */
 export function readUploadsConfig(get: (name: string) => string | undefined): UploadsConfig {
   const value = (name: string) => {
@@ -71,12 +91,21 @@ export function readUploadsConfig(get: (name: string) => string | undefined): Up
   };
   const maxImageBytes = whole('UPLOAD_MAX_IMAGE_MB', DEFAULT_MAX_IMAGE_MB, 1, 1024) * 1024 * 1024;
   const tokenTtlSeconds = whole('UPLOAD_TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS, 60, 24 * 3600);
+  const secret = value('EVIDENCE_URL_SECRET');
+  if (secret !== undefined && secret.length < EVIDENCE_URL_SECRET_MIN) {
+    throw new UploadConfigError('EVIDENCE_URL_SECRET', `must be at least ${EVIDENCE_URL_SECRET_MIN} characters, got ${secret.length}`);
+  }
+  const evidence: EvidenceUrlConfig = {
+    evidenceUrlTtlSeconds: whole('EVIDENCE_URL_TTL_MINUTES', DEFAULT_EVIDENCE_URL_TTL_MINUTES, 1, 24 * 60) * 60,
+    evidenceExportUrlTtlSeconds: whole('EVIDENCE_URL_EXPORT_HOURS', DEFAULT_EVIDENCE_EXPORT_URL_HOURS, 1, 30 * 24) * 3600,
+    evidenceUrlSecret: secret ?? null,
+  };
 
   const given = PROVIDER_VARIABLES.filter((name) => value(name) !== undefined);
   if (given.length === 0) {
     if (value('QINIU_REGION') !== undefined)
       throw new UploadConfigError('QINIU_REGION', 'needs QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET and QINIU_DOMAIN');
-    return { provider: 'local', maxImageBytes, tokenTtlSeconds };
+    return { provider: 'local', maxImageBytes, tokenTtlSeconds, ...evidence };
   }
   const missing = PROVIDER_VARIABLES.find((name) => value(name) === undefined);
   if (missing !== undefined) {
@@ -107,6 +136,7 @@ export function readUploadsConfig(get: (name: string) => string | undefined): Up
     region: (region as (typeof QINIU_REGIONS)[number] | undefined) ?? null,
     maxImageBytes,
     tokenTtlSeconds,
+    ...evidence,
   };
 }
 
@@ -134,4 +164,34 @@ export function resolveUploadKeys(dataDir: string): UploadKeys {
   // 'wx': if another process created it in the meantime, fail rather than overwrite it.
   writeFileSync(file, JSON.stringify(keys, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
   return keys;
+}
+
+/**
+ * The embedded host's secret for signing evidence links: EVIDENCE_URL_SECRET when set (every
+ * instance that serves the same files must be given the same one), else one generated on first
+ * start and kept in `<dataDir>/evidence-url-secret` (mode 0600), so links survive a restart.
+ */
+export function resolveEvidenceUrlSecret(dataDir: string, configured: string | null): string {
+  if (configured !== null) return configured;
+  const file = join(dataDir, 'evidence-url-secret');
+  const read = (): string | null => {
+    try {
+      const saved = readFileSync(file, 'utf8').trim();
+      if (saved.length >= EVIDENCE_URL_SECRET_MIN) return saved;
+      throw new Error(`${file} holds no secret; delete it to create a new one`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  };
+  const saved = read();
+  if (saved !== null) return saved;
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return read()!;
 }

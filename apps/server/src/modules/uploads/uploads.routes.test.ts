@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import qiniu from 'qiniu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../http/route-context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -11,7 +12,14 @@ import type { UploadTokenData } from '@clearplay/contract';
 import localUploadHost from './local-host.ts';
 import { formUpload, pngBytes } from './test-support.ts';
 import { readPutPolicy, verifyUploadToken } from './upload-token.ts';
-import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, readUploadsConfig, resolveUploadKeys, type UploadsConfig } from './uploads.config.ts';
+import {
+  LOCAL_BUCKET,
+  LOCAL_UPLOAD_PREFIX,
+  readUploadsConfig,
+  resolveEvidenceUrlSecret,
+  resolveUploadKeys,
+  type UploadsConfig,
+} from './uploads.config.ts';
 import uploadRoutes from './uploads.routes.ts';
 
 interface Envelope<T> {
@@ -48,6 +56,7 @@ async function buildTestApp(uploads: UploadsConfig, dataDir: string): Promise<{ 
       maxImageBytes: uploads.maxImageBytes,
       bucket: LOCAL_BUCKET,
       ...keys,
+      evidenceUrlSecret: resolveEvidenceUrlSecret(dataDir, uploads.evidenceUrlSecret),
     });
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -112,16 +121,21 @@ describe('GET /api/admin/upload/token (embedded upload host)', () => {
     expect(info.mode & 0o777).toBe(0o600);
   });
 
-  it('gives a token that the embedded host accepts, and the result URL serves the image', async () => {
+  it('gives a token that the embedded host accepts, and the result URL (signed) serves the image', async () => {
     const { body } = await getToken('purpose=cert');
     const file = pngBytes(10_000);
     const res = await formUpload(base, { file, token: body.data.uploadToken, key: body.data.key });
     expect(res.status).toBe(200);
     const result = (await res.json()) as { url: string; key: string; fsize: number; mimeType: string };
-    expect(result).toMatchObject({ url: `/upload/files/${body.data.key}`, key: body.data.key, fsize: 10_000, mimeType: 'image/png' });
+    expect(result).toMatchObject({ key: body.data.key, fsize: 10_000, mimeType: 'image/png' });
+    // The uploader shows the image from a link signed for the token's life and one link lifetime more.
+    const signed = new RegExp(`^/upload/files/${body.data.key}\\?e=(\\d+)&token=[\\w-]+$`);
+    expect(result.url).toMatch(signed);
+    expect(Number(signed.exec(result.url)![1])).toBe(body.data.deadline + 900);
     const served = await fetch(`${base}${result.url}`);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
+    expect((await fetch(`${base}/upload/files/${body.data.key}`)).status).toBe(403);
   });
 
   it('re-issues a token for a key it issued (resume), and refuses any other key', async () => {
@@ -198,7 +212,15 @@ describe('GET /api/admin/upload/token (cloud provider)', () => {
       expect(data.target).toEqual({ provider: 'qiniu', region: 'z2', upprotocol: 'https' });
       const policy = verifyUploadToken(data.uploadToken, { accessKey: 'cloud-ak', secretKey: 'cloud-sk' }, 0);
       expect(policy.scope).toBe(`evidence-prod:${data.key}`);
-      expect(JSON.parse(policy.returnBody!.replace('$(fsize)', '1'))).toMatchObject({ url: 'https://img.example.com/$(key)' });
+      // The bucket is private: the answer carries the provider's signed download URL of the key, made by its SDK.
+      const deadline = data.deadline + 900;
+      const manager = new qiniu.rs.BucketManager(new qiniu.auth.digest.Mac('cloud-ak', 'cloud-sk'), new qiniu.conf.Config());
+      expect(JSON.parse(policy.returnBody!.replace('$(fsize)', '1'))).toMatchObject({
+        url: manager.privateDownloadUrl('https://img.example.com', data.key, deadline),
+      });
+      expect(manager.privateDownloadUrl('https://img.example.com', data.key, deadline)).toMatch(
+        new RegExp(`^https://img\\.example\\.com/${data.key}\\?e=${deadline}&token=cloud-ak:[\\w=-]+$`),
+      );
       // No embedded host, no local key pair.
       expect((await fetch(`${base}/upload/files/x`)).status).toBe(404);
       await expect(stat(join(dataDir, 'upload-keys.json'))).rejects.toThrow();

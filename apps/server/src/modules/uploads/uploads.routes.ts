@@ -5,7 +5,7 @@ import { t } from '../../lib/messages.ts';
 import { localeOf, requireUser } from '../../http/route-context.ts';
 import { UploadTokenData, UploadTokenQuery } from '@clearplay/contract';
 import type { UploadsConfig } from './uploads.config.ts';
-import { createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
+import { createEvidenceUrls, createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
 
 /** What the module needs of the app's configuration (AppConfig gains `uploads`). */
 export interface UploadRouteDeps {
@@ -13,7 +13,7 @@ export interface UploadRouteDeps {
 }
 
 const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, { config }) => {
-  const signer = createUploadSigner(config.uploads, config.dataDir);
+  const signer = createUploadSigner(config.uploads, config.dataDir, await createEvidenceUrls(config));
 
   app.get(
     '/admin/upload/token',

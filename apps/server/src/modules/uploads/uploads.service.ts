@@ -7,8 +7,10 @@ import {
   type UploadTokenData,
 } from '@clearplay/contract';
 import type { BlobStore } from './blob-store.ts';
+import type { EvidenceUrls } from './evidence-urls.ts';
 
 export { BlobReadError, type BlobStore } from './blob-store.ts';
+export { createEvidenceUrls, signImageList, stripSignature, type EvidenceUrls } from './evidence-urls.ts';
 import { isIssuedKey, newUploadKey } from './keys.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
 import { QiniuBlobStore } from './qiniu-blob-store.ts';
@@ -24,11 +26,14 @@ export interface UploadSigner {
   target: UploadTarget;
   maxImageBytes: number;
   tokenTtlSeconds: number;
+  /** Signs the URL an evidence upload answers with (decision 0082); without it the URL is bare. */
+  evidenceUrls?: EvidenceUrls;
 }
 
-export function createUploadSigner(config: UploadsConfig, dataDir: string): UploadSigner {
+export function createUploadSigner(config: UploadsConfig, dataDir: string, evidenceUrls?: EvidenceUrls): UploadSigner {
   if (config.provider === 'local') {
     return {
+      evidenceUrls,
       keys: resolveUploadKeys(dataDir),
       bucket: LOCAL_BUCKET,
       publicBaseUrl: `${LOCAL_UPLOAD_PREFIX}/files`,
@@ -38,6 +43,7 @@ export function createUploadSigner(config: UploadsConfig, dataDir: string): Uplo
     };
   }
   return {
+    evidenceUrls,
     keys: { accessKey: config.accessKey, secretKey: config.secretKey },
     bucket: config.bucket,
     publicBaseUrl: config.publicBaseUrl,
@@ -59,17 +65,23 @@ export function limitsOf(signer: UploadSigner, purpose: UploadPurpose): { maxByt
 /**
  * The put policy of one image: only this key, never overwriting, only the purpose's image types
  * (the provider detects the type from the content), at most the purpose's size, and an answer
- * that carries the file's public URL (spec §3 "Upload result: url").
+ * that carries the file's URL (spec §3 "Upload result: url"): an avatar's bare, evidence's signed
+ * for the token's life and one link lifetime beyond (the uploader shows it while the form is open).
  */
 export function imagePutPolicy(signer: UploadSigner, key: string, deadline: number, purpose: UploadPurpose = 'cert'): PutPolicy {
   const limits = limitsOf(signer, purpose);
+  const bare = `${signer.publicBaseUrl}/${key}`;
+  const url =
+    purpose === 'avatar' || signer.evidenceUrls === undefined
+      ? bare
+      : signer.evidenceUrls.sign(bare, deadline + signer.evidenceUrls.ttlSeconds);
   return {
     scope: `${signer.bucket}:${key}`,
     insertOnly: 1,
     fsizeLimit: limits.maxBytes,
     mimeLimit: limits.mimeTypes.join(';'),
     detectMime: 1,
-    returnBody: `{"url":"${jsonText(signer.publicBaseUrl)}/$(key)","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}`,
+    returnBody: `{"url":"${jsonText(url)}","key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}`,
     deadline,
   };
 }

@@ -204,7 +204,8 @@ export function ImageUploader({
   const fileList: UploadFile[] = [
     ...urls.map((url, index): UploadFile => ({
       uid: urlUid(url, index),
-      name: decodeURIComponent(url.split('/').pop() ?? url),
+      // A signed link ends in `?e=…&token=…` (decision 0082): the name is the path's last part.
+      name: decodeURIComponent((url.split(/[?#]/)[0] ?? url).split('/').pop() ?? url),
       status: 'done',
       url,
       thumbUrl: url,
