@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: join(REPO_ROOT, 'data'),
       database: { dialect: 'sqlite', file: join(REPO_ROOT, 'data', 'clearplay.db') },
-      dbLimits: { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 },
+      dbLimits: { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 },
       initAdminPassword: undefined,
       sessionTtlHours: 12,
       sessionRememberDays: 14,

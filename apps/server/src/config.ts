@@ -30,7 +30,7 @@ export interface DbLimits {
 }
 
 /** The defaults of the DB_* settings (README "Configuration", decision 0083). */
-export const DEFAULT_DB_LIMITS: DbLimits = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 };
+export const DEFAULT_DB_LIMITS: DbLimits = { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
