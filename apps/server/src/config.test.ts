@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: join(REPO_ROOT, 'data'),
       database: { dialect: 'sqlite', file: join(REPO_ROOT, 'data', 'clearplay.db') },
+      dbLimits: { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 },
       initAdminPassword: undefined,
       sessionTtlHours: 12,
       sessionRememberDays: 14,
@@ -59,6 +60,10 @@ describe('loadConfig', () => {
         CONNECTION_TIMEOUT_SECONDS: '20',
         KEEP_ALIVE_TIMEOUT_SECONDS: '10',
         SHUTDOWN_GRACE_SECONDS: '3',
+        DB_POOL_SIZE: '40',
+        DB_STATEMENT_TIMEOUT_SECONDS: '0',
+        DB_LOCK_TIMEOUT_SECONDS: '2',
+        DB_ACQUIRE_TIMEOUT_SECONDS: '3',
       },
       [],
     );
@@ -79,6 +84,7 @@ describe('loadConfig', () => {
       connectionTimeoutMs: 20_000,
       keepAliveTimeoutMs: 10_000,
       shutdownGraceMs: 3_000,
+      dbLimits: { poolSize: 40, statementTimeoutMs: 0, lockTimeoutMs: 2_000, acquireTimeoutMs: 3_000 },
     });
   });
 
@@ -119,6 +125,10 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'ftp://a.example.com' }, 'CORS_ORIGINS'],
     [{ REQUEST_TIMEOUT_SECONDS: 'soon' }, 'REQUEST_TIMEOUT_SECONDS'],
     [{ SHUTDOWN_GRACE_SECONDS: '120' }, 'SHUTDOWN_GRACE_SECONDS'],
+    [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE'],
+    [{ DB_STATEMENT_TIMEOUT_SECONDS: '2.5' }, 'DB_STATEMENT_TIMEOUT_SECONDS'],
+    [{ DB_LOCK_TIMEOUT_SECONDS: 'long' }, 'DB_LOCK_TIMEOUT_SECONDS'],
+    [{ DB_ACQUIRE_TIMEOUT_SECONDS: '0' }, 'DB_ACQUIRE_TIMEOUT_SECONDS'],
     [{ PUBLIC_URL: 'check.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://check.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://check.example.com/?x=1' }, 'PUBLIC_URL'],

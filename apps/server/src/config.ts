@@ -13,6 +13,25 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 
 export type DbTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string } | { dialect: 'mysql'; url: string };
 
+/**
+ * How long a call may wait on the database, and how many connections it may hold (PostgreSQL
+ * and MySQL/MariaDB; SQLite keeps its own busy timeout). A call past a budget answers 503
+ * "briefly unavailable" (decision 0083).
+ */
+export interface DbLimits {
+  /** Connections in the pool, per process. */
+  poolSize: number;
+  /** One statement may run this long; 0 = no limit. Enforced by the server, and by the client a little later (a frozen server). */
+  statementTimeoutMs: number;
+  /** A statement may wait this long for a row or table lock; 0 = no limit. */
+  lockTimeoutMs: number;
+  /** Getting a connection (from the pool, or a new one opened) may take this long. */
+  acquireTimeoutMs: number;
+}
+
+/** The defaults of the DB_* settings (README "Configuration", decision 0083). */
+export const DEFAULT_DB_LIMITS: DbLimits = { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 };
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -21,6 +40,7 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   database: DbTarget;
+  dbLimits: DbLimits;
   initAdminPassword: string | undefined;
   sessionTtlHours: number;
   sessionRememberDays: number;
@@ -185,6 +205,12 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     host,
     dataDir,
     database: parseDatabaseUrl(value(env, 'DATABASE_URL'), dataDir),
+    dbLimits: {
+      poolSize: integer(env, 'DB_POOL_SIZE', DEFAULT_DB_LIMITS.poolSize, 1, 1000),
+      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.statementTimeoutMs / 1000, 0, 3600) * 1000,
+      lockTimeoutMs: integer(env, 'DB_LOCK_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.lockTimeoutMs / 1000, 0, 3600) * 1000,
+      acquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.acquireTimeoutMs / 1000, 1, 3600) * 1000,
+    },
     initAdminPassword,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 365),
     sessionRememberDays: integer(env, 'SESSION_REMEMBER_DAYS', 14, 1, 365),

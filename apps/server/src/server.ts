@@ -43,12 +43,19 @@ async function main(): Promise<void> {
   try {
     // SQLite: tells `npm run restore` that a server uses this file (db/run-lock.ts).
     if (config.database.dialect === 'sqlite') runLock = holdSharedRunLock(config.database.file);
+    // Migrations and the seed run without the request budgets (DB_*_TIMEOUT_SECONDS): an index
+    // built on a big table, or a second process waiting for the migration lock, may take longer
+    // than a call may. The app then gets a pool of its own, bounded.
     db = createDb(config.database);
     const migrations = await migrateToLatest(db);
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
     const seedStart = performance.now();
     const seeded = await seedWithDemo(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
     const seedSeconds = (performance.now() - seedStart) / 1000;
+    if (config.database.dialect !== 'sqlite') {
+      await db.destroy();
+      db = createDb(config.database, config.dbLimits);
+    }
     const app = await buildApp({ config, db });
     logger = app.log;
     await app.listen({ port: config.port, host: config.host });

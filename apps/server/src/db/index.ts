@@ -4,10 +4,14 @@ import { dirname } from 'node:path';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { LockingSqliteDialect } from './dialect.ts';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DbTarget } from '../config.ts';
+import type { DbLimits, DbTarget } from '../config.ts';
+import { mysqlPool, mysqlSessionLimits, postgresPool } from './pools.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** No budgets: for work that is not a request (migrations, the seed, scripts). */
+const UNBOUNDED: DbLimits = { poolSize: 10, statementTimeoutMs: 0, lockTimeoutMs: 0, acquireTimeoutMs: 10_000 };
 
 const requireDriver = createRequire(import.meta.url);
 
@@ -19,8 +23,12 @@ export const sqliteDriver = (): typeof BetterSqlite3 => requireDriver('better-sq
  * pg or mysql2 by a dynamic import when the first connection is opened. A SQLite install never
  * loads pg or mysql2, and the reverse. A bad SQLite file fails here; a refused PostgreSQL or
  * MySQL connection surfaces at the first query.
+ *
+ * `limits` bound the PostgreSQL and MySQL pools (db/pools.ts): the app passes the configured
+ * ones; without them (migrations, the seed, scripts) a statement may run and wait as long as
+ * it needs, on a pool of 10.
  */
-export function createDb(target: DbTarget): Db {
+export function createDb(target: DbTarget, limits: DbLimits = UNBOUNDED): Db {
   const plugins = [new CamelCasePlugin()];
   switch (target.dialect) {
     case 'sqlite': {
@@ -36,34 +44,16 @@ export function createDb(target: DbTarget): Db {
       database.pragma('cache_size = -65536');
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
     }
-    case 'postgres': {
-      const pool = async () => {
-        const { default: pg } = await import('pg');
-        // PostgreSQL returns int8 (bigint: our epoch-millisecond instants, count(*)) as strings.
-        // Every such value we store fits in a double, so read them as numbers.
-        pg.types.setTypeParser(20, (value: string) => Number(value));
-        const created = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000 });
-        // An idle connection the server ends (a restart, a failover, an administrator) is reported
-        // on the pool; unheard, that event would crash the process. The pool drops the connection
-        // and opens a new one at the next query.
-        created.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); it will be replaced`));
-        return created;
-      };
-      return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
-    }
-    case 'mysql': {
-      const pool = async () => {
-        const { createPool } = await import('mysql2');
-        return createPool({
-          uri: target.url,
-          connectionLimit: 10,
-          supportBigNumbers: true,
-          bigNumberStrings: false,
-          charset: 'utf8mb4',
-        });
-      };
-      return new Kysely<Database>({ dialect: new MysqlDialect({ pool }), plugins });
-    }
+    case 'postgres':
+      return new Kysely<Database>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url, limits) }), plugins });
+    case 'mysql':
+      return new Kysely<Database>({
+        dialect: new MysqlDialect({
+          pool: () => mysqlPool(target.url, limits),
+          onCreateConnection: (connection) => mysqlSessionLimits(connection, limits),
+        }),
+        plugins,
+      });
   }
 }
 

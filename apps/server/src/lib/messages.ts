@@ -7,6 +7,7 @@
 const enUS = {
   ok: 'ok',
   'errors.internal': 'Internal error',
+  'errors.unavailable': 'The service is briefly unavailable, please try again shortly',
   'errors.notFound': 'No such API: {method} {path}',
   'errors.badRequest': 'Bad request',
   'errors.invalidJson': 'The request body is not valid JSON',
@@ -276,6 +277,7 @@ export type MessageParams = Readonly<Record<string, string | number>>;
 const zhCN: Record<MessageKey, string> = {
   ok: 'ok',
   'errors.internal': '服务器内部错误',
+  'errors.unavailable': '服务暂时不可用，请稍后重试',
   'errors.notFound': '接口不存在：{method} {path}',
   'errors.badRequest': '请求有误',
   'errors.invalidJson': '请求体不是合法的 JSON',

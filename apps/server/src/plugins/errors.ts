@@ -1,6 +1,7 @@
 import type { FieldError } from '@clearplay/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDbUnavailable } from '../db/dialect.ts';
 import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
 import { localeOf } from '../http/route-context.ts';
 import { t, type Locale, type MessageKey } from '../lib/messages.ts';
@@ -72,6 +73,9 @@ const CLIENT_ERROR_KEYS: Record<string, MessageKey> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'errors.unsupportedMediaType',
 };
 
+/** Retry-After of a 503 "briefly unavailable": about as long as a restart or failover of the database takes. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 function send(reply: FastifyReply, status: number, msg: string, data: unknown): FastifyReply {
   return reply.code(httpStatusFor(status)).send({ status, msg, data });
 }
@@ -79,13 +83,20 @@ function send(reply: FastifyReply, status: number, msg: string, data: unknown): 
 /**
  * One error handler for the whole app: every failure becomes the spec's envelope. Domain
  * errors keep their status; validation errors name the field; 5xx are masked and logged
- * with the request id. No stack trace ever reaches a response.
+ * with the request id. No stack trace ever reaches a response. A database that is down,
+ * frozen or past a budget (db/dialect.ts isDbUnavailable) answers 503 "briefly unavailable"
+ * with Retry-After, never 500 (decision 0083).
  */
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((raised: FastifyError | AppError, request, reply) => {
     const locale = localeOf(request);
+    let error = raised;
+    if (!(error instanceof AppError) && isDbUnavailable(error)) {
+      request.log.warn({ err: error, reqId: request.id }, 'database unavailable');
+      error = new AppError(503, 'errors.unavailable', {}, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
+    }
     if (error instanceof AppError) {
-      if (error.status === 429 && error.data && typeof error.data.retryAfterSeconds === 'number') {
+      if ((error.status === 429 || error.status === 503) && error.data && typeof error.data.retryAfterSeconds === 'number') {
         void reply.header('retry-after', String(error.data.retryAfterSeconds));
       }
       const msg = t(locale, error.key, error.params);

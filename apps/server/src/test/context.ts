@@ -111,7 +111,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     { WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'), INIT_ADMIN_PASSWORD: 'Admin12345', ...database.env, ...options.env },
     [],
   );
-  const db = createDb(config.database);
+  const db = createDb(config.database, config.dbLimits);
   await migrateToLatest(db);
   await seed(db, { initAdminPassword: config.initAdminPassword, demo: false });
   const app = await buildApp({ config, db, logger: false });

@@ -160,12 +160,19 @@ function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions
   return new ApiError(status, msg || i18n.t('request.error'), data);
 }
 
+/**
+ * What a call answered without an envelope failed with. A 503 is the service briefly unavailable
+ * (a proxy's page while the server restarts, or the server closing): said so, in the user's language.
+ */
+const noEnvelope = (response: Response): TransportError =>
+  new TransportError(response.status === 503 ? i18n.t('request.unavailable') : `${response.status} ${response.statusText}`.trim());
+
 async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
   // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
   const envelope: unknown = await response.json().catch(() => {
-    throw new TransportError(`${response.status} ${response.statusText}`.trim());
+    throw noEnvelope(response);
   });
-  if (!isEnvelope(envelope)) throw new TransportError(`${response.status} ${response.statusText}`.trim());
+  if (!isEnvelope(envelope)) throw noEnvelope(response);
   return envelope;
 }
 
@@ -267,7 +274,7 @@ export async function fetchFile(path: string, options: Omit<RequestOptions, 'bod
     }
     throw envelopeFailure(envelope, options, sent);
   }
-  if (!response.ok) throw transportFailure(new TransportError(`${response.status} ${response.statusText}`.trim()), options);
+  if (!response.ok) throw transportFailure(noEnvelope(response), options);
   const blob = await response.blob();
   return { blob, fileName: fileNameOf(response.headers.get('Content-Disposition')) ?? options.fallbackName };
 }

@@ -30,6 +30,7 @@ const enUS: Messages = {
 
   'request.error': 'Error',
   'request.transportError': 'Request Error',
+  'request.unavailable': 'The service is briefly unavailable, please try again shortly',
   'request.loggedOut.title': 'You have been logged out',
   'request.loggedOut.content': 'You can cancel to stay on this page, or log in again.',
   'request.loggedOut.relogin': 'Re-Login',

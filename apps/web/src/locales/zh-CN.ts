@@ -31,6 +31,7 @@ const zhCN = {
 
   'request.error': '错误',
   'request.transportError': '请求错误',
+  'request.unavailable': '服务暂时不可用，请稍后重试',
   'request.loggedOut.title': '您已退出登录',
   'request.loggedOut.content': '您可以取消以留在此页面，或重新登录。',
   'request.loggedOut.relogin': '重新登录',
