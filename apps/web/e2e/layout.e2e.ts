@@ -114,6 +114,13 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     await closeDrawer(page);
     expect(await page.locator('.app-navbar').count()).toBe(0);
     await until(() => page.getByTestId('settings-float').isVisible()).toBe(true);
+    // What the navbar offered stays in reach: the bell and the user menu (with log out) float with it.
+    const floating = page.getByTestId('floating-actions');
+    expect(await floating.getByTestId('message-bell').isVisible()).toBe(true);
+    await floating.getByTestId('user-menu').click();
+    await until(() => page.getByTestId('logout').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await until(() => page.getByTestId('logout').isVisible()).toBe(false);
     await settledScreenshot(page, 'layout-settings-no-navbar');
     await page.getByTestId('settings-float').click();
     const drawer = await openDrawer(page);
@@ -303,6 +310,30 @@ describe('the settings drawer, as the super admin on the order screen', () => {
     await until(() => checked(drawer, 'menuFromServer')).toBe('false');
     await page.unroute('**/api/menu');
     await closeDrawer(page);
+  });
+});
+
+describe('navbar hidden', () => {
+  test('a shop logs out from the floating user menu and opens the bell, at 1440 and 390 wide', async () => {
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const page = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+      await page.setViewportSize(size);
+      const drawer = await openDrawer(page);
+      await toggle(drawer, 'navbar', false);
+      await closeDrawer(page);
+      const floating = page.getByTestId('floating-actions');
+      await until(() => floating.isVisible()).toBe(true);
+      await floating.getByTestId('message-bell').click();
+      await until(() => page.getByTestId('message-box').isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await floating.getByTestId('user-menu').click();
+      await page.getByTestId('logout').click();
+      await until(() => new URL(page.url()).pathname).toBe('/login');
+      await page.context().close();
+    }
   });
 });
 

@@ -329,4 +329,79 @@ describe('order inspect (spec §2 detection records)', () => {
     await until(() => row(page, objWechat).isVisible()).toBe(true);
     await page.context().close();
   });
+
+  test('a 1,000-character description wraps in its own cell: code, chat ID and dates keep their width (dialog and profile page, 1440 and 390 wide)', async () => {
+    const admin = await tokenOf('admin01', DEMO_PASSWORD);
+    const me = await call<{ id: number }>(admin, '/admin/user/info');
+    const shops = await call<{ id: number; username: string }[]>(admin, '/admin/user/search?keyword=shop0001');
+    const shop = shops.find((u) => u.username === 'shop0001');
+    expect(shop).toBeDefined();
+    const longWechat = `wx_long_${Date.now()}`;
+    const description = '目标在对局中多次出现异常的瞄准轨迹与不合常理的移动速度，复查录像后确认使用了外挂程序。'.repeat(25).slice(0, 1000);
+    expect(description).toHaveLength(1000);
+    const order = await call<{ id: number; code: string }>(admin, '/admin/order/create', {
+      objWechat: longWechat,
+      objWechatName: '长描述目标',
+      gameName: '和平精英',
+      mac: 'aabbccddee44',
+      installationTime: new Date().toISOString(),
+      result: 1,
+      userId: shop?.id,
+      objClientName: '目标所属店铺丙',
+      inspectorId: me.id,
+      amount: 1500,
+      description,
+    });
+
+    /** Each named field's content cell against its text on one line: cell width minus padding, and the text's width. */
+    const widths = (scope: Locator, labels: string[]) =>
+      scope.evaluate((root, names) => {
+        const out: Record<string, { cell: number; text: number }> = {};
+        for (const th of root.querySelectorAll<HTMLElement>('th.ant-descriptions-item-label')) {
+          const name = th.textContent?.trim() ?? '';
+          if (!names.includes(name)) continue;
+          const td = th.nextElementSibling as HTMLElement;
+          const style = getComputedStyle(td);
+          const probe = document.createElement('span');
+          probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font:${style.font}`;
+          probe.textContent = td.textContent;
+          document.body.append(probe);
+          out[name] = { cell: td.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), text: probe.offsetWidth };
+          probe.remove();
+        }
+        return out;
+      }, labels);
+    const check = async (scope: Locator, where: string) => {
+      const measured = await widths(scope, ['验证码', '目标微信号', '安装时间', '订单时间']);
+      expect(Object.keys(measured), where).toHaveLength(4);
+      for (const [name, { cell, text }] of Object.entries(measured))
+        expect(cell, `${where}: ${name} (${text}px of text)`).toBeGreaterThanOrEqual(text);
+      const descriptionBox = await scope.getByTestId('order-description').boundingBox();
+      const scopeBox = await scope.boundingBox();
+      expect(descriptionBox!.x + descriptionBox!.width, `${where}: the description stays inside`).toBeLessThanOrEqual(
+        scopeBox!.x + scopeBox!.width + 1,
+      );
+    };
+
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const page = await signedIn('admin01');
+      await page.setViewportSize(size);
+      await page.locator('#search-order-inspect_objWechat').fill(longWechat);
+      await page.getByTestId('search-submit').click();
+      await until(() => row(page, longWechat).isVisible()).toBe(true);
+      await row(page, longWechat).getByTestId(`order-detail-${order.code}`).click();
+      const detail = detailModal(page);
+      await until(() => detail.getByTestId('order-description').textContent()).toBe(description);
+      await check(detail.getByTestId('order-detail'), `dialog ${size.width}`);
+
+      await page.goto(`/profile/order/${order.id}`);
+      const fields = page.getByTestId('order-profile-fields');
+      await until(() => fields.getByTestId('order-description').textContent()).toBe(description);
+      await check(fields, `profile ${size.width}`);
+      await page.context().close();
+    }
+  });
 });

@@ -143,6 +143,9 @@ describe('an anonymous visitor', () => {
         for (const link of await page.getByTestId('linkstore-link').all()) {
           expect(await link.getAttribute('target')).toBe('_blank');
           expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+          // Drawn from the icon set: an emoji shows as ⊠ on a machine without an emoji font.
+          expect(await link.locator('.pub-link-icon svg').count()).toBe(1);
+          expect(await link.locator('.pub-link-icon').textContent()).toBe('');
         }
         expect(await page.locator('body').textContent()).toContain('Process Explorer');
         expect(await noSideScroll(page)).toBe(true);

@@ -130,7 +130,15 @@ describe('user management', () => {
 
     // The shop signs in in a second browser; the admin disables them; their next call ends the session.
     const shop = await app.signedIn(SHOP.username, SHOP.password, '/order/inspect');
+    // The switch asks first: cancel leaves them enabled; OK disables them.
     await page.getByTestId(`user-status-${SHOP.username}`).click();
+    const ask = page.locator('.ant-modal-confirm', { hasText: `停用用户“${SHOP.username}”？` });
+    await until(() => ask.isVisible()).toBe(true);
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await until(() => ask.isVisible()).toBe(false);
+    expect(await page.getByTestId(`user-status-${SHOP.username}`).getAttribute('aria-checked')).toBe('true');
+    await page.getByTestId(`user-status-${SHOP.username}`).click();
+    await ask.getByRole('button', { name: /停\s*用/ }).click();
     await toast(page, '状态设置成功');
     await until(() => created.textContent()).toContain('e2eshop01');
     expect(await page.getByTestId(`user-status-${SHOP.username}`).getAttribute('aria-checked')).toBe('false');

@@ -136,6 +136,36 @@ describe('the workplace, as the super admin on the demo business', () => {
     await page.close();
   });
 
+  test('with the navbar hidden, the floating buttons cover no part of the announcements card (1440 and 390 wide)', async () => {
+    const page = await openWorkplace();
+    await page.getByTestId('settings-open').click();
+    const drawer = page.getByTestId('settings-drawer');
+    await until(() => drawer.isVisible()).toBe(true);
+    await drawer.getByTestId('settings-navbar').click();
+    await until(() => drawer.getByTestId('settings-navbar').getAttribute('aria-checked')).toBe('false');
+    await page.keyboard.press('Escape');
+    await until(() => drawer.isVisible()).toBe(false);
+    const card = page.getByTestId('workplace-announcements');
+    const float = page.getByTestId('settings-float');
+    const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await until(() => float.isVisible()).toBe(true);
+      // The card's bottom, then its top, at the bottom of the window where the buttons float.
+      for (const block of ['end', 'start'] as const) {
+        await card.evaluate((el, b) => el.scrollIntoView({ block: b }), block);
+        if (block === 'start') await page.evaluate(() => window.scrollBy(0, -(window.innerHeight - 120)));
+        const [cardBox, floatBox] = [await card.boundingBox(), await float.boundingBox()];
+        expect(overlap(cardBox!, floatBox!), `${size.width} px, card ${block}: ${JSON.stringify([cardBox, floatBox])}`).toBe(false);
+      }
+    }
+    await page.close();
+  });
+
   test('draws the charts in light and dark, in both languages, and fits a 390 px phone', async () => {
     const page = await openWorkplace('en-US');
     await chartsDrawn(page);

@@ -47,7 +47,13 @@ export const MonitorImport = Type.Object({
   id: Type.Integer(),
   content: Type.String(),
   operator: Type.String(),
+  /** The call's outcome in the operation log: it answered, or it failed. */
   status: Type.Union([Type.Literal('success'), Type.Literal('failed')]),
+  /**
+   * What the import did: every row written, some written and some rejected (valid rows kept),
+   * or nothing written (the call failed, or an all-or-nothing import with a rejected row).
+   */
+  outcome: Type.Union([Type.Literal('succeeded'), Type.Literal('partial'), Type.Literal('failed')]),
   createTime: Instant,
   durationMs: Type.Integer(),
 });

@@ -14,6 +14,11 @@ export interface StatusSwitchProps {
   /** Why it is disabled (shown as the title). */
   disabledReason?: string;
   'data-testid'?: string;
+  /**
+   * Asks before the change when given: the dialog's title, text and OK button for the new
+   * status. Cancel leaves the status as it was and sends nothing.
+   */
+  confirm?: (next: 0 | 1) => { title: string; content?: string; okText?: string };
 }
 
 /**
@@ -28,14 +33,34 @@ export function StatusSwitch({
   disabled,
   disabledReason,
   'data-testid': testId,
+  confirm,
 }: StatusSwitchProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [pending, setPending] = useState<0 | 1 | null>(null);
   const checked = pending === null ? status === 1 : pending === 1;
 
+  const confirmed = (next: 0 | 1) =>
+    new Promise<boolean>((resolve) => {
+      if (confirm === undefined) {
+        resolve(true);
+        return;
+      }
+      const { title, content, okText } = confirm(next);
+      modal.confirm({
+        title,
+        content,
+        okText,
+        cancelText: t('common.cancel'),
+        okButtonProps: next === 0 ? { danger: true } : undefined,
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+
   const toggle = async (on: boolean) => {
     const next = on ? 1 : 0;
+    if (!(await confirmed(next))) return;
     setPending(next);
     try {
       await onChange(next);

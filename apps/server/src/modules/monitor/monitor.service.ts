@@ -1,4 +1,4 @@
-import type { MonitorData } from '@clearplay/contract';
+import type { MonitorData, MonitorImport } from '@clearplay/contract';
 import type { Db } from '../../db/index.ts';
 import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
@@ -9,6 +9,22 @@ import * as repo from './monitor.repository.ts';
 export const ONLINE_WINDOW_MINUTES = 15;
 /** How many of the latest order imports the monitor lists. */
 export const LATEST_IMPORTS = 5;
+
+/**
+ * An import's outcome, read from its operation-log row. The call answers 200 for an
+ * all-or-nothing import refused for a rejected row, so the row's status says "success" while
+ * nothing was written; the counts the import route puts in the content
+ * (`order import "name": N rows, I imported, R rejected`) tell what happened.
+ */
+export function importOutcome(status: 'success' | 'failed', content: string): MonitorImport['outcome'] {
+  if (status === 'failed') return 'failed';
+  const counts = /: (\d+) rows, (\d+) imported, (\d+) rejected/.exec(content);
+  if (counts === null) return 'succeeded';
+  const imported = Number(counts[2]);
+  const rejected = Number(counts[3]);
+  if (imported === 0) return 'failed';
+  return rejected > 0 ? 'partial' : 'succeeded';
+}
 
 /** GET /admin/monitor: today's (Shanghai) orders per hour, staff online now, the latest imports. */
 export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
@@ -34,6 +50,7 @@ export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
       content: l.content,
       operator: l.operator,
       status: l.status,
+      outcome: importOutcome(l.status, l.content),
       createTime: l.createTime,
       durationMs: l.durationMs,
     })),

@@ -1,6 +1,6 @@
 import type { MonitorData, OrderItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { recordOperation } from '../logs/logs.service.ts';
@@ -112,12 +112,56 @@ describe('monitorData', () => {
     }
     await recordOperation(ctx.db, { ...base, action: 'export', content: 'order export', status: 1, createdAt: NOW });
     const data = await monitorData(ctx.db, NOW);
-    expect(data.latestImports.map((l) => [l.content, l.status])).toEqual([
-      ['order import "f6.xlsx"', 'failed'],
-      ['order import "f5.xlsx"', 'success'],
-      ['order import "f4.xlsx"', 'success'],
-      ['order import "f3.xlsx"', 'success'],
-      ['order import "f2.xlsx"', 'success'],
+    expect(data.latestImports.map((l) => [l.content, l.status, l.outcome])).toEqual([
+      ['order import "f6.xlsx"', 'failed', 'failed'],
+      ['order import "f5.xlsx"', 'success', 'succeeded'],
+      ['order import "f4.xlsx"', 'success', 'succeeded'],
+      ['order import "f3.xlsx"', 'success', 'succeeded'],
+      ['order import "f2.xlsx"', 'success', 'succeeded'],
+    ]);
+  });
+});
+
+/** A csv import through the real route, as the browser sends it. */
+async function importCsv(rows: string[][], name: string, keepValid: boolean): Promise<void> {
+  const header = ['Target WeChat ID', 'Target name', 'Game', 'MAC address', 'Install time', 'Result', 'Client shop', "Target's shop"];
+  const body = [header, ...rows].map((r) => r.join(',')).join('\r\n');
+  const form = new FormData();
+  form.append('file', new Blob([body]), name);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/admin/order/import?keepValid=${keepValid}`,
+    headers: { ...superAdmin.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('latest imports', () => {
+  it('shows an all-or-nothing import that wrote 0 rows as failed, not success; one that kept the valid rows as partial', async () => {
+    const good = (n: number) => [
+      `imp_${n}`,
+      'Target',
+      'CS2',
+      `aa:bb:cc:00:00:0${n}`,
+      '2026-01-02 08:00',
+      'normal',
+      shop.username,
+      'Their shop',
+    ];
+    const bad = ['imp_bad', 'Target', 'CS2', 'aa:bb:cc:00:00:09', '2026-01-02 08:00', 'maybe', shop.username, 'Their shop'];
+    await importCsv([good(1), good(2)], 'all-good.csv', false);
+    await importCsv([good(3), bad], 'refused.csv', false);
+    await importCsv([good(4), bad], 'kept.csv', true);
+    await flushLogs(ctx);
+    const answer = await call<MonitorData>(ctx, 'GET', '/api/admin/monitor', { as: superAdmin });
+    expect(answer.status).toBe(200);
+    const outcomes = answer.data.latestImports.slice(0, 3).map((l) => [l.content.split('"')[1], l.outcome]);
+    expect(outcomes).toEqual([
+      ['kept.csv', 'partial'],
+      ['refused.csv', 'failed'],
+      ['all-good.csv', 'succeeded'],
     ]);
   });
 });

@@ -1,10 +1,11 @@
 import { App as AntApp, Button, Drawer, Layout, Tooltip } from 'antd';
-import { SettingOutlined } from '@ant-design/icons';
+import { MenuOutlined, SettingOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import '../../lib/dayjs.ts';
+import { MessageBell } from '../../features/messages/index.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { updateSettings, useAppState } from '../../lib/settings.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
@@ -13,6 +14,7 @@ import { KeepAliveOutlet } from './KeepAliveOutlet.tsx';
 import { Navbar } from './Navbar.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { TabBar } from './TabBar.tsx';
+import { UserMenu } from './UserMenu.tsx';
 import { useDevice } from './use-device.ts';
 import { ViewAsBar } from '../view-as.tsx';
 import './layout.css';
@@ -56,7 +58,7 @@ export default function DefaultLayout() {
       {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
       <AntApp component={false}>
         <Layout
-          className={mobile ? 'app-layout app-layout-mobile' : 'app-layout'}
+          className={['app-layout', mobile ? 'app-layout-mobile' : '', navbar ? '' : 'app-layout-floating'].filter(Boolean).join(' ')}
           data-testid="app-layout"
           data-device={mobile ? 'mobile' : 'desktop'}
         >
@@ -111,20 +113,37 @@ export default function DefaultLayout() {
             <SideMenu onNavigate={() => setMenuOpen(false)} />
           </Drawer>
         ) : null}
-        {/* Spec §2: the floating settings button shows only when the navbar is hidden. */}
+        {/*
+         * Spec §2: the floating settings button shows only when the navbar is hidden; with it go
+         * what the navbar would have offered besides: the message bell, the user menu (log out),
+         * and on a phone the menu. They float in a gutter of their own (layout.css), over no content.
+         */}
         {navbar ? null : (
-          <Tooltip title={t('navbar.settings')} placement="left">
-            <Button
-              type="primary"
-              shape="circle"
-              size="large"
-              className="app-settings-float"
-              icon={<SettingOutlined />}
-              aria-label={t('navbar.settings')}
-              data-testid="settings-float"
-              onClick={openSettings}
-            />
-          </Tooltip>
+          <div className="app-floating-actions" data-testid="floating-actions">
+            {mobile && menuShown ? (
+              <Button
+                shape="circle"
+                icon={<MenuOutlined />}
+                aria-label={t('navbar.menu.open')}
+                data-testid="menu-drawer-open-float"
+                onClick={() => setMenuOpen(true)}
+              />
+            ) : null}
+            <MessageBell />
+            <UserMenu compact />
+            <Tooltip title={t('navbar.settings')} placement="left">
+              <Button
+                type="primary"
+                shape="circle"
+                size="large"
+                className="app-settings-float"
+                icon={<SettingOutlined />}
+                aria-label={t('navbar.settings')}
+                data-testid="settings-float"
+                onClick={openSettings}
+              />
+            </Tooltip>
+          </div>
         )}
         {settingsLoaded ? (
           <Suspense fallback={null}>

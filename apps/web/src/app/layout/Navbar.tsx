@@ -4,29 +4,21 @@ import {
   FullscreenExitOutlined,
   FullscreenOutlined,
   GlobalOutlined,
-  IdcardOutlined,
-  LogoutOutlined,
   MenuOutlined,
   MoonOutlined,
   SettingOutlined,
   SunOutlined,
-  SwapOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { UserAvatar } from '../../components/UserAvatar.tsx';
-import { RoleName, TRACKED_EVENTS } from '@clearplay/contract/constants';
+import { TRACKED_EVENTS } from '@clearplay/contract/constants';
 import { APP_NAME } from '../../config/settings.ts';
 import { MessageBell } from '../../features/messages/index.ts';
 import { trackEvent } from '../../features/tracking/index.ts';
-import { ViewAsModal } from '../../features/view-as/index.ts';
-import { useCurrentUser } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale, type Locale } from '../../lib/i18n.ts';
 import { setTheme, useAppState } from '../../lib/settings.ts';
-import { useLogout } from '../session.ts';
-import { enterView, useEndView } from '../view-as.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import { UserMenu } from './UserMenu.tsx';
 
 function useFullscreen() {
   const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
@@ -53,17 +45,9 @@ export interface NavbarProps {
 
 export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const user = useCurrentUser();
   const theme = useAppState((s) => s.theme);
   const { isFullscreen, toggle, supported } = useFullscreen();
-  const logout = useLogout(() => navigate('/login', { replace: true }));
-  // Switch roles (decision 0060): offered to a super admin who is not viewing; "switch back" while viewing.
-  const [viewAsOpen, setViewAsOpen] = useState(false);
-  const endView = useEndView();
-  const canSwitchRoles = user?.role.name === RoleName.SUPER_ADMIN && user.viewAs === undefined;
-  const viewing = user?.viewAs !== undefined;
 
   const themeLabel = theme === 'dark' ? t('navbar.theme.toLight') : t('navbar.theme.toDark');
   const fullscreenLabel = isFullscreen ? t('navbar.fullscreen.exit') : t('navbar.fullscreen.enter');
@@ -138,49 +122,8 @@ export function Navbar({ onOpenSettings, onOpenMenu, topMenu }: NavbarProps) {
             onClick={onOpenSettings}
           />
         </Tooltip>
-        <Dropdown
-          trigger={['click']}
-          menu={{
-            items: [
-              ...(canSwitchRoles
-                ? [{ key: 'view-as', icon: <SwapOutlined />, label: <span data-testid="user-view-as">{t('viewAs.menu')}</span> }]
-                : []),
-              ...(viewing
-                ? [
-                    {
-                      key: 'view-as-end',
-                      icon: <SwapOutlined />,
-                      label: <span data-testid="user-view-as-end">{t('viewAs.switchBack')}</span>,
-                      disabled: endView.isPending,
-                    },
-                  ]
-                : []),
-              { key: 'info', icon: <IdcardOutlined />, label: <span data-testid="user-info">{t('navbar.userInfo')}</span> },
-              { key: 'setting', icon: <SettingOutlined />, label: <span data-testid="user-setting">{t('navbar.userSetting')}</span> },
-              { type: 'divider' },
-              {
-                key: 'logout',
-                icon: <LogoutOutlined />,
-                label: <span data-testid="logout">{t('navbar.logout')}</span>,
-                disabled: logout.isPending,
-              },
-            ],
-            onClick: ({ key }) => {
-              if (key === 'logout') logout.mutate();
-              else if (key === 'view-as') setViewAsOpen(true);
-              else if (key === 'view-as-end') endView.mutate();
-              else if (key === 'info') void navigate('/user/info');
-              else if (key === 'setting') void navigate('/user/setting');
-            },
-          }}
-        >
-          <Button type="text" data-testid="user-menu" className="navbar-user">
-            <UserAvatar size="small" avatar={user?.avatar} name={user?.nickname || user?.username} data-testid="navbar-avatar" />
-            <span className="navbar-nickname">{user?.nickname || user?.username}</span>
-          </Button>
-        </Dropdown>
+        <UserMenu />
       </Space>
-      {canSwitchRoles ? <ViewAsModal open={viewAsOpen} onClose={() => setViewAsOpen(false)} onSwitched={enterView} /> : null}
     </div>
   );
 }

@@ -1,24 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { PublicLink, PublicLinkGroup } from '@clearplay/contract';
+import { LinkIcon } from './LinkIcon.tsx';
 import { fetchLinks, PAGE_HEAD, PublicFooter, PublicHeader, usePublicData, usePublicHead } from '../landing/index.ts';
-
-/** The icon names staff may put in a link's cssClass (LINK_ICONS), drawn as emoji: no icon pack. */
-const ICON: Record<string, string> = {
-  'icon-game': '🎮',
-  'icon-tool': '🛠',
-  'icon-doc': '📄',
-  'icon-shop': '🛒',
-  'icon-community': '💬',
-  'icon-video': '🎬',
-};
 
 function LinkItem({ link }: { link: PublicLink }) {
   return (
     <li>
       <a className="pub-link" href={link.url} target="_blank" rel="noopener noreferrer" data-testid="linkstore-link">
-        <span className="pub-link-icon" aria-hidden="true">
-          {ICON[link.icon] ?? '🔗'}
-        </span>
+        <LinkIcon icon={link.icon} />
         <span className="pub-link-text">
           <strong>{link.title}</strong>
           {link.description && <span>{link.description}</span>}

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Col, Empty, List, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatMoney } from '@clearplay/contract/constants';
-import type { MonitorData, OnlineStaff } from '@clearplay/contract';
+import type { MonitorData, MonitorImport, OnlineStaff } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../components/charts/index.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -37,6 +37,9 @@ function HourlyChart({ data }: { data: MonitorData }) {
     />
   );
 }
+
+/** An import's tag: written in full, written in part (valid rows kept), or nothing written. */
+const OUTCOME_COLOR: Record<MonitorImport['outcome'], string> = { succeeded: 'success', partial: 'warning', failed: 'error' };
 
 /**
  * The monitor (`/dashboard/monitor`, super admin): today's orders per hour, count and amount,
@@ -137,7 +140,13 @@ export default function MonitorPage() {
                   size="small"
                   dataSource={data.latestImports}
                   renderItem={(item) => (
-                    <List.Item extra={<Tag color={item.status === 'success' ? 'success' : 'error'}>{t(`log.status.${item.status}`)}</Tag>}>
+                    <List.Item
+                      extra={
+                        <Tag color={OUTCOME_COLOR[item.outcome]} data-testid="monitor-import-outcome">
+                          {t(`monitor.outcome.${item.outcome}`)}
+                        </Tag>
+                      }
+                    >
                       <List.Item.Meta
                         title={item.content}
                         description={`${item.operator} · ${formatDate(item.createTime)} · ${item.durationMs} ms`}

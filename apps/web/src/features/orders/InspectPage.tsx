@@ -21,7 +21,7 @@ import { OrderFormModal } from './components/OrderFormModal.tsx';
 import { formatOrderTime } from './format.ts';
 import { RepeatTargetMark } from './components/TargetHistoryPanel.tsx';
 import { can, canAny, useActor } from '../../lib/permissions.ts';
-import { canEditOrder } from './permissions.ts';
+import { canEditOrder, inspectDescription } from './permissions.ts';
 
 /** Filters a link may set through the URL (the workplace's pending card: ?result=3). */
 const INSPECT_URL_FILTERS = { result: 'number' } as const;
@@ -33,7 +33,7 @@ const INSPECT_URL_FILTERS = { result: 'number' } as const;
  * only to users holding its permission; the server checks each call again.
  */
 export default function InspectPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const actor = useActor();
   const confirmDelete = useConfirmDelete();
@@ -208,7 +208,7 @@ export default function InspectPage() {
 
   return (
     <>
-      <PageHeader description={t('page.inspect.description')} />
+      <PageHeader description={inspectDescription(actor, t, i18n.language)} />
       <SearchTable<OrderItem>
         urlFilters={INSPECT_URL_FILTERS}
         tableId="order-inspect"

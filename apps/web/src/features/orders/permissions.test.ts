@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Permission } from '@clearplay/contract';
 import { SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract/constants';
 import { can, type Actor } from '../../lib/permissions.ts';
-import { canEditOrder } from './permissions.ts';
+import i18next from 'i18next';
+import { I18N_OPTIONS } from '../../lib/i18n.ts';
+import enUS from '../../locales/en-US.ts';
+import zhCN from '../../locales/zh-CN.ts';
+import { canEditOrder, inspectDescription } from './permissions.ts';
 
 const actor = (id: number, role: keyof typeof SEEDED_ROLE_PERMISSIONS): Actor => ({ id, permissions: SEEDED_ROLE_PERMISSIONS[role] });
 
@@ -32,5 +36,23 @@ describe('order permissions', () => {
     expect(can(inspector, 'order:delete')).toBe(false);
     expect(can(admin, 'order:delete')).toBe(true);
     expect(can(null, 'order:view')).toBe(false);
+  });
+});
+
+describe('the orders page subtitle', () => {
+  const subtitle = async (lng: 'zh-CN' | 'en-US', who: Actor) => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ ...I18N_OPTIONS, lng, resources: { 'en-US': { translation: enUS }, 'zh-CN': { translation: zhCN } } });
+    return inspectDescription(who, i18n.t, lng);
+  };
+
+  it('promises a shop search, export and download, not create, import or edit', async () => {
+    const shop = actor(9, 'shop');
+    expect(await subtitle('zh-CN', shop)).toBe('检测记录的查询、导出和证据下载。');
+    expect(await subtitle('en-US', shop)).toBe('Detection records: search, export, and download evidence.');
+  });
+
+  it('promises an admin every action', async () => {
+    expect(await subtitle('zh-CN', actor(2, 'admin'))).toBe('检测记录的查询、新建、导入、导出、编辑和证据下载。');
   });
 });

@@ -105,6 +105,19 @@ export default function UsersPage() {
           disabled={u.id === me?.id || !can(actor, 'user:status')}
           disabledReason={u.id === me?.id ? t('user.self.status') : undefined}
           onChange={(status) => setStatus.mutateAsync({ id: u.id, status })}
+          confirm={(next) =>
+            next === 0
+              ? {
+                  title: t('user.status.confirmDisable', { name: u.username }),
+                  content: t('user.status.disableHint'),
+                  okText: t('user.status.disable'),
+                }
+              : {
+                  title: t('user.status.confirmEnable', { name: u.username }),
+                  content: t('user.status.enableHint'),
+                  okText: t('user.status.enable'),
+                }
+          }
           data-testid={`user-status-${u.username}`}
         />
       ),

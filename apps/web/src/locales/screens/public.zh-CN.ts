@@ -27,7 +27,9 @@ export const publicZhCN = {
   'public.lookup.submit': '查询',
   'public.lookup.short': '请输入完整的聊天 ID：至少 {{min}} 个字符',
   'public.lookup.none': '没有找到“{{id}}”的公开检测记录。',
-  'public.lookup.found': '“{{id}}”有 {{count}} 条公开检测记录：',
+  // Plural keys (i18next): Chinese uses only _other; _one is there for the same keys as English.
+  'public.lookup.found_one': '“{{id}}”有 {{count}} 条公开检测记录：',
+  'public.lookup.found_other': '“{{id}}”有 {{count}} 条公开检测记录：',
   'public.lookup.rateLimited': '查询过于频繁，请稍后再试。',
   'public.lookup.failed': '查询失败：{{msg}}',
   'public.field.game': '游戏',

@@ -11,6 +11,7 @@ import { useOrderHistory } from '../api/order-history.ts';
 import { useOrder } from '../api/orders.ts';
 import { formatOrderTime } from '../format.ts';
 import { TargetHistoryPanel } from './TargetHistoryPanel.tsx';
+import '../orders.css';
 
 /** The images of one kind as thumbnails; a click previews them (arrows go through the kind). */
 export function ImageGroup({ kind, value }: { kind: OrderImageKind; value: string }) {
@@ -71,7 +72,11 @@ export function OrderDescriptions({ order, images = true }: { order: OrderItem; 
       label: t('order.field.description'),
       span: 'filled',
       children: order.description.trim() ? (
-        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }} data-testid="order-description">
+        <Typography.Paragraph
+          className="order-description-text"
+          style={{ whiteSpace: 'pre-wrap', margin: 0 }}
+          data-testid="order-description"
+        >
           {order.description}
         </Typography.Paragraph>
       ) : (
@@ -90,7 +95,14 @@ export function OrderDescriptions({ order, images = true }: { order: OrderItem; 
   return (
     <>
       {full ? null : <Alert type="info" showIcon title={t('order.detail.publicView')} style={{ marginBottom: 16 }} />}
-      <Descriptions bordered size="small" column={{ xs: 1, sm: 1, md: 2 }} styles={{ label: { width: 130 } }} items={items} />
+      <Descriptions
+        className="order-descriptions"
+        bordered
+        size="small"
+        column={{ xs: 1, sm: 1, md: 2 }}
+        styles={{ label: { width: 130 } }}
+        items={items}
+      />
     </>
   );
 }

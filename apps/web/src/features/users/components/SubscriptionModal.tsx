@@ -64,7 +64,8 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
             label: t('user.subscription.currentEnd'),
             children: (
               <span data-testid="subscription-current-end">
-                {currentEnd ? formatDate(currentEnd) : t('user.subscription.none')}{' '}
+                {/* Never subscribed: the state tag alone says so ("未订阅" once, not twice). */}
+                {currentEnd ? `${formatDate(currentEnd)} ` : user ? null : t('user.subscription.none')}
                 {user ? (
                   <Tag color={SUBSCRIPTION_STATE_COLOR[user.subscriptionState]}>
                     {t(`user.subscriptionState.${user.subscriptionState}`)}
