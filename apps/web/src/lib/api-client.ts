@@ -15,7 +15,9 @@ import { showSessionEndedDialog, toastError } from './feedback.ts';
  * - 50008 / 50012 / 50014: the "You have been logged out" dialog with Re-Login (one at a
  *   time), except for the user-info call;
  * - network failure or a non-JSON body: toast with the error message or "Request Error"
- *   for 5 s, and the call rejects with a TransportError.
+ *   for 5 s, and the call rejects with a TransportError;
+ * - a call its caller cancelled (signal aborted, even while the body was being read): no
+ *   toast, the call rejects with the AbortError.
  */
 
 export const API_BASE = '/api';
@@ -141,8 +143,13 @@ function buildHeaders(accept: string, token: string | null): Record<string, stri
   return headers;
 }
 
+const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
 function transportFailure(error: unknown, options: RequestOptions): Error {
-  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  // Cancelled by its caller (a refetch, a screen left): not a failure to tell anyone about.
+  if (isAbort(error)) return error as DOMException;
+  if (options.signal?.aborted)
+    return options.signal.reason instanceof Error ? options.signal.reason : new DOMException('Aborted', 'AbortError');
   const message = error instanceof Error && error.message ? error.message : i18n.t('request.transportError');
   if (!options.quiet) toastError(message);
   return error instanceof TransportError ? error : new TransportError(message, { cause: error });
@@ -161,8 +168,12 @@ function envelopeFailure(envelope: ApiEnvelope<unknown>, options: RequestOptions
 }
 
 async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
-  // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
-  const envelope: unknown = await response.json().catch(() => {
+  // 204 is success without a body by definition (the API itself always sends the envelope).
+  if (response.status === 204) return { status: Status.OK, msg: 'ok', data: null };
+  // Non-2xx answers still carry the envelope: read it whenever the body is JSON. A body cut off
+  // by the caller's abort (headers read, "200 OK") is a cancelled call, not a broken answer.
+  const envelope: unknown = await response.json().catch((error: unknown) => {
+    if (isAbort(error)) throw error;
     throw new TransportError(`${response.status} ${response.statusText}`.trim());
   });
   if (!isEnvelope(envelope)) throw new TransportError(`${response.status} ${response.statusText}`.trim());
