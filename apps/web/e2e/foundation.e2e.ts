@@ -152,6 +152,17 @@ describe('sessions', () => {
     await login(page, 'inspector01', DEMO_PASSWORD);
     await page.waitForURL(/\/order\/inspect/);
     expect(await token(page)).toMatch(/^cp_/);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    // Nothing is asked for a session being ended: no call answers 401, the console stays clean.
+    const refused: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 401) refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/login/);
@@ -159,6 +170,8 @@ describe('sessions', () => {
     // …and stays there: no screen of the signed-in app fetches again without a token (its 401 would send the page to "/").
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/login');
+    expect(refused).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.goto('/order/inspect');
     await page.waitForURL(/\/login\?redirect=Inspect/);
     await page.context().close();

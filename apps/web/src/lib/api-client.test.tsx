@@ -115,3 +115,48 @@ describe('an empty success', () => {
     expect(screen.queryByText('204 No Content')).toBeNull();
   });
 });
+
+/**
+ * Each logout fired three calls (the visit record of the route change, the unread poll, the
+ * order list) with the session being ended; each answered 401 and was logged as a console error.
+ */
+describe('a session being ended', () => {
+  afterEach(() => {
+    sessionEnding(null);
+    removeToken();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends nothing more with its token but the call that ends it', async () => {
+    setToken('ending-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('ending-token');
+    await expect(api.get('/admin/order/list')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.post('/visit-stats/create', { path: '/login' }, { quiet: true, keepalive: true })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    await expect(api.get('/admin/user/logout', { session: 'guard', endsSession: true })).resolves.toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/admin/user/logout']);
+  });
+
+  it('once signed out, sends no signed-in call without a token; sign-in and the public pages still call', async () => {
+    setToken('ended-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('ended-token');
+    removeToken(); // logout cleared the session; the screens being left refetch
+    await expect(api.get('/admin/order/list')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.get('/admin/message/unread', { quiet: true })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.post('/menu')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.get('/public/links', { quiet: true })).resolves.toBeNull();
+    await expect(api.post('/admin/user/login', { username: 'a', password: 'b' }, { session: 'guard' })).resolves.toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/public/links', '/api/admin/user/login']);
+  });
+
+  it('leaves the next session free to call', async () => {
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('old-token');
+    setToken('new-token');
+    await expect(api.get('/admin/order/list')).resolves.toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -63,6 +63,11 @@ export interface RequestOptions {
    * bearer token still goes along): tracking calls, which must never hold navigation up.
    */
   keepalive?: boolean;
+  /**
+   * The call that ends the session (logout): the one call still sent with a token this client is
+   * ending (see `sessionEnding`); every other call with that token is not sent at all.
+   */
+  endsSession?: boolean;
 }
 
 /** What the app plugs in at start (lib must not import the router or the auth feature). */
@@ -136,6 +141,27 @@ function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
+/**
+ * The token a call goes with. Nothing is asked for a session being ended: a call carrying that
+ * token (a poll, a refetch, the visit record of the route change to /login) would only answer 401
+ * (a console error each); it rejects at once as cancelled (AbortError: no toast), unsent. The
+ * call that ends the session is the exception.
+ */
+function tokenFor(path: string, options: RequestOptions): string | null {
+  const token = getToken();
+  if (token !== null && token === endingToken && !options.endsSession) throw new DOMException('The session is ending', 'AbortError');
+  if (token === null && endingToken !== null && options.session !== 'guard' && needsSession(path)) {
+    // Signed out by this client, not signed in again: a screen still mounted while the page
+    // leaves for /login fetches again once the cache is cleared; without a session it can only
+    // answer 401.
+    throw new DOMException('Signed out', 'AbortError');
+  }
+  return token;
+}
+
+/** The signed-in API (the admin calls and the server menu); sign-in is a 'guard' call. */
+const needsSession = (path: string): boolean => /^\/?(admin\/|menu\b)/.test(path);
+
 /** `token`: the one the call is sent with, read once per call (a 401 is judged against it, isStale). */
 function buildHeaders(accept: string, token: string | null): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept, 'Accept-Language': currentLocale() };
@@ -181,7 +207,7 @@ async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   const headers = buildHeaders('application/json', sent);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -220,7 +246,7 @@ export async function getIfChanged<T>(
   etag: string | null,
   options: Omit<RequestOptions, 'body'> = {},
 ): Promise<Revalidated<T>> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   const headers = buildHeaders('application/json', sent);
   if (etag !== null) headers['If-None-Match'] = etag;
   let envelope: ApiEnvelope<unknown>;
@@ -262,7 +288,7 @@ export interface DownloadResult {
  * through the same error catalogue as every other call; anything else is the file.
  */
 export async function fetchFile(path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }): Promise<DownloadResult> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*', sent), signal: options.signal });
