@@ -80,4 +80,19 @@ describe('the user centre and settings', () => {
     await settledScreenshot(page, 'account-setting-zh-CN');
     await page.context().close();
   });
+
+  test('an inspector with no chat ID and no phone saves a new nickname (decision 0084)', async () => {
+    // inspector01 is the account the first start seeds, without either.
+    const page = await app.signedIn('inspector01', DEMO_PASSWORD, '/user/setting');
+    await until(() => page.getByTestId('account-nickname').inputValue()).not.toBe('');
+    expect(await page.getByTestId('account-wechat').inputValue()).toBe('');
+    expect(await page.getByTestId('account-phone').inputValue()).toBe('');
+    await page.getByTestId('account-nickname').fill('夜班检测员');
+    await page.getByTestId('account-save').click();
+    await until(() => page.locator('.ant-message-notice', { hasText: '已保存' }).first().isVisible()).toBe(true);
+    expect(await page.locator('.ant-form-item-explain-error').count()).toBe(0);
+    expect(await page.locator('.ant-message-notice .ant-message-error').count()).toBe(0);
+    expect((await app.apiGet<{ nickname: string }>(page, '/admin/account/profile')).nickname).toBe('夜班检测员');
+    await page.context().close();
+  });
 });

@@ -48,8 +48,14 @@ describe('sign-in', () => {
     await until(() => page.getByText('Username cannot be empty').isVisible()).toBe(true);
     await until(() => page.getByText('Password cannot be empty').isVisible()).toBe(true);
 
+    // One failure, one message naming the reason: no generic error above it, no toast, however often it is tried.
     await login(page, 'superadmin', 'wrong-password');
-    await until(() => page.getByText('Login error, refresh and try again').first().isVisible()).toBe(true);
+    await until(() => page.getByTestId('login-error').textContent()).toBe('Incorrect username or password');
+    await login(page, 'superadmin', 'wrong-again');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('login-error').textContent()).toBe('Incorrect username or password');
+    expect(await page.getByText('Login error, refresh and try again').count()).toBe(0);
+    expect(await page.locator('.ant-message-notice').count()).toBe(0);
     expect(await token(page)).toBeNull();
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.context().close();
@@ -152,6 +158,17 @@ describe('sessions', () => {
     await login(page, 'inspector01', DEMO_PASSWORD);
     await page.waitForURL(/\/order\/inspect/);
     expect(await token(page)).toMatch(/^cp_/);
+    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    // Nothing is asked for a session being ended: no call answers 401, the console stays clean.
+    const refused: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 401) refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/login/);
@@ -159,6 +176,8 @@ describe('sessions', () => {
     // …and stays there: no screen of the signed-in app fetches again without a token (its 401 would send the page to "/").
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/login');
+    expect(refused).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.goto('/order/inspect');
     await page.waitForURL(/\/login\?redirect=Inspect/);
     await page.context().close();

@@ -5,7 +5,7 @@
 // inspector's box holds the demo's suspicious-order todos. Screenshots in both languages.
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -23,6 +23,15 @@ interface Unread {
 }
 
 const box = (page: Page) => page.getByTestId('message-box');
+
+/** Error toasts on screen (a red "200 OK" showed when an item was opened). */
+const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-message-error').allTextContents();
+
+/** The tab the box shows. */
+const activeTab = (page: Page) => box(page).locator('.ant-tabs-tab-active [data-testid^="message-tab-"]').getAttribute('data-testid');
+
+/** The first kind with unread items: the tab the box opens on. */
+const firstUnread = (unread: Unread) => (['message', 'notice', 'todo'] as const).find((kind) => unread[kind] > 0);
 
 async function openBox(page: Page): Promise<void> {
   await page.getByTestId('message-bell').click();
@@ -81,6 +90,8 @@ describe('the message box', () => {
     // The dialog opens at once; its order arrives with the detail call.
     await until(() => detail.textContent()).toContain(code);
     await until(() => badgeCount(shop)).toBe(before.total);
+    await shop.waitForLoadState('networkidle');
+    expect(await errorToasts(shop)).toEqual([]);
     await detail.locator('.ant-modal-close').click();
     await until(() => detail.isVisible()).toBe(false);
 
@@ -108,6 +119,8 @@ describe('the message box', () => {
     expect(before.todo).toBeGreaterThan(0);
     await until(() => badgeCount(page)).toBe(before.total);
     await openBox(page);
+    // The box opens on the first tab with unread items.
+    await until(() => activeTab(page)).toBe(`message-tab-${firstUnread(before)}`);
     await page.getByTestId('message-tab-todo').click();
     const first = box(page).locator('[data-testid^="message-item-"]').first();
     await until(() => first.textContent()).toMatch(/^Re-check order/);
@@ -126,5 +139,57 @@ describe('the message box', () => {
     await until(() => table.locator('.ant-table-row').first().textContent()).toContain('Read');
     await settledScreenshot(page, 'messages-page-en-US');
     await page.context().close();
+  });
+
+  test('a shop reads a new announcement from its notice, in the box and on the full page, with no error toast', async () => {
+    const login = await fetch(`${app.server.url}/api/admin/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
+    });
+    const { data: session } = (await login.json()) as { data: { token: string } };
+    const title = `春节营业时间 ${Date.now().toString(36)}`;
+    const published = await fetch(`${app.server.url}/api/admin/announcement/add`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session.token}` },
+      body: JSON.stringify({
+        title,
+        type: 'notice',
+        content: '<p>初七开工，<strong>初八</strong>起正常检测。<script>alert(1)</script></p>',
+      }),
+    });
+    expect(((await published.json()) as { status: number }).status).toBe(200);
+
+    const shop = await app.signedIn('shop0002', DEMO_PASSWORD, '/order/inspect');
+    const before = await app.apiGet<Unread>(shop, '/admin/message/unread');
+    expect(before.notice).toBeGreaterThan(0);
+    await until(() => badgeCount(shop)).toBe(before.total);
+    await openBox(shop);
+    await until(() => activeTab(shop)).toBe(`message-tab-${firstUnread(before)}`);
+    await shop.getByTestId('message-tab-notice').click();
+    const notice = box(shop).locator('[data-testid^="message-item-"]').filter({ hasText: title });
+    await until(() => notice.isVisible()).toBe(true);
+    await notice.click();
+    // The announcement reader (the modal that holds the announcement's content).
+    const reader = shop.locator('.ant-modal').filter({ has: shop.getByTestId('announcement-content') });
+    await until(() => reader.isVisible()).toBe(true);
+    await until(() => reader.locator('.ant-modal-title').textContent()).toBe(title);
+    expect(await reader.getByTestId('announcement-content').innerHTML()).toBe('<p>初七开工，<strong>初八</strong>起正常检测。</p>');
+    expect(await reader.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    await until(() => badgeCount(shop)).toBe(before.total - 1);
+    await settledScreenshot(shop, 'messages-announcement-zh-CN');
+    await reader.locator('.ant-modal-close').click();
+    await until(() => reader.isVisible()).toBe(false);
+
+    // The full page opens it the same way.
+    await shop.goto('/user/message?type=notice');
+    const row = shop.getByTestId('message-table').locator('.ant-table-row').filter({ hasText: title });
+    await until(() => row.isVisible()).toBe(true);
+    await row.locator('[data-testid^="message-open-"]').click();
+    await until(() => reader.isVisible()).toBe(true);
+    await until(() => reader.locator('.ant-modal-title').textContent()).toBe(title);
+    await shop.waitForLoadState('networkidle');
+    expect(await errorToasts(shop)).toEqual([]);
+    await shop.context().close();
   });
 });

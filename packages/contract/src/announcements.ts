@@ -43,3 +43,7 @@ export type AnnouncementAddBody = Static<typeof AnnouncementAddBody>;
 
 export const AnnouncementDeleteQuery = Type.Object({ id: Id }, { additionalProperties: false });
 export type AnnouncementDeleteQuery = Static<typeof AnnouncementDeleteQuery>;
+
+/** GET /admin/announcement/detail: one announcement, for every signed-in role (a notice opens it). */
+export const AnnouncementDetailQuery = Type.Object({ id: Id }, { additionalProperties: false });
+export type AnnouncementDetailQuery = Static<typeof AnnouncementDetailQuery>;

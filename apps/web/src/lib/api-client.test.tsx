@@ -1,4 +1,5 @@
 // In the components project (jsdom): the client runs against window, storage and the toasts.
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveApi } from '../test/fake-api.ts';
 import { api, configureApiClient, sessionEnding } from './api-client.ts';
@@ -61,5 +62,101 @@ describe('a 401', () => {
     release();
     await expect(call).rejects.toMatchObject({ status: 401 });
     expect(goToRoot).not.toHaveBeenCalled();
+  });
+});
+
+/**
+ * A shop clicked an unread item in the bell: the item opened and a red "200 OK" toast showed.
+ * Marking it read refetches the open lists, which cancels the ones in flight; one whose answer
+ * had begun (200 OK) but whose body was still coming rejected on the abort, and the client took
+ * that for a body that was not the envelope.
+ */
+describe('a call cancelled while its answer is being read', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('rejects as cancelled and shows no "200 OK" error toast', async () => {
+    vi.stubGlobal('fetch', async (_input: RequestInfo | URL, init: RequestInit = {}) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"status":200,"msg":"ok","data":{"list":['));
+          init.signal?.addEventListener('abort', () => controller.error(new DOMException('The operation was aborted.', 'AbortError')));
+        },
+      });
+      return new Response(body, { status: 200, statusText: 'OK', headers: { 'Content-Type': 'application/json' } });
+    });
+    const controller = new AbortController();
+    const call = api.get('/admin/message/list', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+
+    // A later failure's toast shows, so any toast of the cancelled call would have shown by now.
+    serveApi(() => ({ status: 500, msg: '服务器开小差了', data: null }));
+    await expect(api.get('/admin/message/list')).rejects.toMatchObject({ status: 500 });
+    expect(await screen.findByText('服务器开小差了')).toBeTruthy();
+    expect(screen.queryByText('200 OK')).toBeNull();
+  });
+});
+
+/** No route answers 204 today (the server test envelope-routes checks it); if one does, it is a success. */
+describe('an empty success', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('a 204 No Content is a success with no data, not a "204 No Content" error', async () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 204, statusText: 'No Content' }));
+    await expect(api.post('/admin/message/read', { ids: [1] })).resolves.toBeNull();
+    serveApi(() => ({ status: 500, msg: '服务器忙，请稍后再试', data: null }));
+    await expect(api.get('/admin/message/list')).rejects.toMatchObject({ status: 500 });
+    expect(await screen.findByText('服务器忙，请稍后再试')).toBeTruthy();
+    expect(screen.queryByText('204 No Content')).toBeNull();
+  });
+});
+
+/**
+ * Each logout fired three calls (the visit record of the route change, the unread poll, the
+ * order list) with the session being ended; each answered 401 and was logged as a console error.
+ */
+describe('a session being ended', () => {
+  afterEach(() => {
+    sessionEnding(null);
+    removeToken();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends nothing more with its token but the call that ends it', async () => {
+    setToken('ending-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('ending-token');
+    await expect(api.get('/admin/order/list')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.post('/visit-stats/create', { path: '/login' }, { quiet: true, keepalive: true })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    await expect(api.get('/admin/user/logout', { session: 'guard', endsSession: true })).resolves.toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/admin/user/logout']);
+  });
+
+  it('once signed out, sends no signed-in call without a token; sign-in and the public pages still call', async () => {
+    setToken('ended-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('ended-token');
+    removeToken(); // logout cleared the session; the screens being left refetch
+    await expect(api.get('/admin/order/list')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.get('/admin/message/unread', { quiet: true })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.post('/menu')).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(api.get('/public/links', { quiet: true })).resolves.toBeNull();
+    await expect(api.post('/admin/user/login', { username: 'a', password: 'b' }, { session: 'guard' })).resolves.toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/public/links', '/api/admin/user/login']);
+  });
+
+  it('leaves the next session free to call', async () => {
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    sessionEnding('old-token');
+    setToken('new-token');
+    await expect(api.get('/admin/order/list')).resolves.toBeNull();
+    expect(calls).toHaveLength(1);
   });
 });

@@ -15,7 +15,9 @@ import { showSessionEndedDialog, toastError } from './feedback.ts';
  * - 50008 / 50012 / 50014: the "You have been logged out" dialog with Re-Login (one at a
  *   time), except for the user-info call;
  * - network failure or a non-JSON body: toast with the error message or "Request Error"
- *   for 5 s, and the call rejects with a TransportError.
+ *   for 5 s, and the call rejects with a TransportError;
+ * - a call its caller cancelled (signal aborted, even while the body was being read): no
+ *   toast, the call rejects with the AbortError.
  */
 
 export const API_BASE = '/api';
@@ -61,6 +63,11 @@ export interface RequestOptions {
    * bearer token still goes along): tracking calls, which must never hold navigation up.
    */
   keepalive?: boolean;
+  /**
+   * The call that ends the session (logout): the one call still sent with a token this client is
+   * ending (see `sessionEnding`); every other call with that token is not sent at all.
+   */
+  endsSession?: boolean;
 }
 
 /** What the app plugs in at start (lib must not import the router or the auth feature). */
@@ -134,6 +141,27 @@ function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
+/**
+ * The token a call goes with. Nothing is asked for a session being ended: a call carrying that
+ * token (a poll, a refetch, the visit record of the route change to /login) would only answer 401
+ * (a console error each); it rejects at once as cancelled (AbortError: no toast), unsent. The
+ * call that ends the session is the exception.
+ */
+function tokenFor(path: string, options: RequestOptions): string | null {
+  const token = getToken();
+  if (token !== null && token === endingToken && !options.endsSession) throw new DOMException('The session is ending', 'AbortError');
+  if (token === null && endingToken !== null && options.session !== 'guard' && needsSession(path)) {
+    // Signed out by this client, not signed in again: a screen still mounted while the page
+    // leaves for /login fetches again once the cache is cleared; without a session it can only
+    // answer 401.
+    throw new DOMException('Signed out', 'AbortError');
+  }
+  return token;
+}
+
+/** The signed-in API (the admin calls and the server menu); sign-in is a 'guard' call. */
+const needsSession = (path: string): boolean => /^\/?(admin\/|menu\b)/.test(path);
+
 /** `token`: the one the call is sent with, read once per call (a 401 is judged against it, isStale). */
 function buildHeaders(accept: string, token: string | null): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept, 'Accept-Language': currentLocale() };
@@ -141,8 +169,13 @@ function buildHeaders(accept: string, token: string | null): Record<string, stri
   return headers;
 }
 
+const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
 function transportFailure(error: unknown, options: RequestOptions): Error {
-  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  // Cancelled by its caller (a refetch, a screen left): not a failure to tell anyone about.
+  if (isAbort(error)) return error as DOMException;
+  if (options.signal?.aborted)
+    return options.signal.reason instanceof Error ? options.signal.reason : new DOMException('Aborted', 'AbortError');
   const message = error instanceof Error && error.message ? error.message : i18n.t('request.transportError');
   if (!options.quiet) toastError(message);
   return error instanceof TransportError ? error : new TransportError(message, { cause: error });
@@ -168,8 +201,12 @@ const noEnvelope = (response: Response): TransportError =>
   new TransportError(response.status === 503 ? i18n.t('request.unavailable') : `${response.status} ${response.statusText}`.trim());
 
 async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
-  // Non-2xx answers still carry the envelope: read it whenever the body is JSON.
-  const envelope: unknown = await response.json().catch(() => {
+  // 204 is success without a body by definition (the API itself always sends the envelope).
+  if (response.status === 204) return { status: Status.OK, msg: 'ok', data: null };
+  // Non-2xx answers still carry the envelope: read it whenever the body is JSON. A body cut off
+  // by the caller's abort (headers read, "200 OK") is a cancelled call, not a broken answer.
+  const envelope: unknown = await response.json().catch((error: unknown) => {
+    if (isAbort(error)) throw error;
     throw noEnvelope(response);
   });
   if (!isEnvelope(envelope)) throw noEnvelope(response);
@@ -177,7 +214,7 @@ async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   const headers = buildHeaders('application/json', sent);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -216,7 +253,7 @@ export async function getIfChanged<T>(
   etag: string | null,
   options: Omit<RequestOptions, 'body'> = {},
 ): Promise<Revalidated<T>> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   const headers = buildHeaders('application/json', sent);
   if (etag !== null) headers['If-None-Match'] = etag;
   let envelope: ApiEnvelope<unknown>;
@@ -258,7 +295,7 @@ export interface DownloadResult {
  * through the same error catalogue as every other call; anything else is the file.
  */
 export async function fetchFile(path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }): Promise<DownloadResult> {
-  const sent = getToken();
+  const sent = tokenFor(path, options);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.params), { method: 'GET', headers: buildHeaders('*/*', sent), signal: options.signal });

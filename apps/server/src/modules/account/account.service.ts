@@ -92,8 +92,8 @@ export async function updateProfile(db: Db, userId: number, body: AccountUpdateB
   const avatar = body.avatar === undefined ? undefined : await checkAvatar(store, userId, body.avatar);
   await repo.updateOwn(db, userId, {
     nickname: body.nickname.trim(),
-    wechat: body.wechat.trim(),
-    phone: body.phone.trim(),
+    ...(body.wechat === undefined ? {} : { wechat: body.wechat.trim() }),
+    ...(body.phone === undefined ? {} : { phone: body.phone.trim() }),
     ...(avatar === undefined ? {} : { avatar }),
     ...(body.locale === undefined ? {} : { locale: body.locale }),
     updatedAt: nowMs(),

@@ -1,4 +1,12 @@
-import { AnnouncementAddBody, AnnouncementDeleteQuery, AnnouncementItem, AnnouncementListQuery, Empty, Page } from '@clearplay/contract';
+import {
+  AnnouncementAddBody,
+  AnnouncementDeleteQuery,
+  AnnouncementDetailQuery,
+  AnnouncementItem,
+  AnnouncementListQuery,
+  Empty,
+  Page,
+} from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
@@ -25,6 +33,21 @@ const announcementRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { d
       },
     },
     async (request) => ok(await announcements.listAnnouncements(db, request.query)),
+  );
+
+  app.get(
+    '/admin/announcement/detail',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'One announcement (its body sanitized when it was stored): what a notice opens, for every signed-in role',
+        security,
+        querystring: AnnouncementDetailQuery,
+        response: responses(AnnouncementItem),
+      },
+    },
+    async (request) => ok(await announcements.getAnnouncement(db, request.query.id)),
   );
 
   app.post(

@@ -48,6 +48,13 @@ export async function listAnnouncements(db: Db, query: AnnouncementListQuery): P
   return { list: rows.map(toAnnouncementItem), total };
 }
 
+/** One announcement; an unknown id is a 404. Its content was sanitized before it was stored. */
+export async function getAnnouncement(db: Db, id: number): Promise<AnnouncementItem> {
+  const row = await repo.findById(db, id);
+  if (row === undefined) throw new AppError(404, 'announcement.notFound', { id });
+  return toAnnouncementItem(row);
+}
+
 /** The newest announcements, pinned first (the workplace's list). */
 export async function latestAnnouncements(db: Db, limit: number): Promise<AnnouncementItem[]> {
   return (await repo.listPage(db, undefined, 0, limit)).map(toAnnouncementItem);

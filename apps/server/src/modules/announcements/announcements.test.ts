@@ -171,3 +171,36 @@ describe('announcement calls', () => {
     expect((await call(ctx, 'GET', '/api/admin/announcement/delete?id=abc', { as: boss })).http).toBe(400);
   });
 });
+
+/**
+ * A shop's notice said only "A new announcement was published." and no page showed a shop the
+ * body. Every signed-in role reads a published announcement (stored sanitized); a stranger none.
+ */
+describe('reading one announcement', () => {
+  it('answers any signed-in role the title, the sanitized body, the date and the author; a stranger gets 401', async () => {
+    const published = await add({ title: '春节营业时间', content: '<p onclick="x()">初七开工<script>alert(1)</script></p>' });
+    expect(published.status, published.msg).toBe(200);
+    const id = published.data.id;
+    for (const role of ['shop', 'inspector', 'admin']) {
+      const reader = role === 'shop' ? shop : await loginAs(ctx, role);
+      const res = await call<AnnouncementItem>(ctx, 'GET', `/api/admin/announcement/detail?id=${id}`, { as: reader });
+      expect(res.status, `${role}: ${res.msg}`).toBe(200);
+      expect(res.data).toMatchObject({ id, title: '春节营业时间', content: '<p>初七开工</p>', authorName: published.data.authorName });
+      expect(res.data.publishedTime).toBe(published.data.publishedTime);
+      assertInert(res.data.content);
+    }
+    expect((await call(ctx, 'GET', `/api/admin/announcement/detail?id=${id}`)).status).toBe(401);
+  });
+
+  it('an unknown or deleted announcement is a 404 naming it, a bad id a 400', async () => {
+    const gone = await add({ title: 'gone', content: '<p>x</p>' });
+    await call(ctx, 'GET', `/api/admin/announcement/delete?id=${gone.data.id}`, { as: boss });
+    const res = await call(ctx, 'GET', `/api/admin/announcement/detail?id=${gone.data.id}`, {
+      as: shop,
+      headers: { 'accept-language': 'en-US' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.msg).toBe(`Announcement #${gone.data.id} does not exist`);
+    expect((await call(ctx, 'GET', '/api/admin/announcement/detail?id=abc', { as: shop })).status).toBe(400);
+  });
+});

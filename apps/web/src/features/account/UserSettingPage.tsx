@@ -19,7 +19,8 @@ interface ProfileValues {
 }
 
 /**
- * User settings (`/user/setting`): my nickname, chat ID, phone and language (saved on the
+ * User settings (`/user/setting`): my nickname (required), chat ID and phone (optional,
+ * decision 0084) and language (saved on the
  * server, applied at every sign-in); my password, the current one required — every other
  * session of mine then ends, this one stays.
  */
@@ -46,8 +47,8 @@ export default function UserSettingPage() {
   const saveProfile = async (values: ProfileValues) => {
     const body: AccountUpdateBody = {
       nickname: values.nickname,
-      wechat: values.wechat,
-      phone: values.phone,
+      wechat: values.wechat ?? '',
+      phone: values.phone ?? '',
       locale: values.locale === BROWSER ? null : values.locale,
     };
     const saved = await update.mutateAsync(body).catch(() => null);
@@ -81,13 +82,14 @@ export default function UserSettingPage() {
               <Form.Item name="nickname" label={t('account.field.nickname')} rules={[required(t('account.field.nickname')), { max: 50 }]}>
                 <Input data-testid="account-nickname" />
               </Form.Item>
-              <Form.Item name="wechat" label={t('account.field.wechat')} rules={[required(t('account.field.wechat')), { max: 64 }]}>
+              {/* Chat ID and phone are optional here: a person saves their own settings with the data they have (decision 0084). */}
+              <Form.Item name="wechat" label={t('account.field.wechat')} rules={[{ max: 64 }]}>
                 <Input data-testid="account-wechat" />
               </Form.Item>
               <Form.Item
                 name="phone"
                 label={t('account.field.phone')}
-                rules={[required(t('account.field.phone')), { pattern: /^[0-9+\-() ]{1,32}$/, message: t('account.phone.invalid') }]}
+                rules={[{ pattern: /^[0-9+\-() ]{0,32}$/, message: t('account.phone.invalid') }]}
               >
                 <Input data-testid="account-phone" />
               </Form.Item>

@@ -2,13 +2,14 @@ import { Badge, Button, Segmented, Tag } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import type { MessageItem } from '@clearplay/contract';
 import { MESSAGE_KINDS, type MessageKind } from '@clearplay/contract/constants';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchTable, type SearchTableColumn } from '../../components/SearchTable/index.ts';
 import { formatDate } from '../../lib/date.ts';
 import { getMessages, messageKeys, useMarkRead, useUnreadCounts } from './api/messages.ts';
-import { useOpenMessage } from './components/MessageBell.tsx';
+import { AnnouncementReading, useOpenMessage } from './components/MessageBell.tsx';
 import { fromNow } from './components/relative-time.ts';
 import './messages.css';
 
@@ -25,7 +26,8 @@ export default function MessagePage() {
   const kind = isKind(typeParam) ? typeParam : undefined;
   const counts = useUnreadCounts();
   const markRead = useMarkRead();
-  const open = useOpenMessage();
+  const [reading, setReading] = useState<number | null>(null);
+  const open = useOpenMessage({ read: setReading });
 
   const columns: SearchTableColumn<MessageItem>[] = [
     {
@@ -121,6 +123,7 @@ export default function MessagePage() {
         scrollX={900}
         data-testid="message-table"
       />
+      <AnnouncementReading id={reading} onClose={() => setReading(null)} />
     </>
   );
 }

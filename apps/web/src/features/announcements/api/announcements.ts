@@ -10,6 +10,17 @@ const WORKPLACE_QUERY_KEY = ['workplace'] as const;
 export const getAnnouncements = (params: AnnouncementListQuery, signal?: AbortSignal) =>
   api.get<{ list: AnnouncementItem[]; total: number }>('/admin/announcement/list', { params, signal });
 
+/** GET /admin/announcement/detail: one announcement, for every signed-in role (what a notice opens). */
+export const getAnnouncement = (id: number, signal?: AbortSignal) =>
+  api.get<AnnouncementItem>('/admin/announcement/detail', { params: { id }, signal });
+
+export const useAnnouncement = (id: number | null) =>
+  useQuery({
+    queryKey: [...announcementsQueryKey, 'detail', id],
+    queryFn: ({ signal }) => getAnnouncement(id ?? 0, signal),
+    enabled: id !== null,
+  });
+
 export const useAnnouncements = (params: AnnouncementListQuery) =>
   useQuery({ queryKey: [...announcementsQueryKey, params], queryFn: ({ signal }) => getAnnouncements(params, signal) });
 

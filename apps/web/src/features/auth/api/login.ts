@@ -2,8 +2,12 @@ import { useCallback, useState } from 'react';
 import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
 import { api } from '../../../lib/api-client.ts';
 
-/** POST /api/admin/user/login. Part of the session life cycle: no session dialog, no 401 redirect. */
-export const login = (body: LoginBody): Promise<LoginData> => api.post<LoginData>('/admin/user/login', body, { session: 'guard' });
+/**
+ * POST /api/admin/user/login. Part of the session life cycle: no session dialog, no 401 redirect.
+ * Quiet: the form itself shows why a sign-in failed, once (no toast besides it).
+ */
+export const login = (body: LoginBody): Promise<LoginData> =>
+  api.post<LoginData>('/admin/user/login', body, { session: 'guard', quiet: true });
 
 /**
  * The language the user saved in their settings (GET /admin/account/profile), applied at

@@ -165,9 +165,10 @@ export function LoginForm() {
           </Button>
         </div>
         {loginError ? (
+          // One failure, one message: the server's reason (wrong password, locked, disabled), or
+          // the spec's text (§5) when there is none (no answer, a broken one).
           <div role="alert" className="login-error" data-testid="login-error">
-            <div>{t('login.form.login.errMsg')}</div>
-            {loginError.serverMsg ? <div>{loginError.serverMsg}</div> : null}
+            {loginError.serverMsg || t('login.form.login.errMsg')}
           </div>
         ) : null}
         <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={isPending}>

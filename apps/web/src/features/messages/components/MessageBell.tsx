@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Button, Empty, List, Popover, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import type { MessageItem } from '@clearplay/contract';
@@ -12,6 +12,23 @@ import { fromNow } from './relative-time.ts';
 import '../messages.css';
 
 const POPOVER_PAGE_SIZE = 5;
+
+// The announcement reader is loaded when a notice is first opened (not part of the layout's load).
+const AnnouncementReader = lazy(() => import('../../announcements/index.ts').then((m) => ({ default: m.AnnouncementReader })));
+
+/** Announcement `id` (null: none) in the reader, over whatever screen is showing. */
+export function AnnouncementReading({ id, onClose }: { id: number | null; onClose: () => void }) {
+  if (id === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <AnnouncementReader id={id} onClose={onClose} />
+    </Suspense>
+  );
+}
+
+/** The tab the box opens on: the first kind with unread items, else the one last shown. */
+export const firstUnreadKind = (counts: Record<MessageKind, number>, fallback: MessageKind): MessageKind =>
+  MESSAGE_KINDS.find((kind) => counts[kind] > 0) ?? fallback;
 
 /** One item: title, short content, "3 minutes ago", a dot while unread. */
 export function MessageRow({ item, onOpen }: { item: MessageItem; onOpen: (item: MessageItem) => void }) {
@@ -46,13 +63,21 @@ export function MessageRow({ item, onOpen }: { item: MessageItem; onOpen: (item:
   );
 }
 
-/** Marks an item read (when unread) and opens what it is about. */
-export function useOpenMessage(after?: () => void) {
+/**
+ * Marks an item read (when unread) and opens what it is about: an announcement in the reader
+ * (`read`, every role may), anything else on its screen.
+ */
+export function useOpenMessage({ after, read }: { after?: () => void; read: (announcementId: number) => void }) {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const markRead = useMarkRead();
   return (item: MessageItem) => {
     if (!item.read) markRead.mutate([item.id]);
+    if (item.target?.type === 'announcement' && item.target.id !== null) {
+      after?.();
+      read(item.target.id);
+      return;
+    }
     const path = targetPath(item, user?.id);
     if (path !== null) {
       after?.();
@@ -61,10 +86,10 @@ export function useOpenMessage(after?: () => void) {
   };
 }
 
-function TabList({ kind, onClose }: { kind: MessageKind; onClose: () => void }) {
+function TabList({ kind, onClose, read }: { kind: MessageKind; onClose: () => void; read: (announcementId: number) => void }) {
   const { t } = useTranslation();
   const { data, isPending } = useMessages({ type: kind, page: 1, pageSize: POPOVER_PAGE_SIZE });
-  const open = useOpenMessage(onClose);
+  const open = useOpenMessage({ after: onClose, read });
   if (isPending) return <Spin className="message-spin" />;
   if (!data || data.list.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('messages.empty')} />;
   return <List className="message-list" dataSource={data.list} renderItem={(item) => <MessageRow item={item} onOpen={open} />} />;
@@ -72,7 +97,8 @@ function TabList({ kind, onClose }: { kind: MessageKind; onClose: () => void }) 
 
 /**
  * The navbar's message box (spec §2): a bell with the unread badge, and a popover with the
- * tabs message / notice / todo, each with its unread count; "all read" marks every unread item
+ * tabs message / notice / todo, each with its unread count, opening on the first tab with
+ * unread items; "all read" marks every unread item
  * of the tab, "view more" opens the full page. The counts are polled (api/messages.ts).
  */
 export function MessageBell() {
@@ -83,6 +109,12 @@ export function MessageBell() {
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState<MessageKind>('message');
   const [clearing, setClearing] = useState(false);
+  const [reading, setReading] = useState<number | null>(null);
+
+  const openBox = (next: boolean) => {
+    if (next) setTab(firstUnreadKind(counts, tab));
+    setOpen(next);
+  };
 
   const allRead = async () => {
     setClearing(true);
@@ -110,7 +142,7 @@ export function MessageBell() {
               {counts[kind] > 0 ? <span className="message-tab-count">({counts[kind]})</span> : null}
             </span>
           ),
-          children: open && tab === kind ? <TabList kind={kind} onClose={() => setOpen(false)} /> : null,
+          children: open && tab === kind ? <TabList kind={kind} onClose={() => setOpen(false)} read={setReading} /> : null,
         }))}
       />
       <div className="message-box-footer">
@@ -140,20 +172,23 @@ export function MessageBell() {
   );
 
   return (
-    <Popover
-      content={content}
-      trigger="click"
-      placement="bottomRight"
-      // On a phone the box is nearly as wide as the screen: neither side of the bell has room,
-      // so it is shifted into the screen instead of flipped out of it.
-      align={{ overflow: { adjustX: true, adjustY: true, shiftX: true } }}
-      open={open}
-      onOpenChange={setOpen}
-      arrow={false}
-    >
-      <Badge count={counts.total} size="small" overflowCount={99} data-testid="message-badge" data-count={counts.total}>
-        <Button shape="circle" icon={<BellOutlined />} aria-label={t('messages.bell')} data-testid="message-bell" />
-      </Badge>
-    </Popover>
+    <>
+      <Popover
+        content={content}
+        trigger="click"
+        placement="bottomRight"
+        // On a phone the box is nearly as wide as the screen: neither side of the bell has room,
+        // so it is shifted into the screen instead of flipped out of it.
+        align={{ overflow: { adjustX: true, adjustY: true, shiftX: true } }}
+        open={open}
+        onOpenChange={openBox}
+        arrow={false}
+      >
+        <Badge count={counts.total} size="small" overflowCount={99} data-testid="message-badge" data-count={counts.total}>
+          <Button shape="circle" icon={<BellOutlined />} aria-label={t('messages.bell')} data-testid="message-bell" />
+        </Badge>
+      </Popover>
+      <AnnouncementReading id={reading} onClose={() => setReading(null)} />
+    </>
   );
 }
