@@ -267,4 +267,27 @@ describe('target history (issue 17)', () => {
     await until(() => detail.isVisible()).toBe(false);
     await page.context().close();
   });
+
+  test('a chat ID alone: the panel lists the other chat IDs seen on the machines of its records', async () => {
+    // A demo target back on a machine under another chat ID (a repeat offender's new chat ID).
+    const db = app.server.db();
+    const pair = db
+      .prepare(
+        `SELECT a.obj_wechat AS target, b.obj_wechat AS other FROM orders a JOIN orders b ON b.mac = a.mac AND lower(b.obj_wechat) <> lower(a.obj_wechat)
+          WHERE lower(a.obj_wechat) <> lower(@fixed) AND lower(b.obj_wechat) <> lower(@fixed) ORDER BY a.id LIMIT 1`,
+      )
+      .get({ fixed: FIXED_TARGET }) as { target: string; other: string } | undefined;
+    expect(pair, 'the demo has a machine seen under two chat IDs').toBeDefined();
+    const page = await signedIn('inspector01');
+    await page.getByTestId('order-create').click();
+    const form = orderForm(page);
+    await until(() => form.isVisible()).toBe(true);
+    await form.getByTestId('order-form-objWechat').fill(pair?.target ?? '');
+    const others = form.getByTestId('history-other-chat-ids');
+    await until(() => others.isVisible()).toBe(true);
+    expect(await others.textContent()).toContain('这个微信号用过的机器还以');
+    expect(await others.textContent()).toContain(pair?.other ?? '?');
+    expect(await form.getByTestId('history-same-machine').locator('.ant-table-row').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
 });
