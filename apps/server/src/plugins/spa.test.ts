@@ -127,6 +127,7 @@ describe('the single-page app', () => {
       '/api/admin/analysis/orders',
       '/api/admin/announcement/add',
       '/api/admin/announcement/delete',
+      '/api/admin/announcement/detail',
       '/api/admin/announcement/list',
       '/api/admin/cancelSubscription',
       '/api/admin/dict/all',
