@@ -22,7 +22,7 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Never log secrets: bearer tokens, passwords, password hashes. */
+/** Never log secrets: bearer tokens, passwords, password hashes, signing keys. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -31,6 +31,9 @@ export const REDACT_PATHS = [
   '*.passwordHash',
   '*.token',
   '*.authorization',
+  '*.secretKey',
+  '*.uploadKeys',
+  '*.evidenceUrlSecret',
 ];
 
 /**
@@ -119,9 +122,10 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     await app.register(localUploadHost, {
       prefix: LOCAL_UPLOAD_PREFIX,
       dataDir: config.dataDir,
+      uploadsDir: config.uploadsDir,
       maxImageBytes: config.uploads.maxImageBytes,
       bucket: LOCAL_BUCKET,
-      ...resolveUploadKeys(config.dataDir),
+      ...resolveUploadKeys(config.dataDir, config.uploads.uploadKeys),
       evidenceUrlSecret: resolveEvidenceUrlSecret(config.dataDir, config.uploads.evidenceUrlSecret),
     });
   }

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
 
 describe('loadConfig', () => {
@@ -10,6 +12,8 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       dataDir: join(REPO_ROOT, 'data'),
+      uploadsDir: join(REPO_ROOT, 'data', 'uploads'),
+      instances: 'single',
       database: { dialect: 'sqlite', file: join(REPO_ROOT, 'data', 'clearplay.db') },
       dbLimits: { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 },
       initAdminPassword: undefined,
@@ -25,6 +29,7 @@ describe('loadConfig', () => {
         provider: 'local',
         maxImageBytes: 20 * 1024 * 1024,
         tokenTtlSeconds: 900,
+        uploadKeys: null,
         evidenceUrlTtlSeconds: 900,
         evidenceExportUrlTtlSeconds: 86_400,
         evidenceUrlSecret: null,
@@ -132,6 +137,8 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'check.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://check.example.com' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'https://check.example.com/?x=1' }, 'PUBLIC_URL'],
+    [{ INSTANCES: 'three' }, 'INSTANCES'],
+    [{ UPLOAD_ACCESS_KEY: 'shared-ak' }, 'UPLOAD_SECRET_KEY'],
   ])('rejects %o naming %s', (env, variable) => {
     let error: unknown;
     try {
@@ -164,5 +171,100 @@ describe('PUBLIC_URL', () => {
     expect(loadConfig({}, []).publicUrl).toBeNull();
     expect(loadConfig({ PUBLIC_URL: 'https://check.example.com/' }, []).publicUrl).toBe('https://check.example.com');
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/clearplay/' }, []).publicUrl).toBe('https://example.com/clearplay');
+  });
+});
+
+describe('several instances (INSTANCES=multi)', () => {
+  const PG = 'postgres://clearplay@db.internal:5432/clearplay';
+  const UPLOAD_SECRET = 'upload-secret-'.padEnd(40, 'u');
+  const EVIDENCE_SECRET = 'evidence-secret-'.padEnd(40, 'e');
+  const PROVIDER = { QINIU_ACCESS_KEY: 'cloud-ak', QINIU_SECRET_KEY: 'cloud-sk', QINIU_BUCKET: 'b', QINIU_DOMAIN: 'img.example.com' };
+  let shared: string;
+  beforeAll(() => {
+    shared = mkdtempSync(join(tmpdir(), 'clearplay-shared-'));
+  });
+  afterAll(() => rmSync(shared, { recursive: true, force: true }));
+  const complete = () => ({
+    INSTANCES: 'multi',
+    DATABASE_URL: PG,
+    UPLOAD_ACCESS_KEY: 'shared-ak',
+    UPLOAD_SECRET_KEY: UPLOAD_SECRET,
+    EVIDENCE_URL_SECRET: EVIDENCE_SECRET,
+    UPLOADS_DIR: shared,
+  });
+  const without = (...names: string[]): Record<string, string> =>
+    Object.fromEntries(Object.entries(complete()).filter(([name]) => !names.includes(name)));
+  const refusal = (env: Record<string, string>): ConfigError => {
+    try {
+      loadConfig(env, []);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  it('is single by default: one machine keeps its keys and images in DATA_DIR, as before', () => {
+    const config = loadConfig({ DATA_DIR: '/var/lib/clearplay' }, []);
+    expect(config.instances).toBe('single');
+    expect(config.uploadsDir).toBe('/var/lib/clearplay/uploads');
+    expect(config.uploads).toMatchObject({ provider: 'local', uploadKeys: null, evidenceUrlSecret: null });
+  });
+
+  it('starts with the keys, the evidence secret and the shared image folder from configuration', () => {
+    const config = loadConfig({ ...complete(), DATA_DIR: '/var/lib/clearplay', INSTANCES: 'Multi' }, []);
+    expect(config.instances).toBe('multi');
+    expect(config.uploadsDir).toBe(shared);
+    expect(config.uploads).toMatchObject({
+      provider: 'local',
+      uploadKeys: { accessKey: 'shared-ak', secretKey: UPLOAD_SECRET },
+      evidenceUrlSecret: EVIDENCE_SECRET,
+    });
+  });
+
+  it('refuses SQLite outright: one file, one machine', () => {
+    const error = refusal({ ...complete(), DATABASE_URL: '' });
+    expect(error.variable).toBe('INSTANCES');
+    expect(error.message).toBe(
+      'Invalid configuration: INSTANCES is multi, but the database is SQLite: a SQLite file belongs to one machine. ' +
+        'Point DATABASE_URL at PostgreSQL or MySQL/MariaDB, or run one instance',
+    );
+    expect(refusal({ INSTANCES: 'multi', ...PROVIDER }).variable).toBe('INSTANCES');
+  });
+
+  it('refuses the embedded upload host without shared keys, evidence secret and image folder, naming every one missing', () => {
+    expect(refusal({ INSTANCES: 'multi', DATABASE_URL: PG }).message).toBe(
+      'Invalid configuration: INSTANCES is multi with the embedded upload host (no QINIU_* settings), so every instance needs the same ' +
+        'UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY, EVIDENCE_URL_SECRET, UPLOADS_DIR (the shared volume the images live on); ' +
+        'or store the images with the cloud storage provider (docs/deploy.md "Several instances")',
+    );
+    expect(refusal(without('UPLOAD_ACCESS_KEY', 'UPLOAD_SECRET_KEY')).message).toContain(
+      'needs the same UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY; or store',
+    );
+    expect(refusal(without('EVIDENCE_URL_SECRET')).message).toContain('needs the same EVIDENCE_URL_SECRET; or store');
+    const error = refusal(without('UPLOADS_DIR'));
+    expect(error.message).toContain('needs the same UPLOADS_DIR (the shared volume the images live on); or store');
+    // No refusal repeats a secret's value.
+    expect(error.message).not.toContain(UPLOAD_SECRET);
+    expect(error.message).not.toContain(EVIDENCE_SECRET);
+  });
+
+  it('refuses an UPLOADS_DIR that is not mounted (not a directory)', () => {
+    const missing = join(shared, 'not-mounted');
+    const error = refusal({ ...complete(), UPLOADS_DIR: missing });
+    expect(error.variable).toBe('UPLOADS_DIR');
+    expect(error.message).toBe(
+      `Invalid configuration: UPLOADS_DIR "${missing}" is not a directory: with INSTANCES=multi it must be the shared volume every instance mounts, mounted before the start`,
+    );
+  });
+
+  it('with the cloud storage provider, its configured keys are enough; a second key pair or folder is refused', () => {
+    const config = loadConfig({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER }, []);
+    expect(config.uploads).toMatchObject({ provider: 'qiniu', accessKey: 'cloud-ak', secretKey: 'cloud-sk' });
+    expect(refusal({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER, UPLOADS_DIR: shared }).variable).toBe('UPLOADS_DIR');
+    expect(
+      refusal({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER, UPLOAD_ACCESS_KEY: 'shared-ak', UPLOAD_SECRET_KEY: UPLOAD_SECRET })
+        .variable,
+    ).toBe('UPLOAD_ACCESS_KEY');
   });
 });

@@ -2,8 +2,8 @@
  * Configuration: the only module that reads process.env. Everything is validated once at
  * start; a bad value throws a ConfigError whose message names the variable.
  */
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract';
 import { readUploadsConfig, UploadConfigError, type UploadsConfig } from './modules/uploads/uploads.config.ts';
@@ -35,10 +35,24 @@ export const DEFAULT_DB_LIMITS: DbLimits = { poolSize: 20, statementTimeoutMs: 1
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/**
+ * INSTANCES: `single` (default), one process on one machine; `multi`, several processes share
+ * the database and nothing may live only on one machine's disk (decision 0088).
+ */
+export type Instances = 'single' | 'multi';
+const INSTANCES: readonly Instances[] = ['single', 'multi'];
+
 export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * The embedded upload host's folder (images in `files/`, unfinished chunked uploads in
+   * `multipart/`): UPLOADS_DIR, by default `<dataDir>/uploads`. With several instances, a
+   * volume they all mount.
+   */
+  uploadsDir: string;
+  instances: Instances;
   database: DbTarget;
   dbLimits: DbLimits;
   initAdminPassword: string | undefined;
@@ -177,8 +191,59 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DbTa
   }
 }
 
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The start-up check of INSTANCES=multi (decision 0088): SQLite is one file on one machine, so
+ * it is refused outright. With the embedded upload host every instance must accept the tokens
+ * and evidence links the others sign (UPLOAD_ACCESS_KEY / UPLOAD_SECRET_KEY, EVIDENCE_URL_SECRET
+ * from configuration, not generated per DATA_DIR) and see the files the others stored
+ * (UPLOADS_DIR naming a shared volume that is mounted). With the provider, its keys are
+ * configuration already (QINIU_*) and the files are in its bucket.
+ */
+function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'database' | 'uploads' | 'uploadsDir'>): void {
+  if (config.instances === 'single') return;
+  if (config.database.dialect === 'sqlite') {
+    throw new ConfigError(
+      'INSTANCES',
+      'is multi, but the database is SQLite: a SQLite file belongs to one machine. Point DATABASE_URL at PostgreSQL or MySQL/MariaDB, or run one instance',
+    );
+  }
+  const { uploads } = config;
+  if (uploads.provider !== 'local') return;
+  const missing = [
+    ...(uploads.uploadKeys === null ? ['UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY'] : []),
+    ...(uploads.evidenceUrlSecret === null ? ['EVIDENCE_URL_SECRET'] : []),
+    ...(value(env, 'UPLOADS_DIR') === undefined ? ['UPLOADS_DIR (the shared volume the images live on)'] : []),
+  ];
+  if (missing.length > 0) {
+    throw new ConfigError(
+      'INSTANCES',
+      `is multi with the embedded upload host (no QINIU_* settings), so every instance needs the same ${missing.join(', ')}; ` +
+        'or store the images with the cloud storage provider (docs/deploy.md "Several instances")',
+    );
+  }
+  if (!isDirectory(config.uploadsDir)) {
+    throw new ConfigError(
+      'UPLOADS_DIR',
+      `"${config.uploadsDir}" is not a directory: with INSTANCES=multi it must be the shared volume every instance mounts, mounted before the start`,
+    );
+  }
+}
+
 export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): AppConfig {
   const dataDir = fromRoot(value(env, 'DATA_DIR') ?? './data');
+  const uploadsDir = fromRoot(value(env, 'UPLOADS_DIR') ?? join(dataDir, 'uploads'));
+  const instances = (value(env, 'INSTANCES') ?? 'single').toLowerCase();
+  if (!(INSTANCES as readonly string[]).includes(instances)) {
+    throw new ConfigError('INSTANCES', `must be single or multi, got "${instances}"`);
+  }
 
   const initAdminPassword = value(env, 'INIT_ADMIN_PASSWORD');
   if (initAdminPassword !== undefined && (initAdminPassword.length < PASSWORD_MIN || initAdminPassword.length > PASSWORD_MAX)) {
@@ -200,11 +265,22 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     throw error;
   }
 
+  const database = parseDatabaseUrl(value(env, 'DATABASE_URL'), dataDir);
+  if (uploads.provider !== 'local' && value(env, 'UPLOADS_DIR') !== undefined) {
+    throw new ConfigError(
+      'UPLOADS_DIR',
+      'is for the embedded upload host; with the cloud storage provider (QINIU_*) the images live in its bucket',
+    );
+  }
+  checkInstances(env, { instances: instances as Instances, database, uploads, uploadsDir });
+
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     dataDir,
-    database: parseDatabaseUrl(value(env, 'DATABASE_URL'), dataDir),
+    uploadsDir,
+    instances: instances as Instances,
+    database,
     dbLimits: {
       poolSize: integer(env, 'DB_POOL_SIZE', DEFAULT_DB_LIMITS.poolSize, 1, 1000),
       statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.statementTimeoutMs / 1000, 0, 3600) * 1000,

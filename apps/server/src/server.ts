@@ -26,6 +26,15 @@ function describeDb(config: AppConfig): string {
   return `${target.dialect === 'postgres' ? 'PostgreSQL' : 'MySQL'} ${url.host}${url.pathname}`;
 }
 
+/** Where images live and where the upload keys come from; names settings, never their values. */
+function describeImages(config: AppConfig): string {
+  const uploads = config.uploads;
+  const instances = config.instances === 'multi' ? ', several instances' : '';
+  if (uploads.provider !== 'local') return `cloud storage provider, bucket ${uploads.bucket}${instances}`;
+  const keys = uploads.uploadKeys === null ? 'generated in DATA_DIR' : 'UPLOAD_ACCESS_KEY / UPLOAD_SECRET_KEY';
+  return `${config.uploadsDir} (upload keys: ${keys})${instances}`;
+}
+
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -50,7 +59,12 @@ async function main(): Promise<void> {
     const migrations = await migrateToLatest(db);
     const applied = migrations.results?.filter((r) => r.status === 'Success').length ?? 0;
     const seedStart = performance.now();
-    const seeded = await seedWithDemo(db, { initAdminPassword: config.initAdminPassword, demo: config.demo, dataDir: config.dataDir });
+    const seeded = await seedWithDemo(db, {
+      initAdminPassword: config.initAdminPassword,
+      demo: config.demo,
+      dataDir: config.dataDir,
+      uploadsDir: config.uploadsDir,
+    });
     const seedSeconds = (performance.now() - seedStart) / 1000;
     if (config.database.dialect !== 'sqlite') {
       await db.destroy();
@@ -67,6 +81,7 @@ async function main(): Promise<void> {
       `ClearPlay is running: ${url}/login`,
       `  database: ${describeDb(config)}${applied > 0 ? ` (${applied} migration(s) applied)` : ''}`,
       `  API docs: ${url}/api/docs`,
+      `  images:   ${describeImages(config)}`,
     ];
     if (!webDistExists(config)) lines.push(`  web app:  not built (${config.webDist}); run "npm run build"`);
     if (seeded.admin) {

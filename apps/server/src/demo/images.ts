@@ -1,7 +1,7 @@
 /**
  * The demo's evidence images: a few small PNG files drawn in code (a certificate, a proof
  * screenshot, a photo of the target's set-up, each in three tints), stored where the embedded
- * upload host keeps its files (`<dataDir>/uploads/files/<key>`) under keys of the shape it
+ * upload host keeps its files (`<uploadsDir>/files/<key>`) under keys of the shape it
  * issues (`evidence/<purpose>/<yyyymm>/<32 hex>`), and referenced by orders as the uploader
  * references them: `/upload/files/<key>`.
  */
@@ -113,8 +113,8 @@ export function demoImages(firstOrderAt: number): Record<OrderImageKind, DemoIma
 }
 
 /** Writes the images that are not there yet into the embedded host's folder. */
-export async function storeImages(dataDir: string, images: Record<OrderImageKind, DemoImage[]>): Promise<void> {
-  const filesDir = join(dataDir, 'uploads', 'files');
+export async function storeImages(uploadsDir: string, images: Record<OrderImageKind, DemoImage[]>): Promise<void> {
+  const filesDir = join(uploadsDir, 'files');
   for (const image of Object.values(images).flat()) {
     const path = pathForKey(filesDir, image.key);
     if (path === null) throw new Error(`demo image key ${image.key} is not a safe key`);
@@ -153,8 +153,8 @@ export function avatarImage(index: number): Buffer {
  * host stores an `avatar` upload (`avatar/<user id>/<32 hex>`), and users.avatar naming it as the
  * uploader does (`/upload/files/<key>`). Answers how many were set.
  */
-export async function seedDemoAvatars(db: Db, dataDir: string): Promise<number> {
-  const filesDir = join(dataDir, 'uploads', 'files');
+export async function seedDemoAvatars(db: Db, uploadsDir: string): Promise<number> {
+  const filesDir = join(uploadsDir, 'files');
   const users = await db
     .selectFrom('users')
     .select(['id', 'username'])

@@ -4,6 +4,7 @@
  * the operation log of that time. Generated from one fixed seed relative to the start time,
  * written once: a later start finds the demo's people and adds nothing (decision 0033).
  */
+import { join } from 'node:path';
 import { ORDER_DICTS, PRICE_FIELD_OF_RESULT, type OrderImageKind } from '@clearplay/contract';
 import { DEMO_PASSWORD, seed, type SeedOptions, type SeedResult } from '../db/seed.ts';
 import { hashPassword } from '../lib/passwords.ts';
@@ -45,8 +46,8 @@ async function orderDicts(db: Db): Promise<OrderDicts> {
 
 export interface DemoOptions {
   now: number;
-  /** Where the embedded upload host keeps its files (`<dataDir>/uploads/files`). */
-  dataDir: string;
+  /** The embedded upload host's folder (UPLOADS_DIR); the images go to its `files/`. */
+  uploadsDir: string;
   /** The demo accounts' password hash (one hash for all: argon2id is slow on purpose), asked for only when the business is written. */
   passwordHash: () => Promise<string>;
   roleId: (name: string) => number;
@@ -60,7 +61,7 @@ export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<De
   if (await seeded(db)) return null;
   const images = demoImages(options.now - DEMO_PERIOD_DAYS * DAY_MS);
   const plan = planDemo(options.now, await orderDicts(db), images);
-  await storeImages(options.dataDir, images);
+  await storeImages(options.uploadsDir, images);
   const passwordHash = await options.passwordHash();
   for (let attempt = 1; ; attempt++) {
     try {
@@ -81,6 +82,8 @@ export async function seedDemoBusiness(db: Db, options: DemoOptions): Promise<De
 export interface SeedWithDemoOptions extends SeedOptions {
   /** Where the demo's evidence images go (the embedded upload host's `<dataDir>/uploads`); needed with `demo`. */
   dataDir?: string;
+  /** The embedded upload host's folder (UPLOADS_DIR); default `<dataDir>/uploads`. */
+  uploadsDir?: string;
 }
 
 /**
@@ -100,8 +103,9 @@ export async function seedWithDemo(db: Db, options: SeedWithDemoOptions): Promis
   };
   let hash: Promise<string> | undefined;
   const passwordHash = () => (hash ??= hashPassword(DEMO_PASSWORD));
-  const demo = await seedDemoBusiness(db, { now: options.now ?? nowMs(), dataDir: options.dataDir, passwordHash, roleId });
+  const uploadsDir = options.uploadsDir ?? join(options.dataDir, 'uploads');
+  const demo = await seedDemoBusiness(db, { now: options.now ?? nowMs(), uploadsDir, passwordHash, roleId });
   // A few accounts' avatars (decision 0062), once, with the business: their keys name the user ids just written.
-  if (demo !== null) await seedDemoAvatars(db, options.dataDir);
+  if (demo !== null) await seedDemoAvatars(db, uploadsDir);
   return { ...seeded, demo };
 }

@@ -26,9 +26,13 @@ export const reminderJob = (db: Db, log?: JobLogger): Job => ({
   },
 });
 
-export function startAppJobs(deps: { db: Db; config: Pick<AppConfig, 'dataDir' | 'retention'>; log?: JobLogger }): JobRunner {
+export function startAppJobs(deps: {
+  db: Db;
+  config: Pick<AppConfig, 'dataDir' | 'uploadsDir' | 'retention'>;
+  log?: JobLogger;
+}): JobRunner {
   const { db, config } = deps;
-  const retention = { db, retention: config.retention, blobs: localBlobSweepStore(config.dataDir) };
+  const retention = { db, retention: config.retention, blobs: localBlobSweepStore(config.dataDir, config.uploadsDir) };
   const jobs = [retentionJob(retention), reminderJob(db, deps.log)];
   if (config.retention.uploadGraceHours > 0) jobs.push(uploadRetentionJob(retention));
   return startJobs({ db, jobs, ...(deps.log === undefined ? {} : { log: deps.log }) });

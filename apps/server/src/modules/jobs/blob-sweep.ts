@@ -1,6 +1,6 @@
 /**
  * What the retention job needs of stored uploads: list the keys with their age, delete one.
- * Implemented here over the embedded upload host's folder (`<dataDir>/uploads/files/<key>`);
+ * Implemented here over the embedded upload host's folder (`<uploadsDir>/files/<key>`);
  * when uploads move behind a BlobStore, this is the one place to re-point.
  */
 import { opendir, stat, unlink } from 'node:fs/promises';
@@ -20,9 +20,13 @@ export interface BlobSweepStore {
   delete(key: string): Promise<void>;
 }
 
-/** The embedded upload host's objects under `<dataDir>/uploads/files`. */
-export function localBlobSweepStore(dataDir: string, now: () => number = nowMs): BlobSweepStore {
-  const root = join(dataDir, 'uploads', 'files');
+/** The embedded upload host's objects under `<uploadsDir>/files` (UPLOADS_DIR, by default `<dataDir>/uploads`). */
+export function localBlobSweepStore(
+  dataDir: string,
+  uploadsDir: string = join(dataDir, 'uploads'),
+  now: () => number = nowMs,
+): BlobSweepStore {
+  const root = join(uploadsDir, 'files');
 
   async function* walk(dir: string, prefix: string): AsyncGenerator<StoredBlob> {
     let handle;

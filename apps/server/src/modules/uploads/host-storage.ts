@@ -41,6 +41,8 @@ export interface StoredPart {
 }
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** An upload folder without a readable record this old is a leftover (a new one gets its record at once). */
+const STALE_MS = 3600_000;
 /** Records remembered at most (past this the memory starts again empty). */
 const REMEMBERED_MAX = 4096;
 
@@ -112,7 +114,15 @@ export class MultipartStaging {
   async removeExpired(nowSeconds: number): Promise<void> {
     for (const id of await readdir(this.dir)) {
       const upload = await this.read(id);
-      if (upload === null || upload.expireAt < nowSeconds) {
+      // A folder without a readable record may be one another instance (same UPLOADS_DIR) is
+      // creating this very moment: only an old one is a leftover.
+      const leftover =
+        upload === null &&
+        (await stat(this.folder(id)).then(
+          (info) => info.mtimeMs < nowSeconds * 1000 - STALE_MS,
+          () => false,
+        ));
+      if (leftover || (upload !== null && upload.expireAt < nowSeconds)) {
         await rm(this.folder(id), { recursive: true, force: true });
         this.forget(this.folder(id));
       }

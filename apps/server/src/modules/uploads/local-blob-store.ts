@@ -1,17 +1,21 @@
 /**
- * The embedded upload host's storage: objects as files under `<dataDir>/uploads/files/<key>`
- * (a tree that mirrors the bucket), written through `tmp/` and given their key with a hard
- * link, which fails when the name exists: a key is never overwritten, even by a race.
+ * The embedded upload host's storage: objects as files under `<uploadsDir>/files/<key>`
+ * (UPLOADS_DIR, by default `<dataDir>/uploads`; a tree that mirrors the bucket), written through
+ * `tmp/` and given their key with a hard link, which fails when the name exists: a key is never
+ * overwritten, even by a race or by another instance sharing the folder.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type Dirent } from 'node:fs';
-import { link, mkdir, opendir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, opendir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { BlobExistsError, type BlobInfo, type BlobStore } from './blob-store.ts';
 import { pathForKey } from './keys.ts';
 import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
 
 const FILES_URL = `${LOCAL_UPLOAD_PREFIX}/files/`;
+
+/** A file in tmp/ unwritten this long is a crash's leftover (an upload in flight writes to it all the time). */
+export const STALE_TMP_MS = 6 * 3600_000;
 
 const missing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
@@ -20,17 +24,26 @@ export class LocalBlobStore implements BlobStore {
   readonly filesDir: string;
   readonly tmpDir: string;
 
-  constructor(dataDir: string) {
-    this.root = join(dataDir, 'uploads');
+  constructor(dataDir: string, uploadsDir: string = join(dataDir, 'uploads')) {
+    this.root = uploadsDir;
     this.filesDir = join(this.root, 'files');
     this.tmpDir = join(this.root, 'tmp');
   }
 
-  /** Creates the folders; `fresh` also empties tmp/ (leftovers of a crash), for the host at start. */
-  async prepare(fresh = false): Promise<void> {
+  /**
+   * Creates the folders; `fresh` also clears tmp/ of leftovers of a crash, for the host at start:
+   * files untouched for STALE_TMP_MS. A file still being written belongs to an upload in flight,
+   * maybe on another instance that shares the folder (UPLOADS_DIR), and is left alone.
+   */
+  async prepare(fresh = false, now: number = Date.now()): Promise<void> {
     await mkdir(this.filesDir, { recursive: true });
-    if (fresh) await rm(this.tmpDir, { recursive: true, force: true });
     await mkdir(this.tmpDir, { recursive: true });
+    if (!fresh) return;
+    for (const name of await readdir(this.tmpDir)) {
+      const path = join(this.tmpDir, name);
+      const info = await stat(path).catch(() => null);
+      if (info !== null && info.mtimeMs < now - STALE_TMP_MS) await rm(path, { recursive: true, force: true });
+    }
   }
 
   /** The file of a key, or null when the key is unsafe. */

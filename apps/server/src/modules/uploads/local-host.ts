@@ -53,8 +53,10 @@ import { parseScope, urlSafeBase64Decode, UploadTokenError, verifyUploadToken, t
 export { HostError } from './host-protocol.ts';
 
 export interface LocalUploadHostOptions {
-  /** The app's data directory; files go to `<dataDir>/uploads`. */
+  /** The app's data directory; files go to `<dataDir>/uploads` unless `uploadsDir` says otherwise. */
   dataDir: string;
+  /** The folder of the files and unfinished uploads (UPLOADS_DIR); with several instances, a shared volume. */
+  uploadsDir?: string;
   /** Largest accepted image in bytes (a token's own fsizeLimit can only lower it). */
   maxImageBytes: number;
   accessKey: string;
@@ -86,7 +88,7 @@ const MULTIPART_ERRORS: Record<string, () => HostError> = {
 };
 
 export default async function localUploadHost(app: FastifyInstance, options: LocalUploadHostOptions): Promise<void> {
-  const store = new LocalBlobStore(options.dataDir);
+  const store = new LocalBlobStore(options.dataDir, options.uploadsDir);
   const staging = new MultipartStaging(join(store.root, 'multipart'));
   const keys: UploadKeys = { accessKey: options.accessKey, secretKey: options.secretKey };
   const now = options.now ?? Date.now;

@@ -25,6 +25,10 @@ export const DEFAULT_EVIDENCE_URL_TTL_MINUTES = 15;
 export const DEFAULT_EVIDENCE_EXPORT_URL_HOURS = 24;
 /** A configured signing secret is at least this long. */
 export const EVIDENCE_URL_SECRET_MIN = 32;
+/** UPLOAD_SECRET_KEY is at least this long (the generated one is 43 characters). */
+export const UPLOAD_SECRET_KEY_MIN = 32;
+/** UPLOAD_ACCESS_KEY: it stands before the first `:` of every token, so no `:` (nor spaces). */
+const ACCESS_KEY_SHAPE = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Signed evidence links (decision 0082), on either storage. */
 export interface EvidenceUrlConfig {
@@ -42,6 +46,11 @@ export type UploadsConfig = EvidenceUrlConfig &
         provider: 'local';
         maxImageBytes: number;
         tokenTtlSeconds: number;
+        /**
+         * UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY; null: the pair generated and kept in
+         * `<dataDir>/upload-keys.json` (one machine). Every instance must be given the same pair.
+         */
+        uploadKeys: UploadKeys | null;
       }
     | {
         provider: 'qiniu';
@@ -69,12 +78,15 @@ export class UploadConfigError extends Error {
 }
 
 const PROVIDER_VARIABLES = ['QINIU_ACCESS_KEY', 'QINIU_SECRET_KEY', 'QINIU_BUCKET', 'QINIU_DOMAIN'] as const;
+const UPLOAD_KEY_VARIABLES = ['UPLOAD_ACCESS_KEY', 'UPLOAD_SECRET_KEY'] as const;
 
 /**
  * QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET, QINIU_DOMAIN: all four for the
  * provider, none for the embedded host. QINIU_REGION optional. UPLOAD_MAX_IMAGE_MB
  * (default 20), UPLOAD_TOKEN_TTL_SECONDS (default 900). EVIDENCE_URL_TTL_MINUTES (default 15),
  * EVIDENCE_URL_EXPORT_HOURS (default 24), EVIDENCE_URL_SECRET (optional, embedded host only).
+ * UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY: both or neither, embedded host only (the provider's
+ * tokens are signed with QINIU_SECRET_KEY). No message repeats a secret's value.
  */
 export function readUploadsConfig(get: (name: string) => string | undefined): UploadsConfig {
   const value = (name: string) => {
@@ -102,10 +114,17 @@ export function readUploadsConfig(get: (name: string) => string | undefined): Up
   };
 
   const given = PROVIDER_VARIABLES.filter((name) => value(name) !== undefined);
+  const keysGiven = UPLOAD_KEY_VARIABLES.filter((name) => value(name) !== undefined);
   if (given.length === 0) {
     if (value('QINIU_REGION') !== undefined)
       throw new UploadConfigError('QINIU_REGION', 'needs QINIU_ACCESS_KEY, QINIU_SECRET_KEY, QINIU_BUCKET and QINIU_DOMAIN');
-    return { provider: 'local', maxImageBytes, tokenTtlSeconds, ...evidence };
+    return { provider: 'local', maxImageBytes, tokenTtlSeconds, uploadKeys: readUploadKeys(value), ...evidence };
+  }
+  if (keysGiven.length > 0) {
+    throw new UploadConfigError(
+      keysGiven[0]!,
+      'is for the embedded upload host; with the cloud storage provider (QINIU_*) tokens are signed with QINIU_ACCESS_KEY and QINIU_SECRET_KEY',
+    );
   }
   const missing = PROVIDER_VARIABLES.find((name) => value(name) === undefined);
   if (missing !== undefined) {
@@ -140,12 +159,30 @@ export function readUploadsConfig(get: (name: string) => string | undefined): Up
   };
 }
 
+/** UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY: both or neither; the secret's value is never echoed. */
+function readUploadKeys(value: (name: string) => string | undefined): UploadKeys | null {
+  const accessKey = value('UPLOAD_ACCESS_KEY');
+  const secretKey = value('UPLOAD_SECRET_KEY');
+  if (accessKey === undefined && secretKey === undefined) return null;
+  if (accessKey === undefined) throw new UploadConfigError('UPLOAD_ACCESS_KEY', 'is required when UPLOAD_SECRET_KEY is set');
+  if (secretKey === undefined) throw new UploadConfigError('UPLOAD_SECRET_KEY', 'is required when UPLOAD_ACCESS_KEY is set');
+  if (!ACCESS_KEY_SHAPE.test(accessKey)) {
+    throw new UploadConfigError('UPLOAD_ACCESS_KEY', 'must be 1–128 letters, digits, ".", "_" or "-"');
+  }
+  if (secretKey.length < UPLOAD_SECRET_KEY_MIN) {
+    throw new UploadConfigError('UPLOAD_SECRET_KEY', `must be at least ${UPLOAD_SECRET_KEY_MIN} characters, got ${secretKey.length}`);
+  }
+  return { accessKey, secretKey };
+}
+
 /**
- * The embedded host's key pair: generated on first start and kept in
- * `<dataDir>/upload-keys.json` (mode 0600), so tokens issued before a restart stay valid
- * and an interrupted chunked upload can resume after one.
+ * The embedded host's key pair: UPLOAD_ACCESS_KEY / UPLOAD_SECRET_KEY when set (every instance
+ * is given the same pair, so each accepts the tokens the others issue), else one generated on
+ * first start and kept in `<dataDir>/upload-keys.json` (mode 0600), so tokens issued before a
+ * restart stay valid and an interrupted chunked upload can resume after one.
  */
-export function resolveUploadKeys(dataDir: string): UploadKeys {
+export function resolveUploadKeys(dataDir: string, configured: UploadKeys | null = null): UploadKeys {
+  if (configured !== null) return configured;
   const file = join(dataDir, 'upload-keys.json');
   try {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<UploadKeys>;

@@ -34,7 +34,7 @@ export function createUploadSigner(config: UploadsConfig, dataDir: string, evide
   if (config.provider === 'local') {
     return {
       evidenceUrls,
-      keys: resolveUploadKeys(dataDir),
+      keys: resolveUploadKeys(dataDir, config.uploadKeys),
       bucket: LOCAL_BUCKET,
       publicBaseUrl: `${LOCAL_UPLOAD_PREFIX}/files`,
       target: { provider: 'local', path: LOCAL_UPLOAD_PREFIX },
@@ -119,9 +119,9 @@ export function issueUploadToken(
  * Where the evidence images are, for the modules that read, list or remove them (downloads,
  * ZIPs, retention): the embedded host's disk, or the provider's bucket when it is configured.
  */
-export async function createBlobStore(config: { dataDir: string; uploads: UploadsConfig }): Promise<BlobStore> {
+export async function createBlobStore(config: { dataDir: string; uploadsDir: string; uploads: UploadsConfig }): Promise<BlobStore> {
   const { uploads } = config;
-  if (uploads.provider === 'local') return new LocalBlobStore(config.dataDir);
+  if (uploads.provider === 'local') return new LocalBlobStore(config.dataDir, config.uploadsDir);
   return QiniuBlobStore.create({
     accessKey: uploads.accessKey,
     secretKey: uploads.secretKey,
