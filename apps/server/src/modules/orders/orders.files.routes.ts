@@ -1,5 +1,6 @@
 import { IdQuery, OrderExportQuery, OrderImportQuery, OrderImportResult } from '@clearplay/contract';
 import type { Readable } from 'node:stream';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorEnvelope, ok, responses } from '../../lib/envelope.ts';
@@ -9,7 +10,7 @@ import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
 import { readSheet } from './import/read.ts';
 import { importTemplate } from './import/template.ts';
-import { readUploadedFile } from './import/upload.ts';
+import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
 import { importOrders } from './orders.import.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 
@@ -26,8 +27,8 @@ const fileResponses = (type: string, description: string) =>
 
 /** Order files (PRODUCT.md "Orders"): import with its template, export, and an order's evidence ZIP. */
 const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
-  // The import reads its multipart body itself (a stream with a size limit), in this plugin only.
-  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // Multipart bodies in this plugin only: the import reads its file with a size limit (import/upload.ts).
+  await app.register(fastifyMultipart, { limits: IMPORT_FORM_LIMITS });
   const blobs = await createBlobStore(config);
   const urls = await createEvidenceUrls(config);
 

@@ -6,7 +6,7 @@ import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { parseAmount, parseSheetTime } from './import/check.ts';
-import { parseCsv } from './import/read.ts';
+import { readSheet } from './import/read.ts';
 
 /**
  * POST /admin/order/import and its template, through the HTTP boundary: every kind of bad
@@ -139,6 +139,14 @@ async function balanceOf(userId: number): Promise<{ balance: number; entries: nu
     .where('userId', '=', userId)
     .executeTakeFirstOrThrow();
   return { balance: Number(user.balance), entries: Number(sum.total), count: Number(sum.n) };
+}
+
+/** A csv's records as the import reads them: the header row, then each row's cells. */
+async function csvRecords(text: string): Promise<unknown[][]> {
+  const sheet = await readSheet(Buffer.from(text, 'utf8'));
+  const records: unknown[][] = [sheet.headers];
+  for await (const row of sheet.rows) records.push(row.cells);
+  return records;
 }
 
 /** Wall-clock Beijing time as an Excel date cell holds it (exceljs: the UTC fields). */
@@ -421,15 +429,67 @@ describe('reading cells', () => {
     expect(parseSheetTime('yesterday')).toBeNull();
   });
 
-  it('splits csv records as RFC 4180 says', () => {
-    expect(parseCsv('a,"b,c","d""e"\r\n"multi\nline",,x\n')).toEqual([
+  it('splits csv records as RFC 4180 says', async () => {
+    expect(await csvRecords('a,"b,c","d""e"\r\n"multi\nline",,x\n')).toEqual([
       ['a', 'b,c', 'd"e'],
       ['multi\nline', '', 'x'],
     ]);
-    expect(parseCsv('a,b\rc,d')).toEqual([
+    expect(await csvRecords('a,b\rc,d')).toEqual([
       ['a', 'b'],
       ['c', 'd'],
     ]);
+  });
+
+  it('reads a csv as Excel and other tools write it: byte order mark, CRLF in a quoted cell, doubled quotes, mixed line ends, ragged rows', async () => {
+    expect(await csvRecords('\uFEFFa,b\r\n"x\r\ny","say ""hi"""\r\n""\r\n')).toEqual([['a', 'b'], ['x\r\ny', 'say "hi"'], ['']]);
+    expect(await csvRecords('a,b\nc,d\r\ne,f\rg,h')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e', 'f'],
+      ['g', 'h'],
+    ]);
+    expect(await csvRecords('a,b,c\r\n1\r\n1,2,3,4\r\n')).toEqual([['a', 'b', 'c'], ['1'], ['1', '2', '3', '4']]);
+    // A quote inside an unquoted cell is text, as Excel reads it.
+    expect(await csvRecords('a,b\r\nsay "hi",x\r\n')).toEqual([
+      ['a', 'b'],
+      ['say "hi"', 'x'],
+    ]);
+  });
+
+  it('numbers csv rows as a spreadsheet does: a cell over two lines is one row, an empty line is a row', async () => {
+    const sheet = await readSheet(Buffer.from('a,b\r\n"one\r\ncell",x\r\n\r\nthird,y\r\n'));
+    const rows: { row: number; cells: unknown[] }[] = [];
+    for await (const row of sheet.rows) rows.push(row);
+    expect(rows).toEqual([
+      { row: 2, cells: ['one\r\ncell', 'x'] },
+      { row: 3, cells: [''] },
+      { row: 4, cells: ['third', 'y'] },
+    ]);
+    await expect(readSheet(Buffer.from('a,b\r\n"one\r\ncell",x\r\n"open,y\r\n'))).rejects.toMatchObject({
+      key: 'orderImport.csvQuote',
+      params: { row: 3 },
+    });
+  });
+
+  it('keeps Chinese text whole across the csv reader’s read boundaries', async () => {
+    // Read in 64 KB slices: the 21,845th 中 (bytes 65,534 to 65,536) straddles the first boundary.
+    const long = '中'.repeat(30_000);
+    expect(await csvRecords(`a\n${long},文字\n`)).toEqual([['a'], [long, '文字']]);
+  });
+
+  it('hands over the first csv rows before it has read a large file to its end', async () => {
+    const line = `${'x'.repeat(90)},y\r\n`;
+    const file = Buffer.from(`a,b\r\n${line.repeat(30_000)}"never closed,z\r\n`);
+    expect(file.length).toBeGreaterThan(2_000_000);
+    const sheet = await readSheet(file);
+    expect(sheet.headers).toEqual(['a', 'b']);
+    const rows = sheet.rows[Symbol.asyncIterator]();
+    expect((await rows.next()).value).toEqual({ row: 2, cells: ['x'.repeat(90), 'y'] });
+    // The open quote at the end is met when the reading gets there.
+    const rest = async () => {
+      for (let next = await rows.next(); next.done !== true; next = await rows.next());
+    };
+    await expect(rest()).rejects.toMatchObject({ key: 'orderImport.csvQuote', params: { row: 30_002 } });
   });
 });
 
@@ -687,6 +747,36 @@ describe('bad files', () => {
     expect(garbage.json<{ msg: string }>().msg).toMatch(/multipart|No file/);
   });
 
+  it('refuses a multipart upload without its boundary, and a second file beside "file" is left aside', async () => {
+    const noBoundary = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/order/import',
+      headers: { ...inspector.headers, 'content-type': 'multipart/form-data', 'accept-language': 'en-US' },
+      payload: 'x',
+    });
+    expect(noBoundary.statusCode).toBe(400);
+    expect(noBoundary.json<{ msg: string }>().msg).toBe('The upload could not be read as multipart/form-data');
+
+    const form = new FormData();
+    form.append('note', 'from the browser');
+    form.append(
+      'file',
+      new Blob([
+        csv([EN, ['two_files', 'x', 'CS2', 'aa-bb-cc-00-04-01', '2026-01-02 03:04', '0', shop.username, 'y', '', '', '', '', '']]),
+      ]),
+      'orders.csv',
+    );
+    form.append('file', new Blob([Buffer.from('not a sheet at all')]), 'other.csv');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/order/import',
+      headers: { ...inspector.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(res.json<{ status: number; data: OrderImportResult }>()).toMatchObject({ status: 200, data: { total: 1, imported: 1 } });
+  });
+
   it('refuses a file over the size limit', async () => {
     const answer = await importFile(Buffer.alloc(20 * 1024 * 1024 + 10, 0x41), 'big.csv', inspector);
     expectError(answer, 413, 'The file is larger than 20 MB; split it into smaller files');
@@ -802,6 +892,37 @@ describe('a large file', () => {
     expect(after.count).toBe(before.count + 2_499);
     expect(after.balance).toBe(after.entries);
     expect(await daily()).toBe(dailyBefore + 2_499);
+  });
+
+  it('refuses a csv whose quote never closes after thousands of good rows, and writes none of them even with keepValid', async () => {
+    const rows: (string | number)[][] = [EN];
+    for (let i = 0; i < 2_500; i++) {
+      const hex = (0x200000 + i).toString(16).padStart(6, '0');
+      rows.push([
+        `unclosed_${i}`,
+        `Target ${i}`,
+        'CS2',
+        `aabbcc${hex}`,
+        '2026-01-02 03:04',
+        i % 4,
+        shop.username,
+        'Shop',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
+    }
+    const file = Buffer.concat([csv(rows), Buffer.from('"unclosed_end,x\r\n')]);
+    const before = await balanceOf(shop.id);
+    for (const keepValid of [false, true]) {
+      const answer = await importFile(file, 'unclosed.csv', inspector, { keepValid });
+      expect(answer.http).toBe(400);
+      expect(answer.msg).toBe('CSV row 2502: a quoted field is not closed');
+    }
+    expect(await ordersOf('unclosed_')).toEqual([]);
+    expect(await balanceOf(shop.id)).toEqual(before);
   });
 
   it('imports 10,000 rows in one go, with their counters, charges and the operation log', async () => {

@@ -73,15 +73,19 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
           work.catch(() => (failed = true));
         };
         let total = 0;
-        for await (const row of sheet.rows) {
-          if (failed) break;
-          if (row.cells.every(isBlank)) continue;
-          if (++total > IMPORT_MAX_ROWS) {
-            await work.catch(() => undefined);
-            throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+        try {
+          for await (const row of sheet.rows) {
+            if (failed) break;
+            if (row.cells.every(isBlank)) continue;
+            if (++total > IMPORT_MAX_ROWS) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+            batch.push(row);
+            if (batch.length >= IMPORT_BATCH) handOver();
           }
-          batch.push(row);
-          if (batch.length >= IMPORT_BATCH) handOver();
+        } catch (error) {
+          // The limit, or a file the parser could not read to its end (an unclosed quote, a damaged
+          // workbook): the batches already under way finish before the transaction rolls back.
+          await work.catch(() => undefined);
+          throw error;
         }
         if (batch.length > 0) handOver();
         await work;

@@ -1,11 +1,14 @@
 /**
- * Step 1 of an order import, reading: the uploaded bytes as a sheet, an xlsx (a zip) or a
- * UTF-8 csv. The header row is read at once and the rows arrive as the parser reaches them, so
- * the import checks and writes the first rows while the parser is still on the later ones.
+ * Step 1 of an order import, reading: the uploaded bytes as a sheet, an xlsx (a zip, exceljs) or
+ * a UTF-8 csv (csv-parse). The header row is read at once and the rows arrive as the parser
+ * reaches them, so the import checks and writes the first rows while the parser is still on the
+ * later ones.
  *
  * Limits: 50,000 orders per file, 200 MB of unpacked xlsx content (20 MB per file: upload.ts).
  */
-import { Readable } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
+import { pipeline, Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { AppError } from '../../../lib/errors.ts';
 import { withPartsFirst, zipDirectory, zipUnpackedSize } from '../../../lib/zip-parts.ts';
@@ -57,11 +60,12 @@ export function cellText(cell: Cell): string {
 }
 
 /** Text files carry no NUL and few control characters; binaries (xls, pdf, images) do. */
-function looksBinary(text: string): boolean {
-  const end = Math.min(text.length, 65_536);
+function looksBinary(data: Buffer): boolean {
+  const end = Math.min(data.length, 65_536);
   for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0x0c) return true;
+    // In UTF-8 every byte of a multi-byte character is 0x80 or above: a byte below 0x20 is a control character.
+    const byte = data[i]!;
+    if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) return true;
   }
   return false;
 }
@@ -70,88 +74,76 @@ function looksBinary(text: string): boolean {
 export async function readSheet(data: Buffer): Promise<Sheet> {
   if (data.length === 0) throw new AppError(400, 'orderImport.empty');
   if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) return readXlsx(data);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
-  } catch {
-    throw new AppError(400, 'orderImport.notSpreadsheet');
-  }
-  if (looksBinary(text)) throw new AppError(400, 'orderImport.notSpreadsheet');
-  return fromRecords(parseCsv(text, IMPORT_MAX_ROWS + 1));
+  // UTF-8 only: a GBK or UTF-16 file (Excel's "CSV" and "Unicode text") is refused, never misread.
+  if (!isUtf8(data) || looksBinary(data)) throw new AppError(400, 'orderImport.notSpreadsheet');
+  return readCsv(data);
 }
+
+/** What csv-parse hands over at a time: it parses a slice while the import checks the rows before it. */
+const CSV_SLICE_BYTES = 64 * 1024;
 
 /**
- * RFC 4180 records: comma separated, fields optionally in double quotes (a quote inside is
- * doubled, line breaks allowed), lines ending in CRLF, LF or CR. Stops with an error past
- * `maxRecords` records.
+ * RFC 4180 records read by csv-parse as the import asks for them: comma separated, fields
+ * optionally in double quotes (a quote inside is doubled, line breaks allowed), lines ending in
+ * CRLF, LF or CR (each line may end its own way), a UTF-8 byte order mark dropped. Rows of
+ * different lengths are kept as they are, and a stray quote inside a field is kept as text, as
+ * Excel reads them. More than IMPORT_MAX_ROWS records after the header, or a quoted field that
+ * never closes, ends the reading with an error where the parser meets it.
  */
-export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let i = 0;
-  const n = text.length;
-  let quoted = false;
-  let fieldStart = true;
-  const endRecord = () => {
-    record.push(field);
-    records.push(record);
-    if (records.length > maxRecords) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
-    record = [];
-    field = '';
-    fieldStart = true;
+async function readCsv(data: Buffer): Promise<Sheet> {
+  const parser = parse({
+    bom: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true,
+    relax_quotes: true,
+  });
+  // In slices, so the parser stops at its buffer's high-water mark and goes on as rows are taken.
+  const slices = Readable.from(
+    (function* () {
+      for (let at = 0; at < data.length; at += CSV_SLICE_BYTES) yield data.subarray(at, at + CSV_SLICE_BYTES);
+    })(),
+    { objectMode: false },
+  );
+  pipeline(slices, parser, () => undefined);
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  // The number of records read so far: the header is record 1, as a spreadsheet numbers rows.
+  let count = 0;
+  const next = async (): Promise<string[] | null> => {
+    let result: IteratorResult<string[]>;
+    try {
+      result = await records.next();
+    } catch (error) {
+      // The row the open quote is on: the records the parser completed before it, plus one (it
+      // counts those the import has not taken yet too).
+      if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED')
+        throw new AppError(400, 'orderImport.csvQuote', { row: Number(error.records ?? count) + 1 });
+      throw new AppError(400, 'orderImport.notSpreadsheet');
+    }
+    if (result.done === true) return null;
+    if (++count > IMPORT_MAX_ROWS + 1) throw new AppError(400, 'orderImport.tooManyRows', { max: IMPORT_MAX_ROWS });
+    return result.value;
   };
-  while (i < n) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      field += c;
-      i++;
-      continue;
-    }
-    if (c === '"' && fieldStart) {
-      quoted = true;
-      fieldStart = false;
-      i++;
-      continue;
-    }
-    if (c === ',') {
-      record.push(field);
-      field = '';
-      fieldStart = true;
-      i++;
-      continue;
-    }
-    if (c === '\r' || c === '\n') {
-      endRecord();
-      i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
-      continue;
-    }
-    field += c;
-    fieldStart = false;
-    i++;
-  }
-  if (quoted) throw new AppError(400, 'orderImport.csvQuote', { row: records.length + 1 });
-  if (field !== '' || record.length > 0) endRecord();
-  return records;
-}
+  const stop = () => parser.destroy();
 
-function fromRecords(records: string[][]): Sheet {
-  const [header, ...rest] = records;
-  if (header === undefined || header.every((h) => h.trim() === '')) throw new AppError(400, 'orderImport.empty');
+  let header: string[] | null;
+  try {
+    header = await next();
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  if (header === null || header.every((h) => h.trim() === '')) {
+    stop();
+    throw new AppError(400, 'orderImport.empty');
+  }
   return {
     headers: header,
     rows: (async function* () {
-      for (let i = 0; i < rest.length; i++) yield { row: i + 2, cells: rest[i]! };
+      try {
+        for (let cells = await next(); cells !== null; cells = await next()) yield { row: count, cells };
+      } finally {
+        stop();
+      }
     })(),
   };
 }
