@@ -412,3 +412,126 @@ export function demoParams(server: RunningServer): Record<string, string> {
   };
   return { code: order.code, id: String(order.id) };
 }
+
+/**
+ * Every table cell under `scope` (the whole page by default) whose content is cut, as
+ * `<screen>: column "<header>" cuts "<text>" (<needed> px in <shown>)`; [] when none is.
+ * Clipped: antd's ellipsis span in the cell is cut, or the cell scrolls (`scrollWidth >
+ * clientWidth + 1`) because what it holds runs past its content box (not a pinned column's shadow). The rule: a header never clips; a body cell may
+ * ellipsize long user text (an ellipsis column) only while at least its first word shows
+ * whole, with room for the "…" after it; any other body cell never clips.
+ */
+export async function clippedCells(page: Page, screen: string, scope?: Locator): Promise<string[]> {
+  const root = scope ?? page.locator('body');
+  const found = await root.evaluate((el) => {
+    const out: { column: string; text: string; need: number; shown: number }[] = [];
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    const words = new Intl.Segmenter(document.documentElement.lang || undefined, { granularity: 'word' });
+    const cells = el.querySelectorAll<HTMLElement>(
+      '.ant-table-thead th:not(.ant-table-selection-column):not(.ant-table-cell-scrollbar), .ant-table-tbody > tr.ant-table-row > td:not(.ant-table-selection-column)',
+    );
+    for (const cell of cells) {
+      if (cell.offsetParent === null) continue;
+      const header = cell.tagName === 'TH';
+      const table = cell.closest('table')!;
+      const th = header
+        ? cell
+        : table.closest('.ant-table')?.querySelectorAll('.ant-table-thead th')[(cell as HTMLTableCellElement).cellIndex];
+      const column = (th?.textContent ?? '').trim() || `#${(cell as HTMLTableCellElement).cellIndex + 1}`;
+      const text = (cell.textContent ?? '').trim();
+      // Where to look: the cell or antd's ellipsis span in it scrolls (scrollWidth > clientWidth).
+      const spans = [...cell.querySelectorAll<HTMLElement>('.ant-table-cell-content, .ant-table-column-title')];
+      const spanCut = spans.some((span) => span.scrollWidth > span.clientWidth + 1);
+      if (!spanCut && cell.scrollWidth <= cell.clientWidth + 1) continue;
+      // Then what the cell holds (text, buttons, tags; what spills out of them, not what an element
+      // inside hides itself, like a switch's other label) against the cell's content box: a pinned
+      // column's shadow adds to the cell's scrollWidth too.
+      let left = Infinity;
+      let right = -Infinity;
+      const pending: Node[] = [...cell.childNodes];
+      while (pending.length) {
+        const node = pending.shift()!;
+        let rect: DOMRect | null = null;
+        if (node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          rect = range.getBoundingClientRect();
+        } else if (node instanceof Element) {
+          const nodeStyle = getComputedStyle(node);
+          if (nodeStyle.display === 'none') continue;
+          rect = node.getBoundingClientRect();
+          if (nodeStyle.overflowX === 'visible') pending.push(...node.childNodes);
+        }
+        if (rect && (rect.width > 0 || rect.height > 0)) {
+          left = Math.min(left, rect.left);
+          right = Math.max(right, rect.right);
+        }
+      }
+      const box = cell.getBoundingClientRect();
+      const style = getComputedStyle(cell);
+      const innerLeft = box.left + cell.clientLeft + parseFloat(style.paddingLeft);
+      const innerRight = box.left + cell.clientLeft + cell.clientWidth - parseFloat(style.paddingRight);
+      if (!spanCut && !(right > innerRight + 1 || left < innerLeft - 1)) continue;
+      const report = {
+        column,
+        text,
+        need: Math.ceil(Math.max(right - left, 0) + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight)),
+        shown: cell.clientWidth,
+      };
+      const ellipsis = cell.classList.contains('ant-table-cell-ellipsis');
+      if (header || !ellipsis) {
+        out.push(report);
+        continue;
+      }
+      // An ellipsis cell: its first word (as the language splits words) must show, and the "…".
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let node = walker.nextNode() as Text | null;
+      while (node && !(node.textContent ?? '').trim()) node = walker.nextNode() as Text | null;
+      if (!node) continue;
+      const value = node.textContent ?? '';
+      const first = [...words.segment(value)].find((s) => s.isWordLike) ?? [...words.segment(value)].find((s) => s.segment.trim());
+      if (!first) continue;
+      const range = document.createRange();
+      range.setStart(node, first.index);
+      range.setEnd(node, first.index + first.segment.length);
+      canvas.font = style.font;
+      const room = innerRight - canvas.measureText('…').width;
+      if (range.getBoundingClientRect().right > room + 0.5) out.push(report);
+    }
+    return out;
+  });
+  return found.map((c) => `${screen}: column "${c.column}" cuts "${c.text.slice(0, 60)}" (${c.need} px in ${c.shown})`);
+}
+
+/**
+ * Fails naming the screen, column and text of every clipped table cell under `scope` (see
+ * `clippedCells`), once the table has had 5 s to settle (fonts, a late resize).
+ */
+export async function expectNothingClipped(page: Page, screen: string, scope?: Locator): Promise<void> {
+  await until(() => clippedCells(page, screen, scope), 5_000).toEqual([]);
+}
+
+/**
+ * The charts (by test id) whose drawing reaches the left or right side of their canvas, as
+ * `<screen>: chart <id> is cut at its left side`; [] when none does. ECharts draws on a canvas
+ * and nothing of a chart is meant to touch its box's sides (the grids keep a margin), so ink in
+ * the outermost pixel columns is a label the box cuts, like a referrer shown as "ttps://…".
+ */
+export async function chartsCutAtSides(page: Page, screen: string, testIds: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of testIds) {
+    const sides = await page
+      .getByTestId(id)
+      .locator('canvas')
+      .first()
+      .evaluate((canvas: HTMLCanvasElement) => {
+        const context = canvas.getContext('2d');
+        if (!context) return ['(no 2d canvas)'];
+        const strip = Math.max(2, Math.ceil(2 * window.devicePixelRatio));
+        const inked = (x: number) => context.getImageData(x, 0, strip, canvas.height).data.some((v, i) => i % 4 === 3 && v > 0);
+        return [inked(0) ? 'left' : '', inked(canvas.width - strip) ? 'right' : ''].filter(Boolean);
+      });
+    out.push(...sides.map((side) => `${screen}: chart ${id} is cut at its ${side} side`));
+  }
+  return out;
+}

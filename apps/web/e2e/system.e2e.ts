@@ -4,7 +4,7 @@
 // languages (docs/screenshots/system-*.png).
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, pick, settledScreenshot as screenshot, switchLanguage, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, expectNothingClipped, pick, settledScreenshot as screenshot, switchLanguage, until, useApp } from './harness.ts';
 
 const app = useApp();
 
@@ -49,6 +49,7 @@ describe('user management', () => {
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/user');
     await until(() => row(page, 'shop0001').isVisible()).toBe(true);
     await screenshot(page, 'system-user-zh-CN');
+    await expectNothingClipped(page, 'users (zh-CN, 1440)', page.getByTestId('user-table'));
 
     // Create: a taken username comes back as a message on the username field.
     await page.getByTestId('user-create').click();
@@ -154,6 +155,7 @@ describe('user management', () => {
       [`user ${SHOP.username}`, 'created with role shop', 'renew monthly', ': disabled'],
       'system-log-zh-CN',
     );
+    await expectNothingClipped(page, 'operation log (zh-CN, 1440)', page.getByTestId('log-table'));
     const logRow = row(page, `user ${SHOP.username}`).filter({ hasText: 'created with role shop' }).first();
     await logRow.getByRole('button', { name: /详情/ }).click();
     const detail = page.getByTestId('log-detail');
@@ -171,6 +173,7 @@ describe('dictionary management', () => {
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict');
     await until(() => row(page, 'order_result').isVisible()).toBe(true);
     await screenshot(page, 'system-dict-zh-CN');
+    await expectNothingClipped(page, 'dictionary types (zh-CN, 1440)', page.getByTestId('dict-type-table'));
 
     await page.getByTestId('dict-type-create').click();
     const typeForm = modal(page, '新建字典类型');
@@ -208,6 +211,7 @@ describe('dictionary management', () => {
     // The label renders as a tag in its listClass colour.
     expect(await row(page, 'east').locator('.ant-tag').first().getAttribute('class')).toContain('success');
     await screenshot(page, 'system-dict-data-zh-CN');
+    await expectNothingClipped(page, 'dictionary data (zh-CN, 1440)', page.getByTestId('dict-data-table'));
 
     await page.getByTestId('dict-data-status-east').click();
     await toast(page, '字典数据状态设置成功');
@@ -323,6 +327,7 @@ describe('English screens', () => {
     await until(() => row(page, 'shop0001').isVisible()).toBe(true);
     expect(await page.getByTestId('user-create').textContent()).toContain('New user');
     await screenshot(page, 'system-user-en-US');
+    await expectNothingClipped(page, 'users (en-US, 1440)', page.getByTestId('user-table'));
     await page.getByTestId('user-create').click();
     await until(() => modal(page, 'New user').isVisible()).toBe(true);
     await modal(page, 'New user').getByRole('button', { name: 'OK' }).click();
@@ -342,13 +347,16 @@ describe('English screens', () => {
     await page.locator('.ant-menu').getByText('Dictionaries', { exact: true }).click();
     await until(() => row(page, 'order_result').isVisible()).toBe(true);
     await screenshot(page, 'system-dict-en-US');
+    await expectNothingClipped(page, 'dictionary types (en-US, 1440)', page.getByTestId('dict-type-table'));
     await page.getByTestId('dict-type-view-order_result').click();
     await until(() => page.getByTestId('dict-data-table').locator('.ant-table-row').count()).toBe(4);
     await screenshot(page, 'system-dict-data-en-US');
+    await expectNothingClipped(page, 'dictionary data (en-US, 1440)', page.getByTestId('dict-data-table'));
 
     await page.locator('.ant-menu').getByText('Operation Log', { exact: true }).click();
     await until(() => page.getByTestId('log-table').locator('.ant-table-row').count()).toBeGreaterThan(0);
     await screenshot(page, 'system-log-en-US');
+    await expectNothingClipped(page, 'operation log (en-US, 1440)', page.getByTestId('log-table'));
     await page
       .getByTestId('log-table')
       .locator('.ant-table-row')
@@ -357,6 +365,14 @@ describe('English screens', () => {
       .click();
     await until(() => page.getByTestId('log-detail').textContent()).toContain('Log entry');
     await screenshot(page, 'system-log-detail-en-US');
+
+    // On a phone the users table scrolls sideways and still cuts nothing.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/system/user');
+    await until(() => row(page, 'shop0001').isVisible()).toBe(true);
+    const content = page.getByTestId('user-table').locator('.ant-table-content');
+    expect(await content.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await expectNothingClipped(page, 'users (en-US, 390)', page.getByTestId('user-table'));
     await page.context().close();
   });
 });

@@ -4,7 +4,7 @@
 import type { MonitorData, VisitOverview } from '@clearplay/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { ADMIN_PASSWORD, newContext, screenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, chartsCutAtSides, newContext, screenshot, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -17,6 +17,23 @@ async function viaMenu(page: Page, group: string, item: string, url: RegExp): Pr
   if (!(await entry.isVisible())) await menu.getByText(group, { exact: true }).click();
   await entry.click();
   await page.waitForURL(url);
+}
+
+/** Every chart of the data-analysis page: the orders section's, then the visits'. */
+const ANALYSIS_CHARTS = [
+  'analysis-result-chart',
+  'analysis-game-chart',
+  'analysis-shop-chart',
+  'visits-daily-chart',
+  'visits-top-pages-chart',
+  'visits-top-referrers-chart',
+  'visits-top-events-chart',
+];
+
+/** No chart of the data-analysis page cuts a label at its sides (given 5 s to draw and settle). */
+async function expectChartsWhole(page: Page, screen: string): Promise<void> {
+  await chartsDrawn(page, ANALYSIS_CHARTS);
+  await until(() => chartsCutAtSides(page, screen, ANALYSIS_CHARTS), 5_000).toEqual([]);
 }
 
 /** The charts drew: a canvas inside each chart box. */
@@ -84,6 +101,7 @@ describe('visit statistics and the monitor', () => {
     // The screen read the overview after this visit's own page view (or just before it).
     expect(shown).toBeGreaterThanOrEqual(after.today.pv);
     await screenshot(page, 'visits-zh-CN');
+    await expectChartsWhole(page, 'data analysis (zh-CN, 1440)');
 
     await viaMenu(page, '仪表盘', '实时监控', /\/dashboard\/monitor/);
     const monitor = await app.apiGet<MonitorData>(page, '/admin/monitor');
@@ -110,6 +128,7 @@ describe('visit statistics and the monitor', () => {
     await chartsDrawn(page, ['visits-daily-chart', 'visits-top-pages-chart']);
     await until(() => page.getByTestId('visit-stats').textContent()).toContain('Top referrers');
     await screenshot(page, 'visits-en-US');
+    await expectChartsWhole(page, 'data analysis (en-US, 1440)');
     await viaMenu(page, 'Dashboard', 'Monitor', /\/dashboard\/monitor/);
     await chartsDrawn(page, ['monitor-hourly-chart']);
     await until(() => page.getByTestId('monitor-page').textContent()).toContain('Staff online');
@@ -129,6 +148,7 @@ describe('visit statistics and the monitor', () => {
     await page.goto('/visualization/data-analysis');
     await chartsDrawn(page, ['visits-daily-chart']);
     await screenshot(page, 'visits-en-US-390');
+    await expectChartsWhole(page, 'data analysis (en-US, 390)');
     await page.context().close();
   });
 });

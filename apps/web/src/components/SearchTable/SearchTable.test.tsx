@@ -334,6 +334,24 @@ describe('SearchTable', () => {
     expect((within(rowOf('member02')).getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
   });
 
+  it('is as wide as its shown columns need, so a column without a width is never squeezed to a sliver', async () => {
+    serveMembers();
+    const sized: SearchTableColumn<Member>[] = [
+      { key: 'username', title: '用户名', width: 400 },
+      { key: 'phone', title: '手机号', width: 400 },
+      { key: 'remark', title: '备注', ellipsis: true, render: () => '很长的备注' },
+      { key: 'actions', title: '操作', width: 300, fixed: 'right', render: () => '编辑' },
+    ];
+    const { user } = renderInApp(<MemberTable columns={sized} selectable scrollX={1000} />);
+    await screen.findByText('member01');
+    // 400 + 400 + 300, the remark's least 200 and the checkbox column's 48: more than the 1000 asked for.
+    expect(screen.getByRole('table').style.width).toBe('1348px');
+
+    await user.click(screen.getByTestId('table-columns'));
+    await user.click(screen.getByTestId('column-toggle-phone'));
+    await waitFor(() => expect(screen.getByRole('table').style.width).toBe('1000px'));
+  });
+
   it('tells the user when the list cannot be loaded', async () => {
     serveApi(() => ({ status: 500, msg: '服务器开小差了', data: null }));
     renderInApp(<MemberTable loadErrorMessage="会员查询失败" />);

@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useMemo, useState, type Key, type ReactNode, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type HTMLAttributes, type Key, type ReactNode, type Ref } from 'react';
 import { useSearchParams } from 'react-router';
 import { App, Button, Card, Dropdown, Form, Grid, Space, Table, Tooltip, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -9,6 +9,7 @@ import { useCurrentUser } from '../../lib/current-user.ts';
 import { tablePrefsKey } from '../../lib/storage.ts';
 import { ColumnSettings } from './ColumnSettings.tsx';
 import { defaultPrefs, readPrefs, reconcile, writePrefs, type TablePrefs } from './column-prefs.ts';
+import { SELECTION_COLUMN_WIDTH, tableScrollWidth, useFitColumns } from './fit-columns.ts';
 import { SearchForm } from './SearchForm.tsx';
 import { sortOf, sortParams, toQueryParams, type SearchFieldDef, type TableSort } from './search-params.ts';
 import type { Density, QueryParams, SearchTableActions, SearchTableColumn, TablePage, ToolbarContext } from './types.ts';
@@ -36,6 +37,10 @@ export interface SearchTableProps<Row extends object> {
   /** Search form starts expanded. */
   defaultExpanded?: boolean;
   actionRef?: Ref<SearchTableActions>;
+  /**
+   * The least width of the table before it scrolls sideways. Without it the table takes what
+   * its shown columns need (their widths, grown to fit their content); `true`: its content's.
+   */
   scrollX?: number | true;
   expandable?: TableProps<Row>['expandable'];
   /**
@@ -106,7 +111,7 @@ export function SearchTable<Row extends object>({
   urlFilters,
   'data-testid': testId,
 }: SearchTableProps<Row>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm();
   const userId = useCurrentUser()?.id ?? 'anonymous';
@@ -205,16 +210,32 @@ export function SearchTable<Row extends object>({
   // On a phone (below md) no column is pinned: a pinned first column and a pinned actions column
   // would cover each other (and the row's actions) in a table narrower than the two together.
   const pinColumns = Grid.useBreakpoint().md !== false;
-  const shownColumns: ColumnsType<Row> = prefs.order
+  const visibleColumns = prefs.order
     .filter((key) => !hidden.has(key))
     .map((key) => byKey.get(key))
-    .filter((c): c is SearchTableColumn<Row> => c !== undefined)
-    .map(({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, sortParam, ...column }) => ({
+    .filter((c): c is SearchTableColumn<Row> => c !== undefined);
+  // Each column as wide as its content needs in the language and density shown (measured), at
+  // least the screen's width; only columns that ellipsize user text may cut it.
+  const tableBox = useRef<HTMLDivElement>(null);
+  const mayClip = useMemo(() => new Set(tableColumns.filter((c) => c.ellipsis).map((c) => c.key)), [tableColumns]);
+  const fitted = useFitColumns(tableBox, `${i18n.language}|${prefs.density}`, mayClip);
+  const shownColumns: ColumnsType<Row> = visibleColumns.map(
+    ({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, sortParam, ...column }) => ({
       ...column,
       ...(pinColumns ? {} : { fixed: undefined }),
+      ...(fitted[column.key] !== undefined && fitted[column.key]! > (typeof column.width === 'number' ? column.width : 0)
+        ? { width: fitted[column.key] }
+        : {}),
       dataIndex: column.dataIndex ?? column.key,
+      // The column's key on its cells: what the fitting measures.
+      onHeaderCell: (col) => ({ ...column.onHeaderCell?.(col), 'data-column': column.key }) as HTMLAttributes<HTMLElement>,
+      onCell: (row, index) => ({ ...column.onCell?.(row, index), 'data-column': column.key }) as HTMLAttributes<HTMLElement>,
       ...(sortParam ? { sorter: true, sortOrder: sort?.field === sortParam ? sort.order : null } : {}),
-    }));
+    }),
+  );
+  const extraColumns = (selectable ? SELECTION_COLUMN_WIDTH : 0) + (expandable ? SELECTION_COLUMN_WIDTH : 0);
+  const needed = tableScrollWidth(shownColumns as ReadonlyArray<{ width?: number | string; minWidth?: number }>, extraColumns);
+  const scrollWidth = scrollX === true ? true : Math.max(scrollX ?? 0, needed);
   const sortParamOf = new Map(tableColumns.filter((c) => c.sortParam).map((c) => [c.key, c.sortParam as string]));
 
   const densityItems = (['mini', 'small', 'medium', 'large'] as const).map((d) => ({ key: d, label: t(`table.density.${d}`) }));
@@ -285,46 +306,48 @@ export function SearchTable<Row extends object>({
             </Button>
           </div>
         ) : null}
-        <Table<Row>
-          rowKey={rowKey}
-          className={prefs.density === 'mini' ? 'search-table-mini' : undefined}
-          size={DENSITY_SIZE[prefs.density]}
-          columns={shownColumns}
-          dataSource={query.data?.list ?? []}
-          loading={query.isFetching}
-          scroll={scrollX ? { x: scrollX } : undefined}
-          expandable={expandable}
-          onChange={(_pagination, _filters, sorter, extra) => {
-            if (extra.action !== 'sort' || Array.isArray(sorter)) return;
-            setSort(sortOf(sorter, sortParamOf.get(String(sorter.columnKey))));
-            setPage(1);
-          }}
-          rowSelection={
-            selectable
-              ? {
-                  selectedRowKeys: selected.keys,
-                  preserveSelectedRowKeys: true,
-                  onChange: (keys, rows) => setSelected({ keys, rows }),
-                  getCheckboxProps: selectDisabled ? (row) => ({ disabled: selectDisabled(row) }) : undefined,
-                }
-              : undefined
-          }
-          pagination={{
-            current: currentPage,
-            pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES,
-            showQuickJumper: true,
-            showTotal: (total) => t('table.total', { total }),
-            onChange: (nextPage, nextSize) => {
-              if (nextSize !== pageSize) {
-                setPageSize(nextSize);
-                setPage(1);
-              } else setPage(nextPage);
-            },
-          }}
-        />
+        <div ref={tableBox}>
+          <Table<Row>
+            rowKey={rowKey}
+            className={prefs.density === 'mini' ? 'search-table-mini' : undefined}
+            size={DENSITY_SIZE[prefs.density]}
+            columns={shownColumns}
+            dataSource={query.data?.list ?? []}
+            loading={query.isFetching}
+            scroll={{ x: scrollWidth }}
+            expandable={expandable}
+            onChange={(_pagination, _filters, sorter, extra) => {
+              if (extra.action !== 'sort' || Array.isArray(sorter)) return;
+              setSort(sortOf(sorter, sortParamOf.get(String(sorter.columnKey))));
+              setPage(1);
+            }}
+            rowSelection={
+              selectable
+                ? {
+                    selectedRowKeys: selected.keys,
+                    preserveSelectedRowKeys: true,
+                    onChange: (keys, rows) => setSelected({ keys, rows }),
+                    getCheckboxProps: selectDisabled ? (row) => ({ disabled: selectDisabled(row) }) : undefined,
+                  }
+                : undefined
+            }
+            pagination={{
+              current: currentPage,
+              pageSize,
+              total: query.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showQuickJumper: true,
+              showTotal: (total) => t('table.total', { total }),
+              onChange: (nextPage, nextSize) => {
+                if (nextSize !== pageSize) {
+                  setPageSize(nextSize);
+                  setPage(1);
+                } else setPage(nextPage);
+              },
+            }}
+          />
+        </div>
       </Card>
     </div>
   );

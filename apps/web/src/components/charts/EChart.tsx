@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { theme } from 'antd';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 import { useAppState } from '../../lib/settings.ts';
 import type * as EchartsSetup from './echarts-setup.ts';
@@ -13,14 +14,24 @@ const loadEcharts = () => (setup ??= import('./echarts-setup.ts'));
  * One chart. ECharts loads with the first chart shown (its own chunk); the chart follows dark
  * mode (ECharts' built-in dark theme on a transparent background) and the theme colour (the
  * first series colour), and resizes with its box (ResizeObserver: the menu collapsing, the
- * window, a 390 px phone).
+ * window, a 390 px phone). Its text is in the app's font unless the option says otherwise: ECharts
+ * lays labels out by measuring them on a canvas outside the page, where a generic font
+ * ('sans-serif', its default) is not the one the page's language draws with (a Chinese page
+ * draws Latin letters wider), so labels laid out for one font and drawn in another were cut at
+ * the chart's side ("ttps://mp.weixin.qq.com"). A named font measures and draws alike.
  */
 export function EChart({ option, height = 300, testId }: { option: EChartsCoreOption; height?: number; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
   const dark = useAppState((s) => s.theme === 'dark');
   const themeColor = useAppState((s) => s.themeColor);
-  const full: EChartsCoreOption = { backgroundColor: 'transparent', color: [themeColor, ...PALETTE], ...option };
+  const { token } = theme.useToken();
+  const full: EChartsCoreOption = {
+    backgroundColor: 'transparent',
+    color: [themeColor, ...PALETTE],
+    textStyle: { fontFamily: token.fontFamily },
+    ...option,
+  };
   const latest = useRef(full);
   useEffect(() => {
     latest.current = full;

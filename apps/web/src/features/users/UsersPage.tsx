@@ -273,7 +273,6 @@ export default function UsersPage() {
         columns={columns}
         queryKey={userListQueryKey}
         fetcher={(params, signal) => getUsers(params, signal)}
-        scrollX={2100}
         title={t('user.list')}
         toolbar={() => (
           <Permission permissions={['user:create']}>

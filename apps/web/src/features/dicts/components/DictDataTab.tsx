@@ -175,7 +175,6 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
               {current && current.status !== 1 ? <Tag color="error">{t('dict.type.disabledHint')}</Tag> : null}
             </Space>
           }
-          scrollX={1300}
           toolbar={() => (
             <Permission permissions={['dict:create']}>
               <Button

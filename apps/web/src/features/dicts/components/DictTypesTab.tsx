@@ -97,7 +97,6 @@ export function DictTypesTab({ onViewData }: { onViewData: (code: string) => voi
         fetcher={(params, signal) => getDictTypes(params, signal)}
         loadErrorMessage={t('feedback.dictType.search.failed')}
         title={t('dict.types')}
-        scrollX={1100}
         toolbar={() => (
           <Permission permissions={['dict:create']}>
             <Button

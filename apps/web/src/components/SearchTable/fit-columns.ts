@@ -1,0 +1,144 @@
+import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+
+/** The narrowest a column without a `width` (the one that takes the room left, e.g. a remark) becomes before the table scrolls. */
+export const FLEX_COLUMN_MIN_WIDTH = 200;
+/** antd's checkbox column (selection) and expand-icon column. */
+export const SELECTION_COLUMN_WIDTH = 48;
+
+/** Grow passes per language and density: content that grows with its cell must not loop forever. */
+const MAX_PASSES = 6;
+
+/**
+ * The table's width for `scroll.x`: the sum of what its shown columns need (their `width`, or
+ * `minWidth` / FLEX_COLUMN_MIN_WIDTH for a column that takes the room left) plus `extra`
+ * (selection, expand columns). Wider than its box, the table scrolls sideways; narrower, antd
+ * shares the room out. A fixed guess instead (one number per screen) squeezed a width-less
+ * column to a few pixels whenever the columns' widths added up to more than the guess.
+ */
+export function tableScrollWidth(columns: ReadonlyArray<{ width?: number | string; minWidth?: number }>, extra = 0): number {
+  return columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : (c.minWidth ?? FLEX_COLUMN_MIN_WIDTH)), extra);
+}
+
+/**
+ * Where what `root` holds lies on the screen, left and right (null when it holds nothing): its
+ * text and elements, and what spills out of them; not what an element inside cuts off itself
+ * (a switch's other label, an ellipsis span's text: that element's own box counts).
+ */
+export function contentExtent(root: Element): { left: number; right: number } | null {
+  let left = Infinity;
+  let right = -Infinity;
+  const add = (rect: DOMRect) => {
+    if (rect.width === 0 && rect.height === 0) return;
+    left = Math.min(left, rect.left);
+    right = Math.max(right, rect.right);
+  };
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (!child.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(child);
+        add(range.getBoundingClientRect());
+      } else if (child instanceof Element) {
+        const style = getComputedStyle(child);
+        if (style.display === 'none') continue;
+        add(child.getBoundingClientRect());
+        if (style.overflowX === 'visible') walk(child);
+      }
+    }
+  };
+  walk(root);
+  return left === Infinity ? null : { left, right };
+}
+
+/**
+ * How far a table cell's content runs past the cell's content box, in px (0 when it fits), or
+ * how much antd's ellipsis span inside it cuts. The cell's scrollWidth only says where to look:
+ * the shadow a pinned column casts adds to it too.
+ */
+export function cellOverflow(cell: HTMLElement): number {
+  let over = 0;
+  for (const span of cell.querySelectorAll<HTMLElement>('.ant-table-cell-content, .ant-table-column-title')) {
+    over = Math.max(over, span.scrollWidth - span.clientWidth);
+  }
+  // (A DOM without layout, as in the unit tests, measures nothing.)
+  if (cell.scrollWidth <= cell.clientWidth + 1 || typeof document.createRange().getBoundingClientRect !== 'function') return over;
+  const content = contentExtent(cell);
+  if (!content) return over;
+  const box = cell.getBoundingClientRect();
+  const style = getComputedStyle(cell);
+  const left = box.left + cell.clientLeft + parseFloat(style.paddingLeft);
+  const right = box.left + cell.clientLeft + cell.clientWidth - parseFloat(style.paddingRight);
+  return Math.max(over, content.right - right, left - content.left);
+}
+
+/**
+ * The width each column needs so that nothing in it is cut, measured in the rendered table
+ * under `root` (cells carry `data-column`): a header cell never clips, a body cell clips only
+ * in `mayClip` columns (those that ellipsize long user text). Only columns that need more
+ * than they have are named.
+ */
+export function measureNeeds(root: HTMLElement, mayClip: ReadonlySet<string>): Record<string, number> {
+  const needs: Record<string, number> = {};
+  for (const cell of root.querySelectorAll<HTMLElement>('th[data-column], td[data-column]')) {
+    const key = cell.dataset.column!;
+    if (cell.tagName === 'TD' && mayClip.has(key)) continue;
+    const over = cellOverflow(cell);
+    if (over <= 1) continue;
+    needs[key] = Math.max(needs[key] ?? 0, Math.ceil(cell.getBoundingClientRect().width + over));
+  }
+  return needs;
+}
+
+/**
+ * Widths that fit each column's rendered content (buttons, tags, dates, headers) in the
+ * language and density shown, measured after each render, when the fonts have loaded and when
+ * the table's box changes size: a screen's widths are a starting point, never a cut. Widths
+ * only grow, and start again from the screen's own for another `resetKey` (language, density).
+ */
+export function useFitColumns(root: RefObject<HTMLElement | null>, resetKey: string, mayClip: ReadonlySet<string>): Record<string, number> {
+  const [fit, setFit] = useState<{ key: string; widths: Record<string, number>; passes: number }>({ key: resetKey, widths: {}, passes: 0 });
+
+  const clipKey = [...mayClip].join('|');
+  const measure = () => {
+    const el = root.current;
+    if (!el) return;
+    const needs = measureNeeds(el, mayClip);
+    if (Object.keys(needs).length === 0) return;
+    setFit((prev) => {
+      const base = prev.key === resetKey ? prev : { key: resetKey, widths: {}, passes: 0 };
+      if (base.passes >= MAX_PASSES) return prev;
+      const widths = { ...base.widths };
+      let grew = false;
+      for (const [key, need] of Object.entries(needs)) {
+        if (need > (widths[key] ?? 0) + 1) {
+          widths[key] = need;
+          grew = true;
+        }
+      }
+      return grew ? { key: resetKey, widths, passes: base.passes + 1 } : prev;
+    });
+  };
+
+  // After every render (new rows, columns, language): before the browser paints. A measurement of
+  // the DOM React just laid out, which only the layout effect can take; it settles in a pass or two.
+  // eslint-disable-next-line react-hooks/set-state-in-effect
+  useLayoutEffect(measure);
+  // Web fonts arriving, or the box narrowing (window, side menu), change what fits.
+  useEffect(() => {
+    const el = root.current;
+    if (!el) return;
+    let live = true;
+    void document.fonts?.ready.then(() => live && measure());
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => measure());
+    observer?.observe(el);
+    return () => {
+      live = false;
+      observer?.disconnect();
+    };
+    // measure reads the latest resetKey and mayClip through the render that set them up.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [root, resetKey, clipKey]);
+
+  return fit.key === resetKey ? fit.widths : {};
+}
