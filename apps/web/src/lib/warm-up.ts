@@ -17,6 +17,14 @@ export function registerWarmUp(warmUp: WarmUp): void {
   registered = warmUp;
 }
 
-export const warmUpScreen = (location: string): void => registered?.screen(location);
+/**
+ * After the next frame, so the click's feedback paints first and the sign-in call is on the wire
+ * before the chunks (the browser opens only a few connections to one host at a time).
+ */
+export function warmUpScreen(location: string): void {
+  const warmUp = registered;
+  if (warmUp === null) return;
+  requestAnimationFrame(() => setTimeout(() => warmUp.screen(location), 0));
+}
 
 export const warmUpUser = (): void => registered?.user();

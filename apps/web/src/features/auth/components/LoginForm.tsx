@@ -62,11 +62,12 @@ export function LoginForm() {
     setLoginError(null);
     setBusyAt(location.key);
     const next = afterLoginLocation(searchParams);
-    // The next screen's code loads while the server checks the password, not after.
-    warmUpScreen(next);
     try {
       const name = values.username.trim();
-      const { token } = await login({ username: name, password: values.password, remember: values.remember });
+      const signedIn = login({ username: name, password: values.password, remember: values.remember });
+      // The next screen's code loads while the server checks the password, not after.
+      warmUpScreen(next);
+      const { token } = await signedIn;
       setToken(token);
       // "Remember password" keeps the username only; the server gives the long session.
       storage.write(StorageKey.REMEMBERED_USERNAME, values.remember ? name : null);
