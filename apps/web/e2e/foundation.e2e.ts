@@ -62,6 +62,81 @@ describe('sign-in', () => {
   });
 });
 
+/** What the page shows in one animation frame, from the click on "Log in" until the workplace. */
+interface Frame {
+  /** Milliseconds since the click. */
+  at: number;
+  button: 'loading' | 'idle' | 'gone';
+  label: string;
+  /** The username, password and remember fields all disabled. */
+  formDisabled: boolean;
+  workplace: boolean;
+}
+
+/** Clicks "Log in" and records every frame until the layout is there (30 s at most). */
+async function clickAndWatchFrames(page: Page): Promise<Frame[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: Frame[]; __watching: boolean };
+    w.__frames = [];
+    w.__watching = true;
+    document.addEventListener(
+      'click',
+      () => {
+        const start = performance.now();
+        const look = () => {
+          const button = document.querySelector<HTMLElement>('[data-testid="login-submit"]');
+          const fields = [...document.querySelectorAll<HTMLInputElement>('.login-form input')];
+          const workplace = document.querySelector('[data-testid="app-layout"]') !== null;
+          w.__frames.push({
+            at: performance.now() - start,
+            button: button === null ? 'gone' : button.classList.contains('ant-btn-loading') ? 'loading' : 'idle',
+            label: button?.textContent ?? '',
+            formDisabled: fields.length > 0 && fields.every((field) => field.disabled),
+            workplace,
+          });
+          if (workplace || performance.now() - start > 30_000) w.__watching = false;
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      },
+      { capture: true, once: true },
+    );
+  });
+  await page.getByTestId('login-submit').click();
+  await until(() => page.evaluate(() => (window as unknown as { __watching: boolean }).__watching), 30_000).toBe(false);
+  return page.evaluate(() => (window as unknown as { __frames: Frame[] }).__frames);
+}
+
+describe('progress after "Log in"', () => {
+  test('the button shows loading from the first frame after the click until the workplace shows, the form disabled meanwhile, in both languages', async () => {
+    for (const [locale, label] of [
+      ['zh-CN', '登录中…'],
+      ['en-US', 'Logging in…'],
+    ] as const) {
+      const page = await freshPage(locale);
+      await page.goto('/login');
+      await page.evaluate((lang) => localStorage.setItem('locale', lang), locale);
+      await page.reload();
+      // the app has taken the prerendered form over
+      await until(() => page.evaluate(() => document.getElementById('root')?.dataset.prerendered ?? null)).toBeNull();
+      await page.getByTestId('login-username').fill('superadmin');
+      await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
+      const frames = await clickAndWatchFrames(page);
+      await page.waitForURL(/\/dashboard\/workplace/);
+
+      const onLogin = frames.filter((frame) => frame.button !== 'gone');
+      const shown = (frame: Frame) => `${Math.round(frame.at)} ms: ${frame.button} "${frame.label}" disabled=${frame.formDisabled}`;
+      expect(onLogin.length, 'no frame showed the login form after the click').toBeGreaterThan(0);
+      // every frame with the form on screen, the first one included, shows the progress
+      expect(onLogin.filter((frame) => frame.button !== 'loading' || !frame.formDisabled || frame.label !== label).map(shown)).toEqual([]);
+      // …until the workplace replaces the form
+      expect(frames.at(-1)?.workplace).toBe(true);
+      expect(frames.findIndex((frame) => frame.workplace)).toBeGreaterThan(frames.indexOf(onLogin.at(-1)!));
+      await page.context().close();
+    }
+  });
+});
+
 describe("the login page's first load (issue 2, decision 0075)", () => {
   test('at most 200 KB gzip of JavaScript (200,000 B) until the app has taken the form over, no English messages', async () => {
     const page = await freshPage();

@@ -27,23 +27,40 @@ import { logout } from './session.ts';
  *    permitted route of the table, else not-found.
  */
 
-/** The token the current user was loaded with: a new login means a new user. */
+/** The token whose user is loaded, or being loaded: a new login means a new user. */
 let userToken: string | null = null;
 
-async function ensureUser(): Promise<CurrentUser> {
-  const token = getToken();
-  const known = userStore.get();
-  if (known && token === userToken) return known;
-  if (known || userToken) {
-    // Logged in again (maybe as someone else) without a logout: nothing of the old session stays.
+/** The first time a token is seen, nothing of the previous session's user and data stays. */
+function adopt(token: string | null): void {
+  if (token === userToken) return;
+  if (userStore.get() !== null || userToken !== null) {
+    // Logged in again (maybe as someone else) without a logout.
     resetUser();
     queryClient.clear();
   }
-  const user = await queryClient.ensureQueryData(userInfoQueryOptions());
   userToken = token;
+}
+
+async function ensureUser(): Promise<CurrentUser> {
+  adopt(getToken());
+  const known = userStore.get();
+  if (known) return known;
+  // The login form may have started this already (prefetchUser): then it is awaited, not asked again.
+  const user = await queryClient.ensureQueryData(userInfoQueryOptions());
   userStore.set(user);
   loadDicts();
   return user;
+}
+
+/**
+ * Starts loading the user of the token just stored, while the login form still asks for the
+ * saved language: the guard then finds it in the cache or on its way. A failure is the
+ * guard's to handle (it asks again and logs out).
+ */
+export function prefetchUser(): void {
+  if (!isLoggedIn()) return;
+  adopt(getToken());
+  if (userStore.get() === null) void queryClient.prefetchQuery(userInfoQueryOptions());
 }
 
 /** The server menu's route names (spec §5), loaded once per session while the setting is on. */
@@ -63,6 +80,11 @@ export async function guard(route: AppRoute, request: Request): Promise<null> {
 
   if (!isLoggedIn()) throw redirect(loginLocation(route.name, url.searchParams));
 
+  // The logged-in screens' messages (a chunk of their own, see lib/i18n.ts) before they render:
+  // loaded beside the user, not after (a failure is the await's below, or nobody's once logged out).
+  const messages = loadScreenMessages();
+  void messages.catch(() => undefined);
+
   let user: CurrentUser;
   try {
     user = await ensureUser();
@@ -74,8 +96,7 @@ export async function guard(route: AppRoute, request: Request): Promise<null> {
     throw redirect(loginLocation(route.name, url.searchParams));
   }
 
-  // The logged-in screens' messages (a chunk of their own, see lib/i18n.ts) before they render.
-  await loadScreenMessages();
+  await messages;
 
   const role = user.role.name;
   if (appStore.get().menuFromServer) {

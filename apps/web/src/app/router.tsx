@@ -1,9 +1,11 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, redirect, type RouteObject } from 'react-router';
 import { findRouteByPath, isScreen, routes, type AppRoute, type RouteHandle, type ScreenName } from '../config/paths.ts';
 import { loginLocation } from '../features/auth/redirect.ts';
 import { trackRouteChange } from '../features/tracking/index.ts';
+import { loadScreenMessages } from '../lib/i18n.ts';
 import { emitRouteChange, type RouteChange } from '../lib/route-listener.ts';
 import { isLoggedIn } from '../lib/storage.ts';
+import { registerWarmUp } from '../lib/warm-up.ts';
 import { RootShell } from './RootShell.tsx';
 import { RouteError } from './RouteError.tsx';
 import { screens } from './screens.ts';
@@ -64,6 +66,26 @@ export const router = createBrowserRouter([
     children: routes.map(toRouteObject),
   },
 ]);
+
+const ignore = () => undefined;
+
+/**
+ * What the login form starts early (lib/warm-up.ts): the chunks a navigation to the screen
+ * would load only once it starts (the layout's, the screen's, the guard's, the screens'
+ * messages), fetched and parsed while the sign-in call runs; and the signed-in user, beside the
+ * saved-language call. React Router runs the same `lazy` again when it navigates: the browser
+ * has the module by then.
+ */
+registerWarmUp({
+  screen: (location) => {
+    for (const { route } of matchRoutes(router.routes, location) ?? []) {
+      if (typeof route.lazy === 'function') void Promise.resolve(route.lazy()).catch(ignore);
+    }
+    void import('./guards.ts').catch(ignore);
+    void loadScreenMessages().catch(ignore);
+  },
+  user: () => void import('./guards.ts').then(({ prefetchUser }) => prefetchUser(), ignore),
+});
 
 // Feed finished navigations to the route-change listeners (tab bar) and to the visit
 // tracking, which is no listener (logout removes those) so public pages count too.

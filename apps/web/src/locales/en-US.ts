@@ -46,6 +46,7 @@ const enUS: Messages = {
   'login.form.forgetPassword': 'Forgot password',
   'login.form.register': 'Register',
   'login.form.login': 'Log in',
+  'login.form.loggingIn': 'Logging in…',
   'login.form.login.errMsg': 'Login error, refresh and try again',
   'login.help.forgetPassword.title': 'Forgot password',
   'login.help.register.title': 'Register',

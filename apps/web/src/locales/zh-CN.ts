@@ -47,6 +47,7 @@ const zhCN = {
   'login.form.forgetPassword': '忘记密码',
   'login.form.register': '注册账号',
   'login.form.login': '登录',
+  'login.form.loggingIn': '登录中…',
   'login.form.login.errMsg': '登录出错，请刷新重试',
   'login.help.forgetPassword.title': '忘记密码',
   'login.help.register.title': '注册账号',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import screensEnUS from '../../locales/screens/en-US.ts';
 import screensZhCN from '../../locales/screens/zh-CN.ts';
 import { sdkConfigFor, SPEC_UPLOAD_CONFIG } from './sdk-config.ts';
-import { describeUploadError, looksLikeImage, tokenStillValid } from './upload-image.ts';
+import { describeUploadError, isTypeRefusal, looksLikeImage, tokenStillValid } from './upload-image.ts';
 import { formatImageList, parseImageList } from './value.ts';
 
 describe('value (comma-separated URLs)', () => {
@@ -71,6 +71,21 @@ describe('tokens and errors', () => {
     expect(describeUploadError({ name: 'RequestError', message: 'network error.', code: 0 })).toBe('0 network error');
     expect(describeUploadError({ name: 'InvalidToken', message: 'invalid token.' })).toBe('InvalidToken: invalid token.');
     expect(describeUploadError('boom')).toBe('boom');
+  });
+
+  it("knows the host's refusal of a file's type (the provider's 403 limited mimeType) from other refusals", () => {
+    const refused = (code: number, error: string) => ({
+      name: 'RequestError',
+      message: `xhr request failed, code: ${code}`,
+      code,
+      data: { error },
+    });
+    expect(isTypeRefusal(refused(403, 'limited mimeType: this file type (unknown) is forbidden to upload'))).toBe(true);
+    expect(isTypeRefusal(refused(403, 'limited mimeType: this file type (text/plain) is forbidden to upload'))).toBe(true);
+    expect(isTypeRefusal(refused(403, "key doesn't match with scope"))).toBe(false);
+    expect(isTypeRefusal(refused(401, 'expired token'))).toBe(false);
+    expect(isTypeRefusal({ name: 'InvalidToken', message: 'invalid token.' })).toBe(false);
+    expect(isTypeRefusal('limited mimeType')).toBe(false);
   });
 });
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UploadTokenData } from '@clearplay/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api } from '../../lib/api-client.ts';
+import { setLocale } from '../../lib/i18n.ts';
 import { serveApi, type ApiAnswer, type ApiCall } from '../../test/fake-api.ts';
 import { pngFile, startUploadHost, stored, type FakeUploadHost, type HostAnswer } from '../../test/fake-upload-host.ts';
 import { renderInApp } from '../../test/render.tsx';
@@ -126,17 +127,59 @@ describe('ImageUploader', () => {
     expect(new Set(host.received.map((u) => u.key)).size).toBe(2);
   });
 
-  it('failed: the host’s refusal is told with its code and reason, and the image stays out of the value', async () => {
+  it('a text file named .png: the host refuses its bytes (403 limited mimeType); told like any non-image, in Chinese, and gone from the list', async () => {
     serveTokens();
     const { container, user } = renderInApp(<Field />);
     // named and typed as a PNG, but the content is not an image: the host looks at the bytes
     await user.upload(fileInput(container), new File(['not an image at all'], 'fake.png', { type: 'image/png' }));
-    expect(await screen.findByText('上传失败：403 limited mimeType: this file type (unknown) is forbidden to upload')).toBeTruthy();
-    await waitFor(() => expect(items(container)[0]!.className).toContain('ant-upload-list-item-error'));
-    expect(screen.getByRole('button', { name: /重\s*试/ })).toBeTruthy();
+    expect(await screen.findByText('只能上传图片（JPEG、PNG、GIF、WebP、BMP、AVIF、HEIC、TIFF）')).toBeTruthy();
+    await waitFor(() => expect(items(container)).toEqual([])); // no broken thumbnail, nothing to retry
+    expect(screen.queryByText(/limited mimeType|403/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /重\s*试/ })).toBeNull();
     expect(host.received).toHaveLength(1); // a refusal is not retried by the SDK
     expect(value()).toBe('');
     expect(screen.getByRole('button', { name: /选择图片上传/ })).toBeTruthy();
+  });
+
+  it('a text file named .png: in English, the English message for a non-image', async () => {
+    await act(() => setLocale('en-US'));
+    try {
+      serveTokens();
+      const { container, user } = renderInApp(<Field />);
+      await user.upload(fileInput(container), new File(['not an image at all'], 'fake.png', { type: 'image/png' }));
+      const message = 'Only images can be uploaded (JPEG, PNG, GIF, WebP, BMP, AVIF, HEIC, TIFF)';
+      expect(await screen.findByText(message)).toBeTruthy();
+      await waitFor(() => expect(items(container)).toEqual([]));
+      expect(screen.queryByText(/limited mimeType|403/)).toBeNull();
+      expect(host.received).toHaveLength(1);
+    } finally {
+      await act(() => setLocale('zh-CN'));
+    }
+  });
+
+  it('an avatar whose bytes are not an image is told the avatar types, and leaves no thumbnail', async () => {
+    serveTokens();
+    const { container, user } = renderInApp(<Field accept="avatar" multiple={false} maxCount={1} />);
+    await user.upload(fileInput(container), new File(['not an image at all'], 'me.png', { type: 'image/png' }));
+    expect(await screen.findByText('头像只能是 JPEG、PNG、GIF 或 WebP 图片')).toBeTruthy();
+    await waitFor(() => expect(items(container)).toEqual([]));
+  });
+
+  it('failed: another refusal of the host is told with its code and reason, and the image stays out of the value until retried', async () => {
+    serveTokens();
+    let refusals = 1;
+    host.answer = (upload) => (refusals-- > 0 ? { status: 401, body: { error: 'expired token' } } : stored(upload));
+    const { container, user } = renderInApp(<Field />);
+    await user.upload(fileInput(container), pngFile('cert.png'));
+    expect(await screen.findByText('上传失败：401 expired token')).toBeTruthy();
+    await waitFor(() => expect(items(container)[0]!.className).toContain('ant-upload-list-item-error'));
+    expect(host.received).toHaveLength(1); // a refusal is not retried by the SDK
+    expect(value()).toBe('');
+    expect(screen.getByRole('button', { name: /选择图片上传/ })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: /重\s*试/ }));
+    await waitFor(() => expect(value()).toMatch(/^\/upload\/files\/evidence\/cert\//));
+    expect(items(container)).toHaveLength(1);
   });
 
   it('a token the server cannot give is told; retry asks again and uploads', async () => {

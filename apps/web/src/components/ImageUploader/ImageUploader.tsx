@@ -9,6 +9,7 @@ import {
   describeUploadError,
   AVATAR_ACCEPT,
   IMAGE_ACCEPT,
+  isTypeRefusal,
   looksLikeAvatar,
   looksLikeImage,
   tokenStillValid,
@@ -128,6 +129,9 @@ export function ImageUploader({
     [onChange],
   );
 
+  /** What a file of the wrong type is told: by the widget's filter on its name, or by the host on its bytes. */
+  const wrongType = accept === 'avatar' ? 'upload.image.notAvatar' : 'upload.image.notImage';
+
   const fail = useCallback(
     (uid: string, detail: string, toast: string) => {
       update(uid, { state: 'failed', error: detail });
@@ -170,20 +174,26 @@ export function ImageUploader({
         },
         onError: (error) => {
           cancels.current.delete(uid);
+          if (isTypeRefusal(error)) {
+            // Not an image whatever its name: told like any non-image, and no broken thumbnail stays.
+            drop(uid);
+            void messageApi.error(text(wrongType));
+            return;
+          }
           const detail = describeUploadError(error);
           fail(uid, detail, text('upload.image.failed') + detail);
         },
       });
       cancels.current.set(uid, cancel);
     },
-    [commit, drop, fail, getToken, messageApi, text, update, uploadConfig],
+    [commit, drop, fail, getToken, messageApi, text, update, uploadConfig, wrongType],
   );
 
   const room = maxCount === undefined ? Infinity : maxCount - urls.length - pending.length;
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
     if (accept === 'avatar' ? !looksLikeAvatar(file) : !looksLikeImage(file)) {
-      void messageApi.error(text(accept === 'avatar' ? 'upload.image.notAvatar' : 'upload.image.notImage'));
+      void messageApi.error(text(wrongType));
       return Upload.LIST_IGNORE;
     }
     return true;

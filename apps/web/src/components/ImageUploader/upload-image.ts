@@ -79,6 +79,19 @@ export function describeUploadError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * The upload host's refusal of a file whose content is not an allowed type: HTTP 403 with
+ * `{"error": "limited mimeType: …"}`, the provider's answer to a put policy's `mimeLimit`
+ * (the embedded host answers the same). The host reads the bytes, so this is what a non-image
+ * renamed to `.png` gets: the widget tells it as it tells any non-image.
+ */
+export function isTypeRefusal(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, data } = error as { code?: unknown; data?: unknown };
+  const reason = typeof data === 'object' && data !== null ? (data as { error?: unknown }).error : undefined;
+  return code === 403 && typeof reason === 'string' && /^limited mimeType/i.test(reason);
+}
+
 export interface UploadHandlers {
   /** 0 → 1. */
   onProgress: (progress: number) => void;

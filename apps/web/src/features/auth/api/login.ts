@@ -1,4 +1,3 @@
-import { useCallback, useState } from 'react';
 import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
 import { api } from '../../../lib/api-client.ts';
 
@@ -18,20 +17,3 @@ export const savedLocale = (): Promise<AccountProfile['locale']> =>
     .get<AccountProfile>('/admin/account/profile', { session: 'guard', quiet: true })
     .then((p) => p.locale)
     .catch(() => null);
-
-/**
- * The login call with its pending state. Deliberately not a TanStack mutation: the login
- * page is the one screen that loads without TanStack Query (first-load budget).
- */
-export function useLogin() {
-  const [isPending, setPending] = useState(false);
-  const mutateAsync = useCallback(async (body: LoginBody) => {
-    setPending(true);
-    try {
-      return await login(body);
-    } finally {
-      setPending(false);
-    }
-  }, []);
-  return { mutateAsync, isPending };
-}

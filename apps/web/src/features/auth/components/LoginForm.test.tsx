@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serveApi } from '../../../test/fake-api.ts';
+import { setLocale } from '../../../lib/i18n.ts';
+import { serveApi, type ApiAnswer } from '../../../test/fake-api.ts';
 import { renderInApp } from '../../../test/render.tsx';
 import { LoginForm } from './LoginForm.tsx';
 
@@ -13,8 +14,21 @@ import { LoginForm } from './LoginForm.tsx';
 const GENERIC = '登录出错，请刷新重试';
 
 function renderLogin() {
-  const router = createMemoryRouter([{ path: '/login', element: <LoginForm /> }], { initialEntries: ['/login'] });
+  const router = createMemoryRouter(
+    [
+      { path: '/login', element: <LoginForm /> },
+      { path: '/dashboard/workplace', element: <main data-testid="workplace">workplace</main> },
+    ],
+    { initialEntries: ['/login'] },
+  );
   return renderInApp(<RouterProvider router={router} />);
+}
+
+/** An answer the test gives when it chooses: the time a call takes, without waiting on a clock. */
+function held() {
+  let give: (answer: ApiAnswer) => void = () => undefined;
+  const answer = new Promise<ApiAnswer>((resolve) => (give = resolve));
+  return { answer, give };
 }
 
 async function signIn(user: ReturnType<typeof renderLogin>['user'], password: string) {
@@ -57,5 +71,79 @@ describe('a failed sign-in', () => {
     await waitFor(() => expect(screen.getByTestId('login-error').textContent).toBe(GENERIC));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(screen.queryByText('Failed to fetch')).toBeNull();
+  });
+});
+
+/**
+ * After "登录" the form stayed as it was for seconds (the sign-in call, the saved-language call,
+ * the workplace's code): no sign that anything happened. Progress shows at once and lasts until
+ * the next screen is there; the form cannot be changed or sent again meanwhile.
+ */
+describe('signing in', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const submit = () => screen.getByTestId('login-submit');
+  const loading = () => submit().className.includes('ant-btn-loading');
+  const fieldsDisabled = () =>
+    [screen.getByTestId('login-username'), screen.getByTestId('login-password'), screen.getByRole('checkbox')].every(
+      (field) => (field as HTMLInputElement).disabled,
+    );
+
+  it('shows the button loading at once after the click, the form disabled, from the sign-in call until the workplace shows', async () => {
+    const signIn = held();
+    const profile = held();
+    const { calls } = serveApi((call) => {
+      if (call.path === '/api/admin/user/login') return signIn.answer;
+      if (call.path === '/api/admin/account/profile') return profile.answer;
+      return { status: 404, msg: 'not found', data: null };
+    });
+    const { user } = renderLogin();
+    await user.type(screen.getByTestId('login-username'), 'superadmin');
+    await user.type(screen.getByTestId('login-password'), 'secret');
+    expect(loading()).toBe(false);
+
+    await user.click(submit());
+    // the sign-in call is pending: progress is there already
+    expect(calls.map((c) => c.path)).toEqual(['/api/admin/user/login']);
+    expect(loading()).toBe(true);
+    expect(submit().textContent).toBe('登录中…');
+    expect(submit().getAttribute('aria-busy')).toBe('true');
+    expect(fieldsDisabled()).toBe(true);
+
+    // signed in; the saved language is still being asked for: still in progress
+    signIn.give({ status: 200, msg: 'ok', data: { token: 'cp_test', expiresAt: '2099-01-01T00:00:00.000Z' } });
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/admin/account/profile'));
+    expect(loading()).toBe(true);
+    expect(fieldsDisabled()).toBe(true);
+    // a second click sends nothing more
+    await user.click(submit());
+    expect(calls.filter((c) => c.path === '/api/admin/user/login')).toHaveLength(1);
+
+    profile.give({ status: 200, msg: 'ok', data: { locale: null } });
+    expect(await screen.findByTestId('workplace')).toBeTruthy();
+    expect(screen.queryByTestId('login-submit')).toBeNull();
+  });
+
+  it('says so in English, and a failed sign-in gives the form back', async () => {
+    await act(() => setLocale('en-US'));
+    try {
+      const signIn = held();
+      serveApi(() => signIn.answer);
+      const { user } = renderLogin();
+      await user.type(screen.getByTestId('login-username'), 'superadmin');
+      await user.type(screen.getByTestId('login-password'), 'wrong');
+      await user.click(submit());
+      expect(loading()).toBe(true);
+      expect(submit().textContent).toBe('Logging in…');
+      expect(fieldsDisabled()).toBe(true);
+
+      signIn.give({ status: 400, msg: 'Incorrect username or password', data: null });
+      await waitFor(() => expect(screen.getByTestId('login-error').textContent).toBe('Incorrect username or password'));
+      await waitFor(() => expect(loading()).toBe(false));
+      expect(submit().textContent).toBe('Log in');
+      expect(fieldsDisabled()).toBe(false);
+    } finally {
+      await act(() => setLocale('zh-CN'));
+    }
   });
 });

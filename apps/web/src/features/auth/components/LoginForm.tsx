@@ -5,11 +5,12 @@ import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { setLocale } from '../../../lib/i18n.ts';
 import { StorageKey, removeToken, setToken, storage } from '../../../lib/storage.ts';
-import { savedLocale, useLogin } from '../api/login.ts';
+import { warmUpScreen, warmUpUser } from '../../../lib/warm-up.ts';
+import { login, savedLocale } from '../api/login.ts';
 import { afterLoginLocation } from '../redirect.ts';
 
 // Loaded on click, so the modal code is not part of the login page's first load.
@@ -31,7 +32,7 @@ export function LoginForm() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const { mutateAsync, isPending } = useLogin();
+  const location = useLocation();
 
   const remembered = storage.read(StorageKey.REMEMBERED_USERNAME);
   const [username, setUsername] = useState(remembered ?? '');
@@ -40,6 +41,10 @@ export function LoginForm() {
   const [invalid, setInvalid] = useState<Record<Field, boolean>>({ username: false, password: false });
   const [loginError, setLoginError] = useState<{ serverMsg: string | null } | null>(null);
   const [help, setHelp] = useState<'forgetPassword' | 'register' | null>(null);
+  // From the click until the next screen shows (not only the sign-in call): the page this
+  // started on. A navigation that ends on the login page again (a new location) is over.
+  const [busyAt, setBusyAt] = useState<string | null>(null);
+  const busy = busyAt === location.key;
   const usernameRef = useRef<InputRef>(null);
   const passwordRef = useRef<InputRef>(null);
   const rememberRef = useRef<HTMLInputElement>(null);
@@ -48,26 +53,35 @@ export function LoginForm() {
   const check = (field: Field, value: string) => setInvalid((prev) => ({ ...prev, [field]: value.length === 0 }));
 
   const submit = async (values: { username: string; password: string; remember: boolean }) => {
+    if (busy) return;
     const errors = { username: values.username.trim().length === 0, password: values.password.length === 0 };
     setInvalid(errors);
     if (errors.username) return usernameRef.current?.focus();
     if (errors.password) return passwordRef.current?.focus();
 
     setLoginError(null);
+    setBusyAt(location.key);
+    const next = afterLoginLocation(searchParams);
     try {
       const name = values.username.trim();
-      const { token } = await mutateAsync({ username: name, password: values.password, remember: values.remember });
+      const signedIn = login({ username: name, password: values.password, remember: values.remember });
+      // The next screen's code loads while the server checks the password, not after.
+      warmUpScreen(next);
+      const { token } = await signedIn;
       setToken(token);
       // "Remember password" keeps the username only; the server gives the long session.
       storage.write(StorageKey.REMEMBERED_USERNAME, values.remember ? name : null);
+      // The user's info (the route guard's) comes beside the saved language, not after it.
+      warmUpUser();
       // The language saved in the user's settings wins over this browser's.
       const locale = await savedLocale();
       if (locale !== null && locale !== i18n.language) await setLocale(locale);
-      await navigate(afterLoginLocation(searchParams), { replace: true });
+      await navigate(next, { replace: true });
     } catch (error) {
       // Spec §4: a failed login removes any token.
       removeToken();
       setLoginError({ serverMsg: error instanceof ApiError ? error.message : null });
+      setBusyAt(null);
     }
   };
 
@@ -118,6 +132,7 @@ export function LoginForm() {
             aria-invalid={invalid.username}
             aria-describedby={invalid.username ? 'login-username-error' : undefined}
             autoComplete="username"
+            disabled={busy}
             status={invalid.username ? 'error' : undefined}
             value={username}
             onChange={(event) => {
@@ -139,6 +154,7 @@ export function LoginForm() {
             aria-invalid={invalid.password}
             aria-describedby={invalid.password ? 'login-password-error' : undefined}
             autoComplete="current-password"
+            disabled={busy}
             status={invalid.password ? 'error' : undefined}
             value={password}
             onChange={(event) => {
@@ -156,11 +172,12 @@ export function LoginForm() {
               type="checkbox"
               name="rememberPassword"
               checked={rememberPassword}
+              disabled={busy}
               onChange={(event) => setRememberPassword(event.target.checked)}
             />
             <span>{t('login.form.rememberPassword')}</span>
           </label>
-          <Button type="link" size="small" onClick={() => setHelp('forgetPassword')}>
+          <Button type="link" size="small" disabled={busy} onClick={() => setHelp('forgetPassword')}>
             {t('login.form.forgetPassword')}
           </Button>
         </div>
@@ -171,10 +188,10 @@ export function LoginForm() {
             {loginError.serverMsg || t('login.form.login.errMsg')}
           </div>
         ) : null}
-        <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={isPending}>
-          {t('login.form.login')}
+        <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={busy} aria-busy={busy}>
+          {busy ? t('login.form.loggingIn') : t('login.form.login')}
         </Button>
-        <Button type="text" block className="login-register" onClick={() => setHelp('register')}>
+        <Button type="text" block className="login-register" disabled={busy} onClick={() => setHelp('register')}>
           {t('login.form.register')}
         </Button>
       </form>
