@@ -7,8 +7,9 @@
 // Steps in one group run side by side (decision 0086): vitest runs one worker on a 2-core
 // machine, the type check and the linter are single-threaded, and the database suites spend much
 // of their time waiting on PostgreSQL and MariaDB, so pairs fill the second core. A group's
-// output is printed line by line with the step's name in front. The first-load budgets and the
-// browser tests run alone: they time what they measure.
+// output is printed line by line with the step's name in front. The first-load budgets run
+// alone: they time what they measure. The browser journeys run alone too, on @playwright/test's
+// own workers (apps/web/playwright.config.ts, decision 0095).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,8 +28,8 @@ const groups = [
     { name: 'lint', cmd: ['npm', 'run', 'lint'] },
   ],
   [
-    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' } },
-    { name: 'web:unit', vitest: 'apps/web' },
+    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' }, coverage: true },
+    { name: 'web:unit', vitest: 'apps/web', coverage: true },
   ],
   [
     process.env.TEST_PG_URL && { name: 'server:postgres', vitest: 'apps/server', env: { TEST_DB: 'pg' } },
@@ -38,7 +39,7 @@ const groups = [
   [{ name: 'build', cmd: ['npm', 'run', 'build'] }],
   [{ name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] }],
   [{ name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] }],
-  [{ name: 'e2e', vitest: 'apps/web', config: 'vitest.e2e.config.ts' }],
+  [{ name: 'e2e', playwright: 'apps/web' }],
 ]
   .map((group) =>
     group.filter(Boolean).filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'system-deps' && only.includes('e2e'))),
@@ -46,6 +47,37 @@ const groups = [
   .filter((group) => group.length > 0);
 
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
+/**
+ * Line coverage of the source a step's tests run (V8's own counters, no instrumentation): the
+ * server on SQLite, the web's unit and component tests. Measured, not enforced: no target, the
+ * figure goes in the summary (and the README) so its trend shows.
+ */
+const coverageDir = (step) => join(reports, `coverage-${step.name.replace(':', '-')}`);
+const coverageArgs = (step) => [
+  '--coverage.enabled=true',
+  '--coverage.provider=v8',
+  '--coverage.include=src/**',
+  '--coverage.reporter=json-summary',
+  `--coverage.reportsDirectory=${coverageDir(step)}`,
+];
+function coverageOf(step) {
+  const file = join(coverageDir(step), 'coverage-summary.json');
+  if (!step.coverage || !existsSync(file)) return '';
+  const { lines, branches } = JSON.parse(readFileSync(file, 'utf8')).total;
+  return `, coverage ${lines.pct}% of lines, ${branches.pct}% of branches`;
+}
+
+/**
+ * A report's counts: Vitest's JSON report has them; @playwright/test's has `stats`. There a test
+ * that did not run (skipped after a failed hook) counts as failed, and so would a flaky one
+ * (retries are off).
+ */
+function counted(r) {
+  if (!r.stats) return r;
+  const failed = r.stats.unexpected + r.stats.flaky + r.stats.skipped;
+  return { numPassedTests: r.stats.expected, numFailedTests: failed, numTotalTests: r.stats.expected + failed };
+}
 
 /** Runs one step; resolves with its summary line and its test counts. */
 function run(step, alone) {
@@ -64,7 +96,13 @@ function run(step, alone) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
+      ...(step.coverage ? coverageArgs(step) : []),
     ];
+  } else if (step.playwright) {
+    cwd = join(root, step.playwright);
+    report = join(reports, `${step.name}.json`);
+    cmd = ['npx', 'playwright', 'test'];
+    step.env = { ...step.env, E2E_REPORT: report };
   }
   console.log(`\n── ${step.name} ──`);
   const child = spawn(cmd[0], cmd.slice(1), {
@@ -83,10 +121,10 @@ function run(step, alone) {
       const result = { passed: 0, failed: 0, line: '' };
       let counts = '';
       if (report && existsSync(report)) {
-        const r = JSON.parse(readFileSync(report, 'utf8'));
+        const r = counted(JSON.parse(readFileSync(report, 'utf8')));
         result.passed = r.numPassedTests;
         result.failed = r.numFailedTests;
-        counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed)`;
+        counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed${coverageOf(step)})`;
         if (r.numTotalTests === 0) {
           console.error(`${step.name}: no test ran`);
           result.line = `${step.name}: FAILED, no test ran`;

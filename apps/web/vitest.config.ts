@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // `vitest run` here (the `web:unit` step of `npm test`): plain functions in Node (`*.test.ts`),
 // house components in jsdom with Testing Library (`*.test.tsx`). The browser journeys have
-// their own config (vitest.e2e.config.ts).
+// their own runner, @playwright/test (playwright.config.ts).
 export default defineConfig({
   test: {
     projects: [

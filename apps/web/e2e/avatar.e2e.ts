@@ -4,10 +4,9 @@
 // picture over the avatar's 2 MB limit is refused before anything is sent. In English the shop
 // removes it (initials again) and uploads another.
 // Screenshots: docs/screenshots/account-avatar-{zh-CN,en-US}.png.
-import { describe, expect, test } from 'vitest';
 import type { CurrentUser } from '@clearplay/contract';
-import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, settledScreenshot, until, useApp } from './harness.ts';
+import type { Page } from '@playwright/test';
+import { DEMO_PASSWORD, expect, settledScreenshot, test, until, useApp } from './harness.ts';
 import { png } from './png.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -19,7 +18,7 @@ const upload = (page: Page, name: string, buffer: Buffer) => fileInput(page).set
 /** The user centre of shop0001 in `locale`, its profile loaded. */
 async function userCentre(locale: 'zh-CN' | 'en-US'): Promise<Page> {
   const page = await app.signedIn('shop0001', DEMO_PASSWORD, '/user/info', locale);
-  await until(() => page.getByTestId('account-profile').textContent()).toContain('shop0001');
+  await expect(page.getByTestId('account-profile')).toContainText('shop0001');
   return page;
 }
 
@@ -29,10 +28,10 @@ async function removeAvatar(page: Page): Promise<void> {
   if ((await item.count()) === 0) return;
   await item.first().hover();
   await item.first().locator('.anticon-delete').click();
-  await until(() => navbarImage(page).count()).toBe(0);
+  await expect(navbarImage(page)).toHaveCount(0);
 }
 
-describe('the avatar', () => {
+test.describe('the avatar', () => {
   test('shop0001 uploads an avatar in the user centre, sees it in the navbar, and after a reload still', async () => {
     const page = await userCentre('zh-CN');
     await removeAvatar(page); // the demo gives shop0001 none; this keeps the journey whole if run again
@@ -42,7 +41,7 @@ describe('the avatar', () => {
 
     // Too big for an avatar (2 MB): refused before sending.
     await upload(page, 'huge.png', png(900, 900, 'noise'));
-    await until(() => page.locator('.ant-message-notice').last().textContent()).toContain('2 MB');
+    await expect(page.locator('.ant-message-notice').last()).toContainText('2 MB');
     expect((await app.apiGet<CurrentUser>(page, '/admin/user/info')).avatar).toBe('');
 
     // A real picture: uploaded, saved, shown in the user centre and the navbar.
@@ -57,7 +56,7 @@ describe('the avatar', () => {
     expect(served.status).toBe(200);
 
     await page.reload();
-    await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+    await expect(page.getByTestId('app-layout')).toBeVisible();
     await until(() => navbarImage(page).getAttribute('src')).toBe(src);
     await until(() => page.getByTestId('account-avatar').locator(`img[src="${src}"]`).count()).toBeGreaterThan(0);
     await settledScreenshot(page, 'account-avatar-zh-CN', { show: page.getByTestId('account-profile') });
@@ -66,7 +65,7 @@ describe('the avatar', () => {
 
   test('in English: removed (initials again), then another one uploaded', async () => {
     const page = await userCentre('en-US');
-    await until(() => page.getByTestId('account-avatar').textContent()).toContain('at most 2 MB');
+    await expect(page.getByTestId('account-avatar')).toContainText('at most 2 MB');
     await removeAvatar(page);
     expect((await app.apiGet<CurrentUser>(page, '/admin/user/info')).avatar).toBe('');
     await upload(page, 'again.png', png(128, 128, 'gradient'));

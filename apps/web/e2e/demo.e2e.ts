@@ -3,9 +3,8 @@
 // admin and an inspector see thousands of orders of every result; the admin opens a shop's
 // balance and finds its charges and recharges; the demo shop sees its own orders (amounts
 // and client shown) among the public records of other shops, and an order's evidence images load.
-import { describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, chooseOption, DEMO_PASSWORD, screenshot, until, useApp } from './harness.ts';
+import type { Locator, Page } from '@playwright/test';
+import { ADMIN_PASSWORD, chooseOption, DEMO_PASSWORD, expect, screenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -22,11 +21,11 @@ interface OrderRow {
 async function onOrders(username: string, password: string): Promise<{ page: Page; table: Locator }> {
   const page = await app.signedIn(username, password, '/order/inspect');
   const table = page.getByTestId('order-table');
-  await until(() => table.locator('.ant-table-row').count()).toBe(20);
+  await expect(table.locator('.ant-table-row')).toHaveCount(20);
   return { page, table };
 }
 
-describe('the demo business, as each demo account', () => {
+test.describe('the demo business, as each demo account', () => {
   test('the start banner says what the demo holds', () => {
     expect(app.server.output()).toMatch(/demo business: 20 shops .*3 inspectors, \d{4} orders over 90 days/);
   });
@@ -41,7 +40,7 @@ describe('the demo business, as each demo account', () => {
       const all = await app.apiGet<{ total: number }>(page, '/admin/order/list?pageSize=1');
       expect(all.total).toBeGreaterThan(4500);
       // The pager shows the same total; the first page names results, shops and amounts.
-      await until(() => table.locator('.ant-pagination').textContent()).toContain(String(Math.ceil(all.total / 20)));
+      await expect(table.locator('.ant-pagination')).toContainText(String(Math.ceil(all.total / 20)));
       const text = (await table.locator('.ant-table-tbody').textContent()) ?? '';
       expect(text).toContain('¥');
       expect(text).toMatch(/正常|作弊|未通过|可疑/);
@@ -59,7 +58,7 @@ describe('the demo business, as each demo account', () => {
     const { page } = await onOrders('admin01', DEMO_PASSWORD);
     await page.getByTestId('ledger-open').click();
     const drawer = page.getByTestId('ledger-drawer');
-    await until(() => drawer.isVisible()).toBe(true);
+    await expect(drawer).toBeVisible();
     await drawer.getByTestId('ledger-shop').click();
     await page.keyboard.type('shop0001');
     await chooseOption(page, 'shop0001');
@@ -101,7 +100,7 @@ describe('the demo business, as each demo account', () => {
       .locator('input')
       .fill(order!.code);
     await table.getByTestId('search-submit').click();
-    await until(() => table.locator('.ant-table-row').count()).toBe(1);
+    await expect(table.locator('.ant-table-row')).toHaveCount(1);
     const row = table.locator('.ant-table-row').first();
     expect(await row.textContent()).toContain('演示店铺01');
     expect(await row.textContent()).toContain('¥');

@@ -11,10 +11,20 @@
 // e2e/overlays.ts (modals, drawers, popovers, delete confirms) is opened too, and what shows
 // while it is open is held to the same rule.
 // Screenshot: docs/screenshots/dict-en-US.png.
-import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, demoParams, DEMO_PASSWORD, screenPaths, settledScreenshot, switchLanguage, until, useApp } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  demoParams,
+  expect,
+  screenPaths,
+  settledScreenshot,
+  switchLanguage,
+  test,
+  until,
+  useApp,
+} from './harness.ts';
 import { closeOverlay, overlaysOf } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -87,7 +97,7 @@ function leftovers(texts: readonly string[], data: UserData, seen: { count: numb
 /** Waits for the page's calls to end and its spinners to stop. */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /** Opens `path` and lets it settle. */
@@ -147,8 +157,9 @@ async function sweepAs(
   return { visited: paths, opened: overlays.opened, bad: [...bad, ...overlays.bad], seen: seen.count };
 }
 
-describe('the whole app in English', () => {
+test.describe('the whole app in English', () => {
   test('superadmin: every screen of the route table in en-US shows no Chinese except user data', async () => {
+    test.setTimeout(480_000);
     const { visited, opened, bad, seen } = await sweepAs('superadmin', ADMIN_PASSWORD, RoleName.SUPER_ADMIN);
     expect(opened).toEqual(expect.arrayContaining(['user-edit', 'ledger-recharge', 'announcement-publish', 'log-detail', 'order-delete']));
     // The check reads the screens' text: the demo's Chinese user data (nicknames, chat names…) was on them.
@@ -156,9 +167,10 @@ describe('the whole app in English', () => {
     expect(visited).toEqual(expect.arrayContaining(['/system/dict', '/order/inspect', '/dashboard/workplace', '/', '/linkstore']));
     expect(visited.some((path) => path.startsWith('/verify/'))).toBe(true);
     expect(bad).toEqual([]);
-  }, 480_000);
+  });
 
   test('shop0001 and inspector01: every screen they may open in en-US shows no Chinese except user data', async () => {
+    test.setTimeout(480_000);
     const shop = await sweepAs('shop0001', DEMO_PASSWORD, RoleName.SHOP);
     expect(shop.visited).toContain('/order/inspect');
     expect(shop.opened).toEqual(expect.arrayContaining(['order-detail', 'message-box', 'settings-drawer']));
@@ -166,9 +178,10 @@ describe('the whole app in English', () => {
     const inspector = await sweepAs('inspector01', DEMO_PASSWORD, RoleName.INSPECTOR);
     expect(inspector.visited).toContain('/user/message');
     expect([...shop.bad, ...inspector.bad]).toEqual([]);
-  }, 480_000);
+  });
 
   test('the dictionary screen edits both labels; tags follow a language switch without a reload', async () => {
+    test.setTimeout(120_000);
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/system/dict', 'en-US');
     await page.getByTestId('dict-type-view-order_result').click();
     const table = page.getByTestId('dict-data-table');
@@ -180,7 +193,7 @@ describe('the whole app in English', () => {
     // Edit the English label of "suspicious"; the dictionary store (tags everywhere) follows.
     await page.getByTestId('dict-data-edit-3').click();
     const form = page.getByTestId('dict-data-form');
-    await until(() => form.getByTestId('dict-data-form-label-en').inputValue()).toBe('Suspicious');
+    await expect(form.getByTestId('dict-data-form-label-en')).toHaveValue('Suspicious');
     expect(await form.getByTestId('dict-data-form-label').inputValue()).toBe('可疑');
     await form.getByTestId('dict-data-form-label-en').fill('Suspect');
     await form.getByRole('button', { name: 'OK' }).click();
@@ -200,5 +213,5 @@ describe('the whole app in English', () => {
     await until(async () => (await tags()).some((text) => ['正常', '作弊', '可疑', '未通过'].includes(text))).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await page.context().close();
-  }, 120_000);
+  });
 });

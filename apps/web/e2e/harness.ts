@@ -1,5 +1,7 @@
-// The browser-test harness: a real server process on a temporary SQLite database serving the
-// built web app, and Debian's Chromium driven by playwright-core.
+// The browser-test harness (decision 0095): each journey file gets a real server process on a
+// temporary SQLite database serving the built web app; @playwright/test drives Debian's Chromium
+// (playwright.config.ts). Journeys import `test` and `expect` from here: `test` adds the checks
+// every journey gets after each test (Content-Security-Policy violations).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,9 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pixelmatch from 'pixelmatch';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { canAccess, isScreen, routeTable, type RouteDef } from '@clearplay/contract/constants';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -71,7 +72,7 @@ async function spawnServer(port: number, dataDir: string, env: Record<string, st
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
@@ -136,25 +137,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
-
-export async function newContext(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<BrowserContext> {
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  locale = 'zh-CN',
+  storageState?: Exclude<Parameters<Browser['newContext']>[0], undefined>['storageState'],
+): Promise<BrowserContext> {
   // Reduced motion: the app then turns antd's animations off, so a click never lands on a
   // dialog that is still zooming in or out (a source of flaky journeys on a loaded machine).
-  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    baseURL,
+    locale,
+    viewport: { width: 1440, height: 900 },
+    reducedMotion: 'reduce',
+    storageState,
+  });
+  watch(context, baseURL);
   // Every Content-Security-Policy violation on any screen is collected and fails the test.
   await context.exposeBinding('__cspViolation', ({ page }, text: string) => void cspViolations.push(`${page.url()}: ${text}`));
   await context.addInitScript(() =>
@@ -163,13 +161,102 @@ export async function newContext(browser: Browser, baseURL: string, locale = 'zh
       void report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
     }),
   );
+  // Every error toast, error notification and error dialog a screen shows is a problem.
+  await context.exposeBinding('__errorShown', ({ page }, text: string) => problem(page.url(), `error shown: ${text}`));
+  await context.addInitScript((selector) => {
+    const seen = new WeakSet<Element>();
+    const report = (el: Element) =>
+      void (window as unknown as { __errorShown: (text: string) => Promise<void> }).__errorShown(
+        (el.textContent ?? '').trim() || '(no text)',
+      );
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(selector)) {
+        if (seen.has(el)) continue;
+        seen.add(el);
+        // The text is set in the same render or the next one.
+        setTimeout(() => report(el), 50);
+      }
+    }).observe(document, { childList: true, subtree: true });
+  }, ERROR_SHOWN);
   return context;
 }
 
+/** What antd shows for an error: a red message, an error notification, an error dialog. */
+const ERROR_SHOWN = '.ant-message-custom-content.ant-message-error, .ant-notification-notice-error, .ant-modal-confirm-error';
+
+/**
+ * The first-hour net: what a person would see go wrong, or what the browser logs as an error,
+ * on any page of a journey's contexts, recorded as `<path>: <problem>` and failing the test it
+ * happened in unless the test said it provokes it (`allowProblems`).
+ */
+const problems: string[] = [];
+let allowed: RegExp[] = [];
+
+function problem(url: string, text: string): void {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // about:blank and the like stay as they are
+  }
+  problems.push(`${path}: ${text}`);
+}
+
+/** Listens on `context` for console errors, uncaught page errors and HTTP answers ≥ 400 from the app's own origin. */
+function watch(context: BrowserContext, baseURL: string): void {
+  context.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // A failed request is reported (with its method and path) by the response check below.
+    if (message.text().startsWith('Failed to load resource')) return;
+    problem(message.page()?.url() ?? '', `console error: ${message.text()}`);
+  });
+  context.on('weberror', (error) => problem(error.page()?.url() ?? '', `page error: ${error.error().message}`));
+  context.on('response', (response) => {
+    if (response.status() < 400 || !response.url().startsWith(baseURL)) return;
+    let page = '';
+    try {
+      page = response.frame().page().url();
+    } catch {
+      // a service worker's request has no frame
+    }
+    problem(page, `HTTP ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
+}
+
+/**
+ * Declares that the running test provokes these problems on purpose (a wrong password, a
+ * refused call, a field left empty): each pattern is matched against the problem's text, e.g.
+ * `allowProblems(/HTTP 401 POST \/api\/admin\/user\/login/, /error shown: 密码错误/)`.
+ */
+export function allowProblems(...patterns: RegExp[]): void {
+  allowed.push(...patterns);
+}
+
 const cspViolations: string[] = [];
-afterEach(() => {
-  expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+
+/**
+ * The journeys' `test`: after each test, fails on what any screen did wrong on the way: a
+ * Content-Security-Policy violation; an error toast, notification or dialog, a console error,
+ * an uncaught page error or an HTTP answer ≥ 400 that the test did not declare with
+ * `allowProblems` (the first-hour net).
+ */
+export const test = base.extend<{ journeyChecks: void }>({
+  journeyChecks: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      cspViolations.length = 0;
+      problems.length = 0;
+      allowed = [];
+      await use();
+      expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+      const unexpected = problems.splice(0).filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect([...new Set(unexpected)], 'problems a person would meet (declare provoked ones with allowProblems)').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
+export { expect };
 
 /**
  * Screenshots for the docs. `npm run screenshots` (SCREENSHOTS=1) writes every one; any other
@@ -233,8 +320,12 @@ export async function screenshot(page: Page, name: string, still: StillOptions =
   saveScreenshot(name, shot);
 }
 
-/** Polls `read` until the matcher that follows holds (20 s at most). */
-export const until = <T>(read: () => T | Promise<T>, timeout = 20_000) => expect.poll(read, { timeout, interval: 100 });
+/**
+ * Polls `read` until the matcher that follows holds (30 s at most, as the web-first assertions
+ * in playwright.config.ts): for what no locator assertion reads (a URL's path, a value computed
+ * in the page, an API answer).
+ */
+export const until = <T>(read: () => T | Promise<T>, timeout = 30_000) => expect.poll(read, { timeout, intervals: [100] });
 
 /** A screenshot for the docs once the page has settled: toasts gone (unless they are the point), `show` scrolled into the middle. */
 export async function settledScreenshot(
@@ -252,22 +343,40 @@ export async function settledScreenshot(
   await screenshot(page, name, still);
 }
 
-/** A fresh context in `locale` (kept as the app's language), signed in through the login form, on `path` once the layout shows. */
+/**
+ * A fresh context in `locale` (kept as the app's language), signed in, on `path` once the layout
+ * shows. The session comes from the sign-in call, one per context (decision 0095): a context's
+ * session is its own, so a journey that signs out, views as another role or is disabled never
+ * touches another's. The sign-in form itself is driven by the journeys about it (foundation,
+ * account).
+ */
 export async function signedIn(
   browser: Browser,
   baseURL: string,
   { username, password, path, locale = 'zh-CN' }: { username: string; password: string; path: string; locale?: 'zh-CN' | 'en-US' },
 ): Promise<Page> {
-  const context = await newContext(browser, baseURL, locale);
-  await context.addInitScript((lang) => {
-    if (!localStorage.getItem('locale')) localStorage.setItem('locale', lang);
-  }, locale);
+  const res = await fetch(`${baseURL}/api/admin/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as { status: number; msg: string; data: { token: string } };
+  expect(body.status, `sign-in as ${username}: ${body.msg}`).toBe(200);
+  const context = await newContext(browser, baseURL, locale, {
+    cookies: [],
+    origins: [
+      {
+        origin: baseURL,
+        localStorage: [
+          { name: 'token', value: body.data.token },
+          { name: 'locale', value: locale },
+        ],
+      },
+    ],
+  });
   const page = await context.newPage();
-  await page.goto('/login');
-  await login(page, username, password);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
   await page.goto(path);
-  await until(() => page.getByTestId('app-layout').isVisible()).toBe(true);
+  await expect(page.getByTestId('app-layout')).toBeVisible();
   return page;
 }
 
@@ -298,12 +407,12 @@ export interface JourneyApp {
 export function useApp(env: Record<string, string> = {}): JourneyApp {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser: launched }) => {
+    test.setTimeout(120_000);
     server = await startServer(env);
-    browser = await launchBrowser();
+    browser = launched;
   });
-  afterAll(async () => {
-    await browser?.close();
+  test.afterAll(async () => {
     await server?.stop();
   });
   const app: JourneyApp = {

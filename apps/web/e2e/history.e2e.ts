@@ -7,10 +7,9 @@
 // another shop's private cheating record of the same target reaches neither the API answer,
 // the detail's history nor the list's marker.
 // Screenshots: docs/screenshots/history-form-{zh-CN,en-US}.png, history-detail-zh-CN.png.
-import { beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from '@playwright/test';
 import type { OrderHistory } from '@clearplay/contract';
-import { chooseOption, DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
+import { chooseOption, DEMO_PASSWORD, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -19,7 +18,7 @@ type Locale = 'zh-CN' | 'en-US';
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
   const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
-  await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
+  await expect(page.getByTestId('order-table').locator('.ant-table-tbody')).toBeVisible();
   return page;
 }
 
@@ -49,7 +48,7 @@ const formStill = (form: Locator) => ({
 const NEW_MAC = '0e:e2:e1:71:00:17';
 const NEW_MAC_NORMAL = '0E-E2-E1-71-00-17';
 
-describe('target history (issue 17)', () => {
+test.describe('target history (issue 17)', () => {
   // chosen before the tests from the demo's database
   let objWechat = '';
   let shopId = 0;
@@ -62,14 +61,14 @@ describe('target history (issue 17)', () => {
   async function typeTarget(page: Page): Promise<Locator> {
     await page.getByTestId('order-create').click();
     const form = orderForm(page);
-    await until(() => form.isVisible()).toBe(true);
+    await expect(form).toBeVisible();
     await form.getByTestId('order-form-objWechat').fill(objWechat);
     await form.getByTestId('order-form-mac').fill(NEW_MAC);
     await until(() => form.getByTestId('history-proposal').getAttribute('data-proposal')).toBe('1');
     return form;
   }
 
-  beforeAll(() => {
+  test.beforeAll(() => {
     const db = app.server.db();
     shopId = (db.prepare(`SELECT id FROM users WHERE username = 'shop0001'`).get() as { id: number }).id;
     // A target caught cheating by another shop in a private record, that shop0001 also sees
@@ -123,7 +122,7 @@ describe('target history (issue 17)', () => {
     const page = await signedIn('inspector01', 'en-US');
     const form = await typeTarget(page);
     const panel = form.getByTestId('history-panel');
-    await until(() => panel.getByTestId('history-flagged').isVisible()).toBe(true);
+    await expect(panel.getByTestId('history-flagged')).toBeVisible();
     expect(await panel.textContent()).toContain('Target history');
     expect(await form.getByTestId('history-proposal').textContent()).toContain(
       `Proposed: MAC changed (last record on ${earlier[0]?.mac ?? '?'})`,
@@ -131,7 +130,7 @@ describe('target history (issue 17)', () => {
     await settledScreenshot(page, 'history-form-en-US', { show: panel, ...formStill(form) });
     // nothing is saved: closing the form leaves the history as it was
     await form.locator('.ant-modal-footer .ant-btn').first().click();
-    await until(() => form.isVisible()).toBe(false);
+    await expect(form).toBeHidden();
     await page.context().close();
   });
 
@@ -149,10 +148,10 @@ describe('target history (issue 17)', () => {
 
     const form = await typeTarget(page);
     const panel = form.getByTestId('history-panel');
-    await until(() => panel.getByTestId('history-same-target').locator('.ant-table-row').count()).toBe(Math.min(earlier.length, 5));
+    await expect(panel.getByTestId('history-same-target').locator('.ant-table-row')).toHaveCount(Math.min(earlier.length, 5));
     // the cheating result stands out: an error alert naming the latest flagged record's MAC
     const flagged = panel.getByTestId('history-flagged');
-    await until(() => flagged.isVisible()).toBe(true);
+    await expect(flagged).toBeVisible();
     expect(await flagged.getAttribute('class')).toContain('ant-alert-error');
     expect(await flagged.textContent()).toContain('作弊');
     expect(await flagged.textContent()).toContain(answer.summary.latestFlagged?.mac ?? '?');
@@ -172,10 +171,10 @@ describe('target history (issue 17)', () => {
     await pick(page, form, '游戏', '王者荣耀');
     await pick(page, form, '检测结果', '作弊');
     await pick(page, form, '客户店铺', /shop0001/, 'shop0001');
-    await until(() => form.getByTestId('order-form-amount').inputValue()).not.toBe('');
+    await expect(form.getByTestId('order-form-amount')).not.toHaveValue('');
     await form.locator('.ant-modal-footer .ant-btn-primary').click();
-    await until(() => page.locator('.ant-message-notice', { hasText: '创建成功' }).first().isVisible()).toBe(true);
-    await until(() => form.isVisible()).toBe(false);
+    await expect(page.locator('.ant-message-notice', { hasText: '创建成功' }).first()).toBeVisible();
+    await expect(form).toBeHidden();
 
     const saved = db
       .prepare(
@@ -188,15 +187,15 @@ describe('target history (issue 17)', () => {
 
     // the list marks the new order as a repeat target
     const row = rowOf(page, code);
-    await until(() => row.isVisible()).toBe(true);
-    await until(() => row.getByTestId(`order-repeat-${code}`).isVisible()).toBe(true);
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId(`order-repeat-${code}`)).toBeVisible();
 
     // the detail shows the history as of this order: the same earlier records, the cheating one standing out
     await row.getByTestId(`order-detail-${code}`).click();
     const detail = detailModal(page);
     const section = detail.getByTestId('order-detail-history');
-    await until(() => section.getByTestId('history-same-target').locator('.ant-table-row').count()).toBe(Math.min(earlier.length, 5));
-    await until(() => section.getByTestId('history-flagged').isVisible()).toBe(true);
+    await expect(section.getByTestId('history-same-target').locator('.ant-table-row')).toHaveCount(Math.min(earlier.length, 5));
+    await expect(section.getByTestId('history-flagged')).toBeVisible();
     expect(await section.getByTestId('history-counts').textContent()).toContain(previousMac);
     // The new order's code and times are the clock's: masked; the list under the modal (this order on top) hidden.
     const valueOf = (label: string) =>
@@ -207,7 +206,7 @@ describe('target history (issue 17)', () => {
       style: '[data-testid="order-table"] .ant-table-tbody { visibility: hidden; }',
     });
     await detail.getByTestId('order-detail-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
 
     // "repeat targets only" keeps it, and keeps only marked rows
     await page.locator('#search-order-inspect_objWechat').fill(objWechat);
@@ -221,8 +220,8 @@ describe('target history (issue 17)', () => {
     const listBody = (await listed.json()) as { data: { list: { code: string; repeatTarget?: boolean }[] } };
     expect(listBody.data.list.map((o) => o.code)).toContain(code);
     expect(listBody.data.list.every((o) => o.repeatTarget === true)).toBe(true);
-    await until(() => rowOf(page, code).isVisible()).toBe(true);
-    await until(() => page.locator('.ant-table-row').count()).toBe(listBody.data.list.length);
+    await expect(rowOf(page, code)).toBeVisible();
+    await expect(page.locator('.ant-table-row')).toHaveCount(listBody.data.list.length);
     expect(await page.locator('[data-testid^="order-repeat-"]').count()).toBe(listBody.data.list.length);
     await page.context().close();
   });
@@ -253,18 +252,18 @@ describe('target history (issue 17)', () => {
 
     // its list: the new order is its own, but no visible earlier cheating: no repeat marker
     const row = rowOf(page, code);
-    await until(() => row.isVisible()).toBe(true);
+    await expect(row).toBeVisible();
     expect(await row.getByTestId(`order-repeat-${code}`).count()).toBe(0);
 
     // the detail's history shows the visible records only, nothing flagged
     await row.getByTestId(`order-detail-${code}`).click();
     const detail = detailModal(page);
     const section = detail.getByTestId('order-detail-history');
-    await until(() => section.getByTestId('history-same-target').locator('.ant-table-row').count()).toBe(Math.min(visible.length, 5));
+    await expect(section.getByTestId('history-same-target').locator('.ant-table-row')).toHaveCount(Math.min(visible.length, 5));
     expect(await section.getByTestId('history-flagged').count()).toBe(0);
     expect(await section.getByTestId('history-counts').textContent()).not.toContain('作弊');
     await detail.getByTestId('order-detail-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
     await page.context().close();
   });
 
@@ -281,10 +280,10 @@ describe('target history (issue 17)', () => {
     const page = await signedIn('inspector01');
     await page.getByTestId('order-create').click();
     const form = orderForm(page);
-    await until(() => form.isVisible()).toBe(true);
+    await expect(form).toBeVisible();
     await form.getByTestId('order-form-objWechat').fill(pair?.target ?? '');
     const others = form.getByTestId('history-other-chat-ids');
-    await until(() => others.isVisible()).toBe(true);
+    await expect(others).toBeVisible();
     expect(await others.textContent()).toContain('这个微信号用过的机器还以');
     expect(await others.textContent()).toContain(pair?.other ?? '?');
     expect(await form.getByTestId('history-same-machine').locator('.ant-table-row').count()).toBeGreaterThan(0);

@@ -3,9 +3,8 @@
 // without a reload (the poll), the popover lists the new order, the item opens the order's
 // details and is read, and "all read" clears the badge; "view more" opens the full page. The
 // inspector's box holds the demo's suspicious-order todos. Screenshots in both languages.
-import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, pick, settledScreenshot, until, useApp } from './harness.ts';
+import type { Page } from '@playwright/test';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -35,10 +34,10 @@ const firstUnread = (unread: Unread) => (['message', 'notice', 'todo'] as const)
 
 async function openBox(page: Page): Promise<void> {
   await page.getByTestId('message-bell').click();
-  await until(() => box(page).isVisible()).toBe(true);
+  await expect(box(page)).toBeVisible();
 }
 
-describe('the message box', () => {
+test.describe('the message box', () => {
   test('a new order reaches the signed-in shop without a reload, leads to the order, and all read clears the badge', async () => {
     const shop = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
     const before = await app.apiGet<Unread>(shop, '/admin/message/unread');
@@ -51,7 +50,7 @@ describe('the message box', () => {
     const inspector = await app.signedIn('inspector01', DEMO_PASSWORD, '/order/inspect');
     await inspector.getByTestId('order-create').click();
     const form = inspector.locator('.ant-modal').filter({ has: inspector.getByTestId('order-form-objWechat') });
-    await until(() => form.isVisible()).toBe(true);
+    await expect(form).toBeVisible();
     const objWechat = `wx_msg_${Date.now().toString(36)}`;
     await form.getByTestId('order-form-objWechat').fill(objWechat);
     await form.getByTestId('order-form-objWechatName').fill('消息目标');
@@ -60,11 +59,11 @@ describe('the message box', () => {
     await pick(inspector, form, '游戏', '王者荣耀');
     await pick(inspector, form, '检测结果', '作弊');
     await pick(inspector, form, '客户店铺', /shop0001/, 'shop0001');
-    await until(() => form.getByTestId('order-form-amount').inputValue()).not.toBe('');
+    await expect(form.getByTestId('order-form-amount')).not.toHaveValue('');
     await form.locator('.ant-modal-footer .ant-btn-primary').click();
-    await until(() => form.isVisible()).toBe(false);
+    await expect(form).toBeHidden();
     const created = inspector.locator('.ant-table-row').filter({ hasText: objWechat });
-    await until(() => created.isVisible()).toBe(true);
+    await expect(created).toBeVisible();
     const code = ((await created.locator('[data-testid^="order-detail-"]').getAttribute('data-testid')) ?? '').replace('order-detail-', '');
     expect(code).not.toBe('');
 
@@ -76,7 +75,7 @@ describe('the message box', () => {
     const item = box(shop)
       .locator('[data-testid^="message-item-"]')
       .filter({ hasText: `新订单 ${code}` });
-    await until(() => item.isVisible()).toBe(true);
+    await expect(item).toBeVisible();
     expect(await item.getAttribute('data-read')).toBe('false');
     expect(await item.textContent()).toMatch(/作弊/);
     expect(await item.textContent()).toMatch(/秒前|分钟前|几秒前/);
@@ -86,14 +85,14 @@ describe('the message box', () => {
     await item.click();
     await until(() => new URL(shop.url()).pathname).toBe('/order/inspect');
     const detail = shop.locator('.ant-modal').filter({ has: shop.getByTestId('order-detail') });
-    await until(() => detail.isVisible()).toBe(true);
+    await expect(detail).toBeVisible();
     // The dialog opens at once; its order arrives with the detail call.
-    await until(() => detail.textContent()).toContain(code);
+    await expect(detail).toContainText(code);
     await until(() => badgeCount(shop)).toBe(before.total);
     await shop.waitForLoadState('networkidle');
     expect(await errorToasts(shop)).toEqual([]);
     await detail.locator('.ant-modal-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
 
     // "All read" on the message tab: the shop has no notices or to-dos, so the badge clears.
     await openBox(shop);
@@ -123,7 +122,7 @@ describe('the message box', () => {
     await until(() => activeTab(page)).toBe(`message-tab-${firstUnread(before)}`);
     await page.getByTestId('message-tab-todo').click();
     const first = box(page).locator('[data-testid^="message-item-"]').first();
-    await until(() => first.textContent()).toMatch(/^Re-check order/);
+    await expect(first).toHaveText(/^Re-check order/);
     expect(await first.textContent()).toMatch(/ago/);
     await settledScreenshot(page, 'messages-box-en-US');
 
@@ -136,7 +135,7 @@ describe('the message box', () => {
     await rows.nth(1).locator('.ant-checkbox-input').check();
     await page.getByTestId('message-batch-read').click();
     await until(() => badgeCount(page)).toBe(before.total - 2);
-    await until(() => table.locator('.ant-table-row').first().textContent()).toContain('Read');
+    await expect(table.locator('.ant-table-row').first()).toContainText('Read');
     await settledScreenshot(page, 'messages-page-en-US');
     await page.context().close();
   });
@@ -168,25 +167,25 @@ describe('the message box', () => {
     await until(() => activeTab(shop)).toBe(`message-tab-${firstUnread(before)}`);
     await shop.getByTestId('message-tab-notice').click();
     const notice = box(shop).locator('[data-testid^="message-item-"]').filter({ hasText: title });
-    await until(() => notice.isVisible()).toBe(true);
+    await expect(notice).toBeVisible();
     await notice.click();
     // The announcement reader (the modal that holds the announcement's content).
     const reader = shop.locator('.ant-modal').filter({ has: shop.getByTestId('announcement-content') });
-    await until(() => reader.isVisible()).toBe(true);
+    await expect(reader).toBeVisible();
     await until(() => reader.locator('.ant-modal-title').textContent()).toBe(title);
     expect(await reader.getByTestId('announcement-content').innerHTML()).toBe('<p>初七开工，<strong>初八</strong>起正常检测。</p>');
     expect(await reader.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     await until(() => badgeCount(shop)).toBe(before.total - 1);
     await settledScreenshot(shop, 'messages-announcement-zh-CN');
     await reader.locator('.ant-modal-close').click();
-    await until(() => reader.isVisible()).toBe(false);
+    await expect(reader).toBeHidden();
 
     // The full page opens it the same way.
     await shop.goto('/user/message?type=notice');
     const row = shop.getByTestId('message-table').locator('.ant-table-row').filter({ hasText: title });
-    await until(() => row.isVisible()).toBe(true);
+    await expect(row).toBeVisible();
     await row.locator('[data-testid^="message-open-"]').click();
-    await until(() => reader.isVisible()).toBe(true);
+    await expect(reader).toBeVisible();
     await until(() => reader.locator('.ant-modal-title').textContent()).toBe(title);
     await shop.waitForLoadState('networkidle');
     expect(await errorToasts(shop)).toEqual([]);

@@ -7,10 +7,9 @@
 // popovers, delete confirms) is opened on its screen: it lies within the phone's width, the page
 // does not scroll sideways, its form fields stack one per row, whole, and its action buttons
 // show and take a tap. Screenshots: mobile-*.png of a few screens and overlays, both languages.
-import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, screenRoutes, settledScreenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settledScreenshot, test, useApp } from './harness.ts';
 import { closeOverlay, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -40,7 +39,7 @@ async function onPhone(username: string, password: string, locale: 'zh-CN' | 'en
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await until(() => page.locator('.ant-spin-spinning, .ant-skeleton-active').count(), 15_000).toBe(0);
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /** What on `page` is wider than the phone: the page itself, as `path: width`; [] when nothing is. */
@@ -64,9 +63,9 @@ async function sweep(page: Page, role: string, locale: 'zh-CN' | 'en-US', shots 
       // The menu is a drawer from the navbar, on every screen.
       await page.getByTestId('menu-drawer-open').click();
       const drawer = page.getByTestId('menu-drawer');
-      await until(() => drawer.isVisible()).toBe(true);
+      await expect(drawer).toBeVisible();
       await page.keyboard.press('Escape');
-      await until(() => drawer.isVisible()).toBe(false);
+      await expect(drawer).toBeHidden();
     }
     const shot = SHOTS[path];
     if (shots && shot !== undefined) await settledScreenshot(page, `${shot}-${locale}`);
@@ -74,16 +73,18 @@ async function sweep(page: Page, role: string, locale: 'zh-CN' | 'en-US', shots 
   return { bad, visited };
 }
 
-describe('every screen at 390 px', () => {
+test.describe('every screen at 390 px', () => {
   test('superadmin, in Chinese: no screen is wider than the phone; the menu is a drawer everywhere', async () => {
+    test.setTimeout(300_000);
     const page = await onPhone('superadmin', ADMIN_PASSWORD, 'zh-CN');
     const { bad, visited } = await sweep(page, RoleName.SUPER_ADMIN, 'zh-CN');
     expect(visited).toEqual(expect.arrayContaining(['/system/user', '/order/inspect', '/dashboard/workplace', '/', '/linkstore']));
     expect(bad).toEqual([]);
     await page.context().close();
-  }, 300_000);
+  });
 
   test('superadmin in English, and shop0001: the same on every screen they may open', async () => {
+    test.setTimeout(300_000);
     const admin = await onPhone('superadmin', ADMIN_PASSWORD, 'en-US');
     const english = await sweep(admin, RoleName.SUPER_ADMIN, 'en-US');
     await admin.context().close();
@@ -93,9 +94,10 @@ describe('every screen at 390 px', () => {
     expect(shop.visited).toContain('/order/inspect');
     expect(shop.visited).not.toContain('/system/user');
     expect([...english.bad, ...shop.bad]).toEqual([]);
-  }, 300_000);
+  });
 
   test('every overlay of superadmin and shop0001, in both languages, fits the phone', async () => {
+    test.setTimeout(600_000);
     const bad: string[] = [];
     const opened: string[] = [];
     const runs = [
@@ -127,5 +129,5 @@ describe('every screen at 390 px', () => {
       expect.arrayContaining(['superadmin user-edit', 'superadmin ledger-recharge', 'shop0001 order-detail', 'shop0001 menu-drawer']),
     );
     expect(bad).toEqual([]);
-  }, 600_000);
+  });
 });

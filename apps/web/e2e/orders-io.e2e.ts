@@ -7,18 +7,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { chooseOption, cleanTmp, DEMO_PASSWORD, settledScreenshot as screenshot, until, useApp } from './harness.ts';
+import type { Locator, Page } from '@playwright/test';
+import { chooseOption, cleanTmp, DEMO_PASSWORD, expect, settledScreenshot as screenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp();
 let downloads: string;
 
-beforeAll(() => {
+test.beforeAll(() => {
   downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-io-'));
 });
 
-afterAll(() => {
+test.afterAll(() => {
   if (downloads) cleanTmp(downloads);
 });
 
@@ -31,8 +30,7 @@ async function downloadOf(page: Page, trigger: Locator): Promise<{ path: string;
   return { path, name };
 }
 
-const toast = (page: Page, text: string | RegExp) =>
-  until(() => page.locator('.ant-message-notice', { hasText: text }).first().isVisible()).toBe(true);
+const toast = (page: Page, text: string | RegExp) => expect(page.locator('.ant-message-notice', { hasText: text }).first()).toBeVisible();
 
 /** The visible modal whose title contains `title`. */
 const modal = (page: Page, title: string | RegExp): Locator =>
@@ -149,12 +147,12 @@ async function fillTemplate(templatePath: string): Promise<{ path: string; heade
 async function importFile(page: Page, file: string, keepValid: boolean): Promise<Locator> {
   const dialog = modal(page, '批量导入');
   await dialog.locator('input[type=file]').setInputFiles(file);
-  await until(() => dialog.getByTestId('order-import-file-name').textContent()).toContain('.xlsx');
+  await expect(dialog.getByTestId('order-import-file-name')).toContainText('.xlsx');
   const box = dialog.getByRole('checkbox', { name: '保留有效行' });
   await box.setChecked(keepValid);
   await dialog.getByTestId('order-import-submit').click();
   const report = dialog.getByTestId('order-import-result');
-  await until(() => report.isVisible(), 30_000).toBe(true);
+  await expect(report).toBeVisible({ timeout: 30_000 });
   return report;
 }
 
@@ -166,15 +164,15 @@ interface OrderPage {
   total: number;
 }
 
-describe('batch import', () => {
+test.describe('batch import', () => {
   test('template → five rows, two bad: all-or-nothing imports none and reports rows 4 and 6; keeping the valid rows imports 3; the report downloads', async () => {
     const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
-    await until(() => page.getByTestId('order-table').isVisible()).toBe(true);
+    await expect(page.getByTestId('order-table')).toBeVisible();
     const before = await app.apiGet<OrderPage>(page, '/admin/order/list?pageSize=1');
 
     await page.getByTestId('order-import').click();
     const dialog = modal(page, '批量导入');
-    await until(() => dialog.isVisible()).toBe(true);
+    await expect(dialog).toBeVisible();
     await screenshot(page, 'orders-import-zh-CN');
 
     // The template: an xlsx whose first sheet's row 1 holds the Chinese headers.
@@ -240,7 +238,7 @@ describe('batch import', () => {
   });
 });
 
-describe('export', () => {
+test.describe('export', () => {
   test('result = cheating: the xlsx holds exactly the filtered rows, with dictionary labels and CNY amounts', async () => {
     const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
     const table = page.getByTestId('order-table');
@@ -261,7 +259,7 @@ describe('export', () => {
     for (let n = 2; expected.list.length < expected.total; n++)
       expected.list.push(...(await app.apiGet<OrderPage>(page, `/admin/order/list?result=1&pageSize=200&page=${n}`)).list);
     expect(expected.total).toBeGreaterThanOrEqual(2);
-    await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(expected.total, 20));
+    await expect(table.locator('.ant-table-row')).toHaveCount(Math.min(expected.total, 20));
     await screenshot(page, 'orders-export-zh-CN');
 
     // the export is counted among the visit statistics' events (issue 13)
@@ -315,12 +313,12 @@ describe('export', () => {
   });
 });
 
-describe('shop balances', () => {
+test.describe('shop balances', () => {
   test('an admin picks shop0001, records a recharge of 100.00 CNY and sees the new balance and the entry', async () => {
     const page = await app.signedIn('admin01', DEMO_PASSWORD, '/order/inspect');
     await page.getByTestId('ledger-open').click();
     const drawer = page.getByTestId('ledger-drawer');
-    await until(() => drawer.isVisible()).toBe(true);
+    await expect(drawer).toBeVisible();
     await screenshot(page, 'ledger-empty-zh-CN');
 
     await drawer.getByTestId('ledger-shop').click();
@@ -333,10 +331,10 @@ describe('shop balances', () => {
 
     await drawer.getByTestId('ledger-recharge').click();
     const form = modal(page, '充值：');
-    await until(() => form.isVisible()).toBe(true);
+    await expect(form).toBeVisible();
     // The amount is required.
     await form.getByRole('button', { name: /确\s*定/ }).click();
-    await until(() => form.locator('.ant-form-item-explain-error').first().textContent()).toContain('充值金额');
+    await expect(form.locator('.ant-form-item-explain-error').first()).toContainText('充值金额');
     await form.getByTestId('ledger-recharge-amount').fill('100');
     await form.getByTestId('ledger-recharge-remark').fill('e2e 转账收款');
     await screenshot(page, 'ledger-recharge-zh-CN');
@@ -346,7 +344,7 @@ describe('shop balances', () => {
     await until(async () => Number(await balance.getAttribute('data-fen'))).toBe(before + 10_000);
     expect(await balance.textContent()).toContain(formatCny(before + 10_000));
     const first = drawer.locator('.ant-table-row').first();
-    await until(() => first.textContent()).toContain('e2e 转账收款');
+    await expect(first).toContainText('e2e 转账收款');
     const text = (await first.textContent()) ?? '';
     expect(text).toContain('充值');
     expect(text).toContain('+¥100.00');
@@ -382,13 +380,13 @@ describe('shop balances', () => {
     // The import dialog in English.
     await page.getByTestId('order-import').click();
     const dialog = modal(page, 'Import detection records');
-    await until(() => dialog.isVisible()).toBe(true);
+    await expect(dialog).toBeVisible();
     expect(await dialog.getByRole('checkbox', { name: 'Keep the valid rows' }).isChecked()).toBe(false);
     await screenshot(page, 'orders-import-en-US');
     await page.context().close();
 
     const shop = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
-    await until(() => shop.getByTestId('order-table').isVisible()).toBe(true);
+    await expect(shop.getByTestId('order-table')).toBeVisible();
     expect(await shop.getByTestId('ledger-open').count()).toBe(0);
     expect(await shop.getByTestId('order-import').count()).toBe(0);
     await shop.context().close();

@@ -8,15 +8,17 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, pick, settledScreenshot as screenshot, until, useApp } from './harness.ts';
+import type { Locator, Page } from '@playwright/test';
+import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, expect, pick, settledScreenshot as screenshot, test, until, useApp } from './harness.ts';
 import { png } from './png.ts';
 
 const app = useApp();
-const downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-e2e-'));
+let downloads = '';
 
-afterAll(() => {
+test.beforeAll(() => {
+  downloads = mkdtempSync(join(tmpdir(), 'clearplay-orders-e2e-'));
+});
+test.afterAll(() => {
   cleanTmp(downloads);
 });
 
@@ -27,7 +29,7 @@ type Locale = 'zh-CN' | 'en-US';
 /** A fresh context in `locale`, signed in, on the order inspect screen with its list loaded. */
 async function signedIn(username: string, locale: Locale = 'zh-CN'): Promise<Page> {
   const page = await app.signedIn(username, DEMO_PASSWORD, '/order/inspect', locale);
-  await until(() => page.getByTestId('order-table').locator('.ant-table-tbody').isVisible()).toBe(true);
+  await expect(page.getByTestId('order-table').locator('.ant-table-tbody')).toBeVisible();
   return page;
 }
 
@@ -71,7 +73,7 @@ const tokenOf = async (username: string, password: string) =>
 // shop0001's prices in fen: normal, cheating, failed, suspicious
 const PRICES = { default_price: 3800, default_price_cheat: 6600, default_price_not_pass: 2500, default_price_suspect: 4200 };
 
-describe('order inspect (spec §2 detection records)', () => {
+test.describe('order inspect (spec §2 detection records)', () => {
   const objWechat = `wx_e2e_${Date.now()}`;
   let code = '';
   // two health certificates and one problem proof
@@ -93,7 +95,7 @@ describe('order inspect (spec §2 detection records)', () => {
 
     await page.getByTestId('order-create').click();
     const form = page.locator('.ant-modal').filter({ has: page.getByTestId('order-form-objWechat') });
-    await until(() => form.isVisible()).toBe(true);
+    await expect(form).toBeVisible();
     await form.getByTestId('order-form-objWechat').fill(objWechat);
     await form.getByTestId('order-form-objWechatName').fill('端到端目标');
     await form.getByTestId('order-form-objClientName').fill('目标所属店铺甲');
@@ -102,14 +104,14 @@ describe('order inspect (spec §2 detection records)', () => {
     await pick(page, form, '检测结果', '作弊');
     await pick(page, form, '客户店铺', /shop0001/, 'shop0001');
     // the cheating price of shop0001, read-only for an inspector
-    await until(() => form.getByTestId('order-form-amount').inputValue()).toBe('66.00');
+    await expect(form.getByTestId('order-form-amount')).toHaveValue('66.00');
     await pick(page, form, '检测结果', '正常');
-    await until(() => form.getByTestId('order-form-amount').inputValue()).toBe('38.00');
+    await expect(form.getByTestId('order-form-amount')).toHaveValue('38.00');
 
     const upload = async (field: string, files: { name: string; buffer: Buffer }[]) => {
       const box = form.locator(`#${field}`);
       await box.locator('input[type=file]').setInputFiles(files.map((f) => ({ ...f, mimeType: 'image/png' })));
-      await until(() => box.locator('.ant-upload-list-item-done').count()).toBe(files.length);
+      await expect(box.locator('.ant-upload-list-item-done')).toHaveCount(files.length);
     };
     await upload('certImages', [
       { name: 'cert-1.png', buffer: cert1 },
@@ -118,10 +120,10 @@ describe('order inspect (spec §2 detection records)', () => {
     await upload('proofImages', [{ name: 'proof-1.png', buffer: proof1 }]);
 
     await form.locator('.ant-modal-footer .ant-btn-primary').click();
-    await until(() => page.locator('.ant-message-notice', { hasText: '创建成功' }).first().isVisible()).toBe(true);
-    await until(() => form.isVisible()).toBe(false);
+    await expect(page.locator('.ant-message-notice', { hasText: '创建成功' }).first()).toBeVisible();
+    await expect(form).toBeHidden();
     const created = row(page, objWechat);
-    await until(() => created.isVisible()).toBe(true);
+    await expect(created).toBeVisible();
     expect(await created.textContent()).toContain('¥38.00');
     code = ((await created.locator('[data-testid^="order-detail-"]').getAttribute('data-testid')) ?? '').replace('order-detail-', '');
     expect(code).not.toBe('');
@@ -134,7 +136,7 @@ describe('order inspect (spec §2 detection records)', () => {
     expect(code).not.toBe('');
     const page = await signedIn('shop0001');
     const mine = row(page, objWechat);
-    await until(() => mine.isVisible()).toBe(true);
+    await expect(mine).toBeVisible();
     expect(await mine.textContent()).toContain('¥38.00');
     // a shop exports and downloads; it creates, imports and deletes nothing
     expect(await page.getByTestId('order-create').count()).toBe(0);
@@ -146,15 +148,15 @@ describe('order inspect (spec §2 detection records)', () => {
     // filtering by the target's WeChat prefix keeps the order
     await page.locator('#search-order-inspect_objWechat').fill(objWechat.slice(0, -3));
     await page.getByTestId('search-submit').click();
-    await until(() => page.locator('.ant-table-row').count()).toBe(1);
-    await until(() => mine.isVisible()).toBe(true);
+    await expect(page.locator('.ant-table-row')).toHaveCount(1);
+    await expect(mine).toBeVisible();
     await screenshot(page, 'orders-list.zh-CN');
 
     await mine.getByTestId(`order-detail-${code}`).click();
     const detail = detailModal(page);
     await until(() => detail.locator('.ant-modal-title').textContent()).toBe('订单详情');
-    await until(() => detail.getByTestId('order-description').textContent()).toContain('暂无描述');
-    await until(() => images(page, 'certImages').count()).toBe(2);
+    await expect(detail.getByTestId('order-description')).toContainText('暂无描述');
+    await expect(images(page, 'certImages')).toHaveCount(2);
     expect(await images(page, 'proofImages').count()).toBe(1);
     expect(await detail.getByTestId('order-images-personCertImages').count()).toBe(0);
     await until(() => allLoaded(detail.locator('[data-testid^="order-images-"] img'))).toBe(true);
@@ -177,12 +179,12 @@ describe('order inspect (spec §2 detection records)', () => {
 
     // a thumbnail opens the preview
     await images(page, 'certImages').first().click();
-    await until(() => page.locator('.ant-image-preview').first().isVisible()).toBe(true);
+    await expect(page.locator('.ant-image-preview').first()).toBeVisible();
     // closed with its own close button: an Escape pressed while the preview's portal is still
     // registering reaches the detail modal underneath instead (rc-component portal stack)
     await page.locator('.ant-image-preview-close').first().click();
-    await until(() => page.locator('.ant-image-preview-open, .ant-image-preview:visible').count()).toBe(0);
-    await until(() => detail.isVisible()).toBe(true);
+    await expect(page.locator('.ant-image-preview-open, .ant-image-preview:visible')).toHaveCount(0);
+    await expect(detail).toBeVisible();
 
     // the evidence ZIP: a real zip holding the three images, a summary and the certificate's QR code
     const [download] = await Promise.all([page.waitForEvent('download'), detail.getByTestId('order-detail-download').click()]);
@@ -203,28 +205,28 @@ describe('order inspect (spec §2 detection records)', () => {
     expect(entries.some((name) => name.endsWith('.txt'))).toBe(true);
 
     await detail.getByTestId('order-detail-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
     await page.context().close();
   });
 
   test('the screen in English: list and Order Details with "No description"', async () => {
     const page = await signedIn('shop0001', 'en-US');
     const mine = row(page, objWechat);
-    await until(() => mine.isVisible()).toBe(true);
+    await expect(mine).toBeVisible();
     expect(await page.getByTestId('order-table').textContent()).toContain('Detection records');
     await screenshot(page, 'orders-list.en-US');
 
     await mine.getByTestId(`order-detail-${code}`).click();
     const detail = detailModal(page);
     await until(() => detail.locator('.ant-modal-title').textContent()).toBe('Order Details');
-    await until(() => detail.getByTestId('order-description').textContent()).toContain('No description');
+    await expect(detail.getByTestId('order-description')).toContainText('No description');
     await until(() => allLoaded(detail.locator('[data-testid^="order-images-"] img'))).toBe(true);
     for (const label of ['Health certificate', 'Problem proof', 'Environment proof', 'Client shop', 'Amount']) {
       expect(await detail.textContent()).toContain(label);
     }
     await screenshot(page, 'orders-detail.en-US');
     await detail.getByTestId('order-detail-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
     await page.context().close();
   });
 
@@ -267,7 +269,7 @@ describe('order inspect (spec §2 detection records)', () => {
 
     const page = await signedIn('shop0001');
     const shared = row(page, publicWechat);
-    await until(() => shared.isVisible()).toBe(true);
+    await expect(shared).toBeVisible();
     const cells = await shared.locator('td').allTextContents();
     expect(cells).not.toContain('¥15.00');
     expect(cells.join('|')).not.toContain('另一家店铺');
@@ -286,7 +288,7 @@ describe('order inspect (spec §2 detection records)', () => {
     expect(labels).not.toContain('金额');
     expect(labels).not.toContain('客户店铺');
     await detail.getByTestId('order-detail-close').click();
-    await until(() => detail.isVisible()).toBe(false);
+    await expect(detail).toBeHidden();
     await page.context().close();
   });
 
@@ -318,15 +320,15 @@ describe('order inspect (spec §2 detection records)', () => {
     await page.locator('#search-order-inspect_objWechat').fill('wx_');
     await page.getByTestId('search-submit').click();
     const target = page.locator('.ant-table-row').filter({ hasText: 'wx_public_' });
-    await until(() => target.isVisible()).toBe(true);
+    await expect(target).toBeVisible();
     await target.locator('.ant-checkbox-input').check();
     await page.getByTestId('order-batch-delete').click();
     const confirm = page.locator('.ant-modal-confirm');
-    await until(() => confirm.textContent()).toContain('确定要删除选中的数据吗');
+    await expect(confirm).toContainText('确定要删除选中的数据吗');
     await page.getByTestId('confirm-ok').click();
-    await until(() => page.locator('.ant-message-notice', { hasText: '删除成功' }).first().isVisible()).toBe(true);
-    await until(() => target.count()).toBe(0);
-    await until(() => row(page, objWechat).isVisible()).toBe(true);
+    await expect(page.locator('.ant-message-notice', { hasText: '删除成功' }).first()).toBeVisible();
+    await expect(target).toHaveCount(0);
+    await expect(row(page, objWechat)).toBeVisible();
     await page.context().close();
   });
 
@@ -391,7 +393,7 @@ describe('order inspect (spec §2 detection records)', () => {
       await page.setViewportSize(size);
       await page.locator('#search-order-inspect_objWechat').fill(longWechat);
       await page.getByTestId('search-submit').click();
-      await until(() => row(page, longWechat).isVisible()).toBe(true);
+      await expect(row(page, longWechat)).toBeVisible();
       await row(page, longWechat).getByTestId(`order-detail-${order.code}`).click();
       const detail = detailModal(page);
       await until(() => detail.getByTestId('order-description').textContent()).toBe(description);

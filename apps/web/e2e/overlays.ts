@@ -3,9 +3,9 @@
 // screen and which of its buttons carry the action. The phone sweep (mobile.e2e.ts) and the
 // English sweep (english.e2e.ts) both walk this one list, so an overlay added here is checked
 // at 390 px and in en-US alike.
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { chooseOption, until } from './harness.ts';
+import { chooseOption, expect, until } from './harness.ts';
 
 export interface Overlay {
   /** Names the overlay in a failure and in its screenshot (`mobile-overlay-<name>-<locale>`). */
@@ -37,7 +37,7 @@ async function byTestId(page: Page, trigger: Locator, id: string): Promise<Locat
   await trigger.click();
   // A Modal puts its test id on its root (no box of its own): the dialog is the `.ant-modal` inside.
   const overlay = page.locator(`[data-testid="${id}"]:not(.ant-modal-root), [data-testid="${id}"].ant-modal-root .ant-modal`).last();
-  await until(() => overlay.isVisible(), 8_000).toBe(true);
+  await expect(overlay).toBeVisible({ timeout: 8_000 });
   return overlay;
 }
 
@@ -67,7 +67,7 @@ const cancelConfirm = async (_page: Page, overlay: Locator) => overlay.locator('
 async function confirmDialog(page: Page, trigger: Locator): Promise<Locator> {
   await trigger.click();
   const dialog = page.locator('.ant-modal-confirm').last();
-  await until(() => dialog.isVisible()).toBe(true);
+  await expect(dialog).toBeVisible();
   return dialog;
 }
 
@@ -173,9 +173,9 @@ export const OVERLAYS: readonly Overlay[] = [
     primary: (overlay) => [okButton(overlay)],
     close: async (page, overlay) => {
       await page.keyboard.press('Escape');
-      await until(() => overlay.isVisible()).toBe(false);
+      await expect(overlay).toBeHidden();
       await page.keyboard.press('Escape');
-      await until(() => page.getByTestId('ledger-drawer').isVisible()).toBe(false);
+      await expect(page.getByTestId('ledger-drawer')).toBeHidden();
     },
   },
   // Users.
@@ -338,7 +338,7 @@ export const overlaysOf = (role: string, phone = true): Overlay[] =>
 export async function closeOverlay(page: Page, overlay: Overlay, element: Locator): Promise<void> {
   if (overlay.close) await overlay.close(page, element);
   else await page.keyboard.press('Escape');
-  await until(() => element.isVisible()).toBe(false);
+  await expect(element).toBeHidden();
 }
 
 /** The box a person sees of the overlay carrying `element`: the modal, the drawer's panel or the popover. */
@@ -388,7 +388,7 @@ export async function phoneProblems(page: Page, overlay: Overlay, element: Locat
   bad.push(...fields.map((line) => `${where}: ${line}`));
   for (const button of overlay.primary(element)) {
     const name = (await button.getAttribute('data-testid').catch(() => null)) ?? String(button);
-    await until(() => button.isVisible(), 10_000).toBe(true);
+    await expect(button).toBeVisible({ timeout: 10_000 });
     await button.scrollIntoViewIfNeeded();
     const b = await button.boundingBox();
     if (b === null || b.x < 0 || b.x + b.width > width) {

@@ -2,9 +2,8 @@
 // pages included, and show in the overview on the data-analysis page; the monitor shows today's
 // figures and its chart. Screenshots visits-* and monitor-* in zh-CN and en-US, one dark, one at 390 px.
 import type { MonitorData, VisitOverview } from '@clearplay/contract';
-import type { Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
-import { ADMIN_PASSWORD, chartsCutAtSides, newContext, screenshot, until, useApp } from './harness.ts';
+import type { Page } from '@playwright/test';
+import { ADMIN_PASSWORD, chartsCutAtSides, expect, newContext, screenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -41,7 +40,7 @@ async function chartsDrawn(page: Page, testIds: string[]): Promise<void> {
   for (const id of testIds) await until(() => page.getByTestId(id).locator('canvas').count(), 30_000).toBeGreaterThan(0);
 }
 
-describe('visit statistics and the monitor', () => {
+test.describe('visit statistics and the monitor', () => {
   test('anonymous visits to the public pages are counted', async () => {
     const context = await newContext(app.browser, app.server.url);
     const page = await context.newPage();
@@ -109,7 +108,7 @@ describe('visit statistics and the monitor', () => {
     await until(async () =>
       Number((await page.getByTestId('monitor-today-count').locator('.ant-statistic-content-value').textContent())?.replace(/,/g, '')),
     ).toBe(monitor.todayCount);
-    await until(() => page.getByTestId('monitor-online').textContent()).toContain('superadmin');
+    await expect(page.getByTestId('monitor-online')).toContainText('superadmin');
     expect(monitor.onlineStaff.map((s) => s.username)).toContain('superadmin');
     await screenshot(page, 'monitor-zh-CN');
 
@@ -126,12 +125,12 @@ describe('visit statistics and the monitor', () => {
   test('both screens in English, and at 390 px wide', async () => {
     const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/visualization/data-analysis', 'en-US');
     await chartsDrawn(page, ['visits-daily-chart', 'visits-top-pages-chart']);
-    await until(() => page.getByTestId('visit-stats').textContent()).toContain('Top referrers');
+    await expect(page.getByTestId('visit-stats')).toContainText('Top referrers');
     await screenshot(page, 'visits-en-US');
     await expectChartsWhole(page, 'data analysis (en-US, 1440)');
     await viaMenu(page, 'Dashboard', 'Monitor', /\/dashboard\/monitor/);
     await chartsDrawn(page, ['monitor-hourly-chart']);
-    await until(() => page.getByTestId('monitor-page').textContent()).toContain('Staff online');
+    await expect(page.getByTestId('monitor-page')).toContainText('Staff online');
     await screenshot(page, 'monitor-en-US');
 
     await page.setViewportSize({ width: 390, height: 844 });

@@ -6,18 +6,17 @@
 // and its tooltips still work. Screenshots workplace-*.png.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
 import { formatMoney } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, repoRoot, screenshot, settledScreenshot, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, expect, repoRoot, screenshot, settledScreenshot, test, until, useApp } from './harness.ts';
 import { workplaceEnUS } from '../src/locales/screens/workplace.en-US.ts';
 
 const app = useApp({ DEMO: '1' });
 
 const openWorkplace = async (locale: 'zh-CN' | 'en-US' = 'zh-CN') => {
   const page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/dashboard/workplace', locale);
-  await until(() => page.getByTestId('stat-total-count-value').isVisible()).toBe(true);
+  await expect(page.getByTestId('stat-total-count-value')).toBeVisible();
   return page;
 };
 
@@ -48,7 +47,7 @@ const fitsWidth = (page: Page) =>
     );
   });
 
-describe('the workplace, as the super admin on the demo business', () => {
+test.describe('the workplace, as the super admin on the demo business', () => {
   test('shows the figures the API answers, with charts, latest orders and announcements', async () => {
     const page = await openWorkplace();
     const w = await app.apiGet<WorkplaceData>(page, '/admin/workplace');
@@ -75,16 +74,16 @@ describe('the workplace, as the super admin on the demo business', () => {
     await page.getByTestId('stat-pending').click();
     await until(() => page.url()).toContain('/order/inspect?result=3');
     const table = page.getByTestId('order-table');
-    await until(() => table.locator('.ant-table-row').count()).toBe(Math.min(20, w.pending.count));
+    await expect(table.locator('.ant-table-row')).toHaveCount(Math.min(20, w.pending.count));
     const rows = await table.locator('.ant-table-row').allTextContents();
     expect(rows.every((r) => r.includes('可疑'))).toBe(true);
-    await until(() => table.locator('.ant-pagination').textContent()).toContain(String(Math.ceil(w.pending.count / 20)));
+    await expect(table.locator('.ant-pagination')).toContainText(String(Math.ceil(w.pending.count / 20)));
 
     await page.goto('/dashboard/workplace');
-    await until(() => page.getByTestId('stat-renewals').isVisible()).toBe(true);
+    await expect(page.getByTestId('stat-renewals')).toBeVisible();
     await page.getByTestId('stat-renewals').click();
     await until(() => page.url()).toContain('/system/user?subscriptionState=expiring');
-    await until(() => page.locator('.search-table').first().textContent()).toContain('即将到期');
+    await expect(page.locator('.search-table').first()).toContainText('即将到期');
     await page.close();
   });
 
@@ -93,7 +92,7 @@ describe('the workplace, as the super admin on the demo business', () => {
     const title = `Maintenance window ${Date.now() % 100000}`;
     await page.getByTestId('workplace-publish').click();
     const form = page.locator('.ant-modal').filter({ has: page.getByTestId('announcement-title') });
-    await until(() => form.getByTestId('announcement-editor').isVisible()).toBe(true);
+    await expect(form.getByTestId('announcement-editor')).toBeVisible();
     await form.getByTestId('announcement-title').fill(title);
     const editor = form.getByTestId('announcement-editor');
     await editor.click();
@@ -111,7 +110,7 @@ describe('the workplace, as the super admin on the demo business', () => {
 
     // No reload: the workplace's query is invalidated and the list shows it.
     const list = page.getByTestId('workplace-announcements');
-    await until(() => list.textContent(), 20_000).toContain(title);
+    await expect(list).toContainText(title, { timeout: 20_000 });
     const stored = (await app.apiGet<{ list: AnnouncementItem[] }>(page, '/admin/announcement/list?pageSize=20')).list.find(
       (a) => a.title === title,
     );
@@ -124,15 +123,13 @@ describe('the workplace, as the super admin on the demo business', () => {
     await until(() => view.locator('strong').textContent()).toBe('Sunday night');
     expect(await view.locator('li').count()).toBe(2);
     await page.keyboard.press('Escape');
-    await until(() => view.isVisible()).toBe(false);
+    await expect(view).toBeHidden();
 
     const item = list.getByTestId('announcement-item').filter({ hasText: title });
     await item.getByTestId('announcement-delete').click();
-    await until(() => page.locator('.ant-modal-confirm').textContent()).toContain(
-      'This action cannot be undone. Are you sure you want to delete?',
-    );
+    await expect(page.locator('.ant-modal-confirm')).toContainText('This action cannot be undone. Are you sure you want to delete?');
     await page.getByTestId('confirm-ok').click();
-    await until(() => list.textContent()).not.toContain(title);
+    await expect(list).not.toContainText(title);
     await page.close();
   });
 
@@ -140,11 +137,11 @@ describe('the workplace, as the super admin on the demo business', () => {
     const page = await openWorkplace();
     await page.getByTestId('settings-open').click();
     const drawer = page.getByTestId('settings-drawer');
-    await until(() => drawer.isVisible()).toBe(true);
+    await expect(drawer).toBeVisible();
     await drawer.getByTestId('settings-navbar').click();
     await until(() => drawer.getByTestId('settings-navbar').getAttribute('aria-checked')).toBe('false');
     await page.keyboard.press('Escape');
-    await until(() => drawer.isVisible()).toBe(false);
+    await expect(drawer).toBeHidden();
     const card = page.getByTestId('workplace-announcements');
     const float = page.getByTestId('settings-float');
     const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
@@ -154,7 +151,7 @@ describe('the workplace, as the super admin on the demo business', () => {
       { width: 390, height: 844 },
     ]) {
       await page.setViewportSize(size);
-      await until(() => float.isVisible()).toBe(true);
+      await expect(float).toBeVisible();
       // The card's bottom, then its top, at the bottom of the window where the buttons float.
       for (const block of ['end', 'start'] as const) {
         await card.evaluate((el, b) => el.scrollIntoView({ block: b }), block);
@@ -223,14 +220,14 @@ describe('the workplace, as the super admin on the demo business', () => {
     const daily = page.getByTestId('workplace-daily-chart');
     const box = (await daily.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await until(() => daily.textContent()).toContain(workplaceEnUS['workplace.chart.count']);
+    await expect(daily).toContainText(workplaceEnUS['workplace.chart.count']);
     expect(await daily.textContent()).toContain(workplaceEnUS['workplace.chart.amount']);
 
     // The item tooltip of the results ring: "<result>: <count> (<share>%)".
     const ring = page.getByTestId('workplace-results-chart');
     const r = (await ring.boundingBox())!;
     await page.mouse.move(r.x + r.width / 2 + (Math.min(r.width, r.height) / 2) * 0.58, r.y + r.height / 2);
-    await until(() => ring.textContent()).toMatch(/: \d+ \(\d+(\.\d+)?%\)/);
+    await expect(ring).toHaveText(/: \d+ \(\d+(\.\d+)?%\)/);
     await page.close();
   });
 });

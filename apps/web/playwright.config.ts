@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser journeys (decision 0095): @playwright/test drives Debian's Chromium against the built
+// app, served by a real server process per journey file on its own temporary SQLite database
+// (e2e/harness.ts). Files run side by side on E2E_WORKERS workers (2 by default: the CI machine
+// has 2 cores, and a journey spends most of its time waiting on the browser and the server);
+// the tests of one file run in order, one after the other. No retries: a flake is a defect.
+// A failed test keeps its trace and a screenshot of each open page in .bench/e2e-results.
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.e2e.ts',
+  outputDir: '../../.bench/e2e-results',
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  reporter: process.env.E2E_REPORT ? [['list'], ['json', { outputFile: process.env.E2E_REPORT }]] : [['list']],
+  use: {
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
