@@ -129,8 +129,7 @@ export async function run(): Promise<Section[]> {
 Two clients call the server over and over, each after the previous answer and ${GAP_MS} ms: one \`GET /api/health\`,
 one the order list (first page, 20 rows, as the super admin). First for ${QUIET_MS / 1000} s with no import (after a
 2 s warm-up), then while a ${fmt(ROWS)}-row csv is imported (all or nothing) by the same user. The server is the
-built bundle with the demo business; on SQLite the import runs on its own worker thread, on PostgreSQL on the request
-thread. Imports: ${imports}. Times in ms; the ratio is the p99 during the import over the p99 without one. Target:
+built bundle with the demo business; the import runs on its own worker thread. Imports: ${imports}. Times in ms; the ratio is the p99 during the import over the p99 without one. Target:
 ratio ≤ 3 and p99 during the import ≤ 250 ms.
 
 | Database | Call | p99 without import | p99 during import | ratio | max during import | calls during | errors | meets target |

@@ -30,7 +30,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
   await app.register(fastifyMultipart, { limits: IMPORT_FORM_LIMITS });
   const blobs = await createBlobStore(config);
   const urls = await createEvidenceUrls(config);
-  // The import's worker thread on SQLite (import/thread.ts) ends with the app.
+  // The import's worker thread (import/thread.ts) ends with the app.
   app.addHook('onClose', () => stopImportThread(db));
 
   app.get(
@@ -72,7 +72,8 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       const name = file.fileName.slice(0, 120);
       request.logContent = `order import "${name}" (${file.data.length} bytes)`;
       const keepValid = request.query.keepValid ?? false;
-      const result = await importSheetFile(db, file.data, operatorOf(request), localeOf(request), keepValid);
+      const database = { target: config.database, limits: config.dbLimits };
+      const result = await importSheetFile(db, database, file.data, operatorOf(request), localeOf(request), keepValid);
       request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
       return ok(result);
     },

@@ -1,20 +1,27 @@
 /**
- * The order import's worker thread on SQLite (thread.ts starts it): its own connection to the
- * same database file, and the same steps as the import on the request thread (readSheet, then
- * orders.import.ts importOrders, in one transaction). Each job is one uploaded file; the answer
- * is the import's result, or its error as thread.ts rebuilds it. The import's work (parsing,
- * checking, SQLite's synchronous writes) runs here, so the request thread keeps answering.
+ * The order import's worker thread (thread.ts starts it): connections of its own to the app's
+ * database (on SQLite the same file), and the same steps as the import had on the request thread
+ * (readSheet, then orders.import.ts importOrders, in one transaction). Each job is one uploaded
+ * file; the answer is the import's result, or its error as thread.ts rebuilds it. The import's
+ * work (parsing, checking, SQLite's synchronous writes) runs here, so the request thread keeps
+ * answering.
  *
- * A thread that ends mid-import (a crash, the server stopping) never commits: its connection is
- * closed with the transaction open, and SQLite drops what it had written.
+ * A thread that ends mid-import (a crash, the server stopping) never commits: its connections
+ * close with the transaction open, and the database drops what it had written.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { DbLimits, DbTarget } from '../../../config.ts';
 import { createDb } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
 import { importOrders } from '../orders.import.ts';
 import { readSheet } from './read.ts';
+
+export interface ImportWorkerData {
+  target: DbTarget;
+  limits: DbLimits;
+}
 
 export interface ImportJob {
   id: number;
@@ -54,8 +61,8 @@ export function threadError(error: unknown): ThreadError {
 
 const port = parentPort;
 if (port !== null) {
-  const { file } = workerData as { file: string };
-  const db = createDb({ dialect: 'sqlite', file });
+  const { target, limits } = workerData as ImportWorkerData;
+  const db = createDb(target, limits);
   port.on('message', (job: ImportJob) => {
     void (async (): Promise<ImportAnswer> => {
       try {
