@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
-import { LockingSqliteDialect } from './dialect.ts';
+import { LockingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './dialect.ts';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DbLimits, DbTarget } from '../config.ts';
 import { mysqlPool, mysqlSessionLimits, postgresPool } from './pools.ts';
@@ -39,7 +39,7 @@ export function createDb(target: DbTarget, limits: DbLimits = UNBOUNDED): Db {
       const database = new SQLite(target.file);
       database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
-      database.pragma('busy_timeout = 5000');
+      database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
       // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
       database.pragma('cache_size = -65536');
       return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });

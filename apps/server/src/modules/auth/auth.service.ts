@@ -1,5 +1,6 @@
 import { RoleName, Status, VIEW_AS_ROLES, type CurrentUser, type LoginBody, type LoginData } from '@clearplay/contract';
 import type { AppConfig } from '../../config.ts';
+import { writeLockLent } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 import type { AuthUser } from '../../http/route-context.ts';
@@ -203,7 +204,9 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
   }
   const real = toAuthUser(row.userId, row.username, row.roleName, row, row.sessionId, row.expiresAt);
   // a viewing session (decision 0060) reads the viewed account or role: a promise, like a touch
-  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) {
+  // Not while an order import on another thread holds SQLite's write lock (decision 0093): the
+  // touch would wait for it, and the call with it; the next call after the import writes it.
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS && !writeLockLent(db)) {
     return repo
       .touchSession(db, row.sessionId, now)
       .then(() => (row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId)));

@@ -1,6 +1,6 @@
 import type { LogDetail, LogItem, LogListQuery } from '@clearplay/contract';
 import type { Compilable } from 'kysely';
-import { textFilter } from '../../db/dialect.ts';
+import { textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -9,9 +9,13 @@ import { contentIn } from '../../lib/view-as-note.ts';
 import { DAY_MS, toIso } from '../../lib/time.ts';
 import * as repo from './logs.repository.ts';
 
-/** Writes one log row and its daily counter together, so the counters always match the rows. */
+/**
+ * Writes one log row and its daily counter together, so the counters always match the rows. A
+ * write transaction: on SQLite it waits, as long as one does, for an import holding the write
+ * lock on its own thread (decision 0093), rather than only the busy timeout; nobody waits for it.
+ */
 export async function recordOperation(db: Db, row: NewOperationLog): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await repo.insertLog(trx, row);
     await repo.bumpDaily(trx, {
       module: row.module,

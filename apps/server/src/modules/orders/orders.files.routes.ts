@@ -8,10 +8,9 @@ import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.t
 import { createBlobStore, createEvidenceUrls } from '../uploads/uploads.service.ts';
 import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
-import { readSheet } from './import/read.ts';
 import { importTemplate } from './import/template.ts';
+import { importSheetFile, stopImportThread } from './import/thread.ts';
 import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
-import { importOrders } from './orders.import.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 
 const security = [{ bearer: [] }];
@@ -31,6 +30,8 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
   await app.register(fastifyMultipart, { limits: IMPORT_FORM_LIMITS });
   const blobs = await createBlobStore(config);
   const urls = await createEvidenceUrls(config);
+  // The import's worker thread (import/thread.ts) ends with the app.
+  app.addHook('onClose', () => stopImportThread(db));
 
   app.get(
     '/admin/order/import/template',
@@ -70,9 +71,9 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       const file = await readUploadedFile(request);
       const name = file.fileName.slice(0, 120);
       request.logContent = `order import "${name}" (${file.data.length} bytes)`;
-      const sheet = await readSheet(file.data);
       const keepValid = request.query.keepValid ?? false;
-      const result = await importOrders(db, sheet, operatorOf(request), localeOf(request), keepValid);
+      const database = { target: config.database, limits: config.dbLimits };
+      const result = await importSheetFile(db, database, file.data, operatorOf(request), localeOf(request), keepValid);
       request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
       return ok(result);
     },

@@ -6,7 +6,8 @@
  *
  * The steps, one file each under import/: upload.ts (the multipart body), read.ts (the sheet
  * as rows), check.ts (rows as checked orders), write.ts (orders, counters, charges),
- * report.ts (rejected rows); template.ts is the file users fill in. This file runs them.
+ * report.ts (rejected rows); template.ts is the file users fill in. This file runs them, on
+ * the import's worker thread (thread.ts, worker.ts; decision 0093).
  */
 import type { OrderImportResult } from '@clearplay/contract';
 import { dialectOf, writeTransaction } from '../../db/dialect.ts';
