@@ -1,6 +1,6 @@
 import type { MonitorData, OrderItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContextWithUsers, flushLogs, importFile, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { recordOperation } from '../logs/logs.service.ts';
@@ -19,11 +19,15 @@ let inspector: LoggedIn;
 let admin: LoggedIn;
 let shop: LoggedIn;
 beforeAll(async () => {
-  ctx = await createTestContext();
-  superAdmin = await loginAs(ctx, 'super_admin');
-  inspector = await loginAs(ctx, 'inspector');
-  admin = await loginAs(ctx, 'admin');
-  shop = await loginAs(ctx, 'shop');
+  ({
+    ctx,
+    users: { superAdmin, inspector, admin, shop },
+  } = await createTestContextWithUsers({
+    superAdmin: 'super_admin',
+    inspector: 'inspector',
+    admin: 'admin',
+    shop: 'shop',
+  }));
 });
 afterAll(() => ctx.destroy());
 
@@ -126,15 +130,7 @@ describe('monitorData', () => {
 async function importCsv(rows: string[][], name: string, keepValid: boolean): Promise<void> {
   const header = ['Target WeChat ID', 'Target name', 'Game', 'MAC address', 'Install time', 'Result', 'Client shop', "Target's shop"];
   const body = [header, ...rows].map((r) => r.join(',')).join('\r\n');
-  const form = new FormData();
-  form.append('file', new Blob([body]), name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/admin/order/import?keepValid=${keepValid}`,
-    headers: { ...superAdmin.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
-    payload: Buffer.from(await request.arrayBuffer()),
-  });
+  const res = await importFile(ctx, superAdmin, body, name, { keepValid });
   expect(res.statusCode, res.body).toBe(200);
 }
 
