@@ -124,6 +124,43 @@ describe('monitorData', () => {
       ['order import "f2.xlsx"', 'success', 'succeeded'],
     ]);
   });
+
+  it('reads an import’s outcome from the counts recorded on its row, and an older row’s (no counts recorded) from its text', async () => {
+    const row = (name: string, minutes: number, content: string, details: object | null) =>
+      recordOperation(ctx.db, {
+        module: 'order',
+        action: 'import',
+        content: `order import "${name}"${content}`,
+        operator: 'inspector01',
+        operatorId: inspector.id,
+        status: 1,
+        ip: '127.0.0.1',
+        method: 'POST',
+        path: '/api/admin/order/import',
+        userAgent: '',
+        errorMsg: '',
+        payload: '',
+        durationMs: 12,
+        details: details === null ? null : JSON.stringify(details),
+        createdAt: NOW + minutes * MINUTE_MS,
+      });
+    // The text carries no counts: only the recorded ones tell a refused or partial import.
+    await row('refused.csv', 1, '', { rows: 3, written: 0, rejected: 1, keepValid: false });
+    await row('kept.csv', 2, '', { rows: 3, written: 2, rejected: 1, keepValid: true });
+    // The recorded counts win over the text.
+    await row('recorded.csv', 3, ': 3 rows, 0 imported, 3 rejected', { rows: 3, written: 3, rejected: 0, keepValid: false });
+    // Written before the counts were recorded: the text's counts, or none.
+    await row('old-refused.csv', 4, ': 2 rows, 0 imported, 1 rejected', null);
+    await row('old-plain.csv', 5, '', null);
+    const data = await monitorData(ctx.db, NOW + 10 * MINUTE_MS);
+    expect(data.latestImports.map((l) => [l.content.split('"')[1], l.outcome])).toEqual([
+      ['old-plain.csv', 'succeeded'],
+      ['old-refused.csv', 'failed'],
+      ['recorded.csv', 'succeeded'],
+      ['kept.csv', 'partial'],
+      ['refused.csv', 'failed'],
+    ]);
+  });
 });
 
 /** A csv import through the real route, as the browser sends it. */
@@ -159,6 +196,24 @@ describe('latest imports', () => {
       ['refused.csv', 'failed'],
       ['all-good.csv', 'succeeded'],
     ]);
+    // The import recorded its counts on its log row, as data.
+    const rows = await ctx.db
+      .selectFrom('operationLogs')
+      .select(['content', 'details'])
+      .where('module', '=', 'order')
+      .where('action', '=', 'import')
+      .where(
+        'id',
+        'in',
+        answer.data.latestImports.slice(0, 3).map((l) => l.id),
+      )
+      .execute();
+    const recorded = Object.fromEntries(rows.map((r) => [r.content.split('"')[1], JSON.parse(r.details ?? 'null') as unknown]));
+    expect(recorded).toEqual({
+      'all-good.csv': { rows: 2, written: 2, rejected: 0, keepValid: false },
+      'refused.csv': { rows: 2, written: 0, rejected: 1, keepValid: false },
+      'kept.csv': { rows: 2, written: 1, rejected: 1, keepValid: true },
+    });
   });
 });
 

@@ -11,6 +11,7 @@ import { exportOrders } from './orders.export.ts';
 import { readSheet } from './import/read.ts';
 import { importTemplate } from './import/template.ts';
 import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
+import { importLogDetails } from './import/outcome.ts';
 import { importOrders } from './orders.import.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 
@@ -74,6 +75,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       const keepValid = request.query.keepValid ?? false;
       const result = await importOrders(db, sheet, operatorOf(request), localeOf(request), keepValid);
       request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
+      request.logDetails = importLogDetails(result);
       return ok(result);
     },
   );
