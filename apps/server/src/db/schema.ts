@@ -157,6 +157,8 @@ export interface OperationLogsTable {
   userAgent: string;
   /** Request JSON, secrets masked, cut at 4 KB. */
   payload: string;
+  /** What the call did, as JSON the route wrote (an import's counts); null when it wrote none (migration 0016). */
+  details: string | null;
   createdAt: number;
 }
 

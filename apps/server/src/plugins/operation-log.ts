@@ -25,6 +25,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Human-readable line naming the record touched, e.g. `user shop0001 (#12): disabled`; set by the handler. */
     logContent: string | null;
+    /** What the call did, as data for readers of the log (e.g. an import's counts); set by the handler, stored as JSON. */
+    logDetails: object | null;
     /** The answer's body status and message, read as it is sent. */
     logOutcome: { status: number; msg: string } | null;
   }
@@ -96,6 +98,7 @@ function defaultContent(rule: LogRule, payload: ReturnType<typeof payloadOf>): s
 async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   const pending = new Set<Promise<void>>();
   app.decorateRequest('logContent', null);
+  app.decorateRequest('logDetails', null);
   app.decorateRequest('logOutcome', null);
   app.decorate('flushOperationLogs', async () => {
     while (pending.size > 0) await Promise.allSettled([...pending]);
@@ -135,6 +138,7 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
           errorMsg: outcome.status === 200 ? '' : cut(outcome.msg, 512),
           userAgent: cut(request.headers['user-agent'] ?? '', 512),
           payload: payload === null ? '' : cutBytes(JSON.stringify(maskSecrets(payload)), PAYLOAD_MAX_BYTES),
+          details: request.logDetails === null ? null : JSON.stringify(request.logDetails),
           createdAt: nowMs(),
         })
           .catch((err: unknown) => request.log.error({ err, module: rule.module, action: rule.action }, 'operation log not recorded'))

@@ -5,8 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { buildApp, type App } from '../app.ts';
@@ -93,6 +95,8 @@ export interface TestContext {
   app: App;
   db: Db;
   config: AppConfig;
+  /** DATA_DIR (secrets, the embedded host's files): a temp folder of its own with `ownDataDir`. */
+  dataDir: string;
   /** Closes the app and the pool (once) and drops the database. */
   destroy(): Promise<void>;
   /** Destroys only the connection pool, as if the database went away. */
@@ -102,13 +106,25 @@ export interface TestContext {
 export interface TestContextOptions {
   /** Extra configuration environment (PORT, TRUST_PROXY, WEB_DIST, …). */
   env?: Record<string, string>;
+  /**
+   * A fresh temp DATA_DIR, removed by destroy(), whatever the database: for a test that stores
+   * files (uploads) or reads the secrets kept there. Without it only SQLite gets one.
+   */
+  ownDataDir?: boolean;
 }
 
 /** A migrated, seeded database and an app built on it (not listening; use app.inject). */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
+  const ownDataDir = options.ownDataDir === true ? mkdtempSync(join(tmpdir(), 'clearplay-data-')) : undefined;
   const config = loadConfig(
-    { WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'), INIT_ADMIN_PASSWORD: 'Admin12345', ...database.env, ...options.env },
+    {
+      WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'),
+      INIT_ADMIN_PASSWORD: 'Admin12345',
+      ...database.env,
+      ...(ownDataDir === undefined ? {} : { DATA_DIR: ownDataDir }),
+      ...options.env,
+    },
     [],
   );
   const db = createDb(config.database, config.dbLimits);
@@ -125,11 +141,13 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     app,
     db,
     config,
+    dataDir: config.dataDir,
     destroyDb,
     destroy: async () => {
       await app.close();
       await destroyDb();
       await database.drop();
+      if (ownDataDir !== undefined) await rm(ownDataDir, { recursive: true, force: true });
     },
   };
 }
@@ -196,6 +214,20 @@ export async function loginAs(ctx: TestContext, roleName: string): Promise<Logge
   return { ...user, token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
 }
 
+/**
+ * A test context and a user of each named role, logged in, in the order given; e.g.
+ * `{ admin: 'admin', shopA: 'shop', shopB: 'shop' }` answers `users.admin`, `users.shopA`, `users.shopB`.
+ */
+export async function createTestContextWithUsers<const U extends Record<string, string>>(
+  users: U,
+  options: TestContextOptions = {},
+): Promise<{ ctx: TestContext; users: { [K in keyof U]: LoggedIn } }> {
+  const ctx = await createTestContext(options);
+  const loggedIn: Partial<Record<keyof U, LoggedIn>> = {};
+  for (const name of Object.keys(users) as (keyof U)[]) loggedIn[name] = await loginAs(ctx, users[name]!);
+  return { ctx, users: loggedIn as { [K in keyof U]: LoggedIn } };
+}
+
 export interface CallResult<T> {
   http: number;
   status: number;
@@ -241,6 +273,23 @@ export async function loginWith(
   return { token: body.data.token, headers: { authorization: `Bearer ${body.data.token}` } };
 }
 
+/** One part of a form: a text field, or a file with its name (and type). */
+export type FormPart = [field: string, value: string | { body: Uint8Array | string; name: string; type?: string }];
+
+/** A multipart/form-data body as a browser encodes it (the platform's FormData), parts in order. */
+export async function multipartForm(parts: FormPart[]): Promise<{ contentType: string; payload: Buffer }> {
+  const form = new FormData();
+  for (const [field, value] of parts) {
+    if (typeof value === 'string') form.append(field, value);
+    else {
+      const body = typeof value.body === 'string' ? value.body : new Uint8Array(value.body);
+      form.append(field, new Blob([body], value.type === undefined ? {} : { type: value.type }), value.name);
+    }
+  }
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return { contentType: request.headers.get('content-type') ?? '', payload: Buffer.from(await request.arrayBuffer()) };
+}
+
 /**
  * Uploads one image as `as` for `purpose`, the way the browser does: a token from
  * GET /api/admin/upload/token, then the bytes to the embedded upload host. Answers the key
@@ -254,17 +303,39 @@ export async function uploadImage(
 ): Promise<{ key: string; url: string }> {
   const token = await call<{ uploadToken: string; key: string }>(ctx, 'GET', `/api/admin/upload/token?purpose=${purpose}`, { as });
   if (token.status !== 200) throw new Error(`upload token: ${token.msg}`);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'image.png');
-  form.append('token', token.data.uploadToken);
-  form.append('key', token.data.key);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  const form = await multipartForm([
+    ['file', { body: bytes, name: 'image.png', type: 'image/png' }],
+    ['token', token.data.uploadToken],
+    ['key', token.data.key],
+  ]);
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/upload',
-    headers: { 'content-type': request.headers.get('content-type') ?? '' },
-    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': form.contentType },
+    payload: form.payload,
   });
   if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   return res.json<{ key: string; url: string }>();
+}
+
+/**
+ * Imports a spreadsheet as `as`, the way the browser does: POST /api/admin/order/import with the
+ * file in the form field "file" (or `field`), `keepValid` in the query when given, in `lang`
+ * (English unless told). Answers the raw response.
+ */
+export async function importFile(
+  ctx: TestContext,
+  as: { headers: Record<string, string> },
+  file: Uint8Array | string,
+  name: string,
+  options: { keepValid?: boolean; lang?: string; field?: string } = {},
+): Promise<LightMyRequestResponse> {
+  const form = await multipartForm([[options.field ?? 'file', { body: file, name }]]);
+  const query = options.keepValid === undefined ? '' : `?keepValid=${options.keepValid}`;
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/admin/order/import${query}`,
+    headers: { ...as.headers, 'content-type': form.contentType, 'accept-language': options.lang ?? 'en-US' },
+    payload: form.payload,
+  });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AccountProfile, OrderItem, UnreadCounts } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContextWithUsers, flushLogs, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { insertReturningId } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
@@ -120,16 +120,13 @@ describe('retention', () => {
   }
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-retention-'));
-    ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
-    inspector = await loginAs(ctx, 'inspector');
-    shop = await loginAs(ctx, 'shop');
-    admin = await loginAs(ctx, 'admin');
+    ({
+      ctx,
+      users: { inspector, shop, admin },
+    } = await createTestContextWithUsers({ inspector: 'inspector', shop: 'shop', admin: 'admin' }, { ownDataDir: true }));
+    dataDir = ctx.dataDir;
   });
-  afterAll(async () => {
-    await ctx.destroy();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => ctx?.destroy());
 
   it('removes exactly what is past its time, in batches, and keeps the rest', async () => {
     // Sessions: expired two days ago (goes), expired an hour ago (kept a day), still valid.

@@ -77,6 +77,10 @@ export const sumDaily = (db: Db, f: LogFilter, fromDay: number | undefined, toDa
 
 export const findById = (db: Db, id: number) => db.selectFrom('operationLogs').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The `details` of the given rows (by primary key). */
+export const detailsOf = (db: Db, ids: readonly number[]) =>
+  db.selectFrom('operationLogs').select(['id', 'details']).where('id', 'in', ids).execute();
+
 export const insertLog = (db: Db, row: NewOperationLog) => db.insertInto('operationLogs').values(row).execute();
 
 /** Adds one to the (module, action, status, day) counter, creating it at 1. */

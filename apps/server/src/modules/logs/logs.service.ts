@@ -108,6 +108,13 @@ export async function listLogs(db: Db, query: LogListQuery, locale: Locale = 'en
   return { list: rows.map((row) => toLogItem(row, locale)), total };
 }
 
+/** The `details` JSON of each given row that has one (what the call recorded as data, e.g. an import's counts). */
+export async function logDetails(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await repo.detailsOf(db, ids);
+  return new Map(rows.filter((r) => r.details !== null).map((r) => [Number(r.id), r.details as string]));
+}
+
 export async function getLog(db: Db, id: number, locale: Locale = 'en-US'): Promise<LogDetail> {
   const row = await repo.findById(db, id);
   if (row === undefined) throw new AppError(404, 'log.notFound', { id });

@@ -2,7 +2,8 @@ import type { MonitorData, MonitorImport } from '@clearplay/contract';
 import type { Db } from '../../db/index.ts';
 import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
-import { listLogs } from '../logs/logs.service.ts';
+import { listLogs, logDetails } from '../logs/logs.service.ts';
+import { readImportLogDetails, type ImportLogDetails } from '../orders/orders.service.ts';
 import * as repo from './monitor.repository.ts';
 
 /** "Online now": seen within this many minutes. */
@@ -13,16 +14,23 @@ export const LATEST_IMPORTS = 5;
 /**
  * An import's outcome, read from its operation-log row. The call answers 200 for an
  * all-or-nothing import refused for a rejected row, so the row's status says "success" while
- * nothing was written; the counts the import route puts in the content
- * (`order import "name": N rows, I imported, R rejected`) tell what happened.
+ * nothing was written; the counts the import recorded on the row (`details`) tell what
+ * happened. A row written before the counts were recorded is read from its text
+ * (`order import "name": N rows, I imported, R rejected`).
  */
-export function importOutcome(status: 'success' | 'failed', content: string): MonitorImport['outcome'] {
+export function importOutcome(status: 'success' | 'failed', content: string, details: ImportLogDetails | null): MonitorImport['outcome'] {
   if (status === 'failed') return 'failed';
-  const counts = /: (\d+) rows, (\d+) imported, (\d+) rejected/.exec(content);
-  if (counts === null) return 'succeeded';
-  const imported = Number(counts[2]);
-  const rejected = Number(counts[3]);
-  if (imported === 0) return 'failed';
+  let written: number;
+  let rejected: number;
+  if (details !== null) {
+    ({ written, rejected } = details);
+  } else {
+    const counts = /: (\d+) rows, (\d+) imported, (\d+) rejected/.exec(content);
+    if (counts === null) return 'succeeded';
+    written = Number(counts[2]);
+    rejected = Number(counts[3]);
+  }
+  if (written === 0) return 'failed';
   return rejected > 0 ? 'partial' : 'succeeded';
 }
 
@@ -34,6 +42,10 @@ export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
     repo.staffSeenSince(db, now - ONLINE_WINDOW_MINUTES * MINUTE_MS),
     listLogs(db, { module: 'order', action: 'import', page: 1, pageSize: LATEST_IMPORTS }),
   ]);
+  const details = await logDetails(
+    db,
+    imports.list.map((l) => l.id),
+  );
   const hours = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0, amount: 0 }));
   for (const h of perHour) if (h.hour >= 0 && h.hour < 24) hours[h.hour] = h;
   return {
@@ -50,7 +62,7 @@ export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
       content: l.content,
       operator: l.operator,
       status: l.status,
-      outcome: importOutcome(l.status, l.content),
+      outcome: importOutcome(l.status, l.content, readImportLogDetails(details.get(l.id) ?? null)),
       createTime: l.createTime,
       durationMs: l.durationMs,
     })),

@@ -1,6 +1,6 @@
 import type { MonitorData, OrderItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContextWithUsers, flushLogs, importFile, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { recordOperation } from '../logs/logs.service.ts';
@@ -19,11 +19,15 @@ let inspector: LoggedIn;
 let admin: LoggedIn;
 let shop: LoggedIn;
 beforeAll(async () => {
-  ctx = await createTestContext();
-  superAdmin = await loginAs(ctx, 'super_admin');
-  inspector = await loginAs(ctx, 'inspector');
-  admin = await loginAs(ctx, 'admin');
-  shop = await loginAs(ctx, 'shop');
+  ({
+    ctx,
+    users: { superAdmin, inspector, admin, shop },
+  } = await createTestContextWithUsers({
+    superAdmin: 'super_admin',
+    inspector: 'inspector',
+    admin: 'admin',
+    shop: 'shop',
+  }));
 });
 afterAll(() => ctx.destroy());
 
@@ -120,21 +124,50 @@ describe('monitorData', () => {
       ['order import "f2.xlsx"', 'success', 'succeeded'],
     ]);
   });
+
+  it('reads an import’s outcome from the counts recorded on its row, and an older row’s (no counts recorded) from its text', async () => {
+    const row = (name: string, minutes: number, content: string, details: object | null) =>
+      recordOperation(ctx.db, {
+        module: 'order',
+        action: 'import',
+        content: `order import "${name}"${content}`,
+        operator: 'inspector01',
+        operatorId: inspector.id,
+        status: 1,
+        ip: '127.0.0.1',
+        method: 'POST',
+        path: '/api/admin/order/import',
+        userAgent: '',
+        errorMsg: '',
+        payload: '',
+        durationMs: 12,
+        details: details === null ? null : JSON.stringify(details),
+        createdAt: NOW + minutes * MINUTE_MS,
+      });
+    // The text carries no counts: only the recorded ones tell a refused or partial import.
+    await row('refused.csv', 1, '', { rows: 3, written: 0, rejected: 1, keepValid: false });
+    await row('kept.csv', 2, '', { rows: 3, written: 2, rejected: 1, keepValid: true });
+    // The recorded counts win over the text.
+    await row('recorded.csv', 3, ': 3 rows, 0 imported, 3 rejected', { rows: 3, written: 3, rejected: 0, keepValid: false });
+    // Written before the counts were recorded: the text's counts, or none.
+    await row('old-refused.csv', 4, ': 2 rows, 0 imported, 1 rejected', null);
+    await row('old-plain.csv', 5, '', null);
+    const data = await monitorData(ctx.db, NOW + 10 * MINUTE_MS);
+    expect(data.latestImports.map((l) => [l.content.split('"')[1], l.outcome])).toEqual([
+      ['old-plain.csv', 'succeeded'],
+      ['old-refused.csv', 'failed'],
+      ['recorded.csv', 'succeeded'],
+      ['kept.csv', 'partial'],
+      ['refused.csv', 'failed'],
+    ]);
+  });
 });
 
 /** A csv import through the real route, as the browser sends it. */
 async function importCsv(rows: string[][], name: string, keepValid: boolean): Promise<void> {
   const header = ['Target WeChat ID', 'Target name', 'Game', 'MAC address', 'Install time', 'Result', 'Client shop', "Target's shop"];
   const body = [header, ...rows].map((r) => r.join(',')).join('\r\n');
-  const form = new FormData();
-  form.append('file', new Blob([body]), name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/admin/order/import?keepValid=${keepValid}`,
-    headers: { ...superAdmin.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
-    payload: Buffer.from(await request.arrayBuffer()),
-  });
+  const res = await importFile(ctx, superAdmin, body, name, { keepValid });
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -163,6 +196,24 @@ describe('latest imports', () => {
       ['refused.csv', 'failed'],
       ['all-good.csv', 'succeeded'],
     ]);
+    // The import recorded its counts on its log row, as data.
+    const rows = await ctx.db
+      .selectFrom('operationLogs')
+      .select(['content', 'details'])
+      .where('module', '=', 'order')
+      .where('action', '=', 'import')
+      .where(
+        'id',
+        'in',
+        answer.data.latestImports.slice(0, 3).map((l) => l.id),
+      )
+      .execute();
+    const recorded = Object.fromEntries(rows.map((r) => [r.content.split('"')[1], JSON.parse(r.details ?? 'null') as unknown]));
+    expect(recorded).toEqual({
+      'all-good.csv': { rows: 2, written: 2, rejected: 0, keepValid: false },
+      'refused.csv': { rows: 2, written: 0, rejected: 1, keepValid: false },
+      'kept.csv': { rows: 2, written: 1, rejected: 1, keepValid: true },
+    });
   });
 });
 

@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { OrderItem } from '@clearplay/contract';
 import jsQR from 'jsqr';
 import JSZip from 'jszip';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContextWithUsers, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { LocalBlobStore } from '../uploads/local-blob-store.ts';
 import { pngBytes } from '../uploads/test-support.ts';
@@ -58,7 +55,6 @@ const base = ({ userId, inspectorId, ...o }: { userId: number; inspectorId: numb
 
 describe('with the embedded upload host', () => {
   let ctx: TestContext;
-  let dataDir: string;
   let admin: LoggedIn;
   let inspector: LoggedIn;
   let shopA: LoggedIn;
@@ -68,12 +64,10 @@ describe('with the embedded upload host', () => {
   let publicOrder: OrderItem;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-download-'));
-    ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
-    admin = await loginAs(ctx, 'admin');
-    inspector = await loginAs(ctx, 'inspector');
-    shopA = await loginAs(ctx, 'shop');
-    shopB = await loginAs(ctx, 'shop');
+    ({
+      ctx,
+      users: { admin, inspector, shopA, shopB },
+    } = await createTestContextWithUsers({ admin: 'admin', inspector: 'inspector', shopA: 'shop', shopB: 'shop' }, { ownDataDir: true }));
     await ctx.db.updateTable('users').set({ defaultPriceCheat: 3000, nickname: 'Shop A' }).where('id', '=', shopA.id).execute();
 
     // A real upload through the embedded host, as the browser's uploader does it.
@@ -101,10 +95,7 @@ describe('with the embedded upload host', () => {
     expect(pub.status, pub.msg).toBe(200);
     publicOrder = pub.data;
   });
-  afterAll(async () => {
-    await ctx?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => ctx?.destroy());
 
   it('zips the images by kind with a summary that lists the missing ones', async () => {
     const zip = await download(ctx, admin, privateOrder.id, 'zh-CN');
@@ -252,7 +243,6 @@ describe('with the embedded upload host', () => {
 
 describe('with the cloud provider', () => {
   let ctx: TestContext;
-  let dataDir: string;
   let server: Server;
   let origin: string;
   let admin: LoggedIn;
@@ -281,17 +271,20 @@ describe('with the cloud provider', () => {
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     origin = `http://127.0.0.1:${address.port}`;
-    dataDir = await mkdtemp(join(tmpdir(), 'clearplay-download-'));
-    ctx = await createTestContext({
-      env: { DATA_DIR: dataDir, QINIU_ACCESS_KEY: 'ak-test', QINIU_SECRET_KEY: 'sk-test', QINIU_BUCKET: 'evidence', QINIU_DOMAIN: origin },
-    });
-    admin = await loginAs(ctx, 'admin');
-    shop = await loginAs(ctx, 'shop');
+    ({
+      ctx,
+      users: { admin, shop },
+    } = await createTestContextWithUsers(
+      { admin: 'admin', shop: 'shop' },
+      {
+        ownDataDir: true,
+        env: { QINIU_ACCESS_KEY: 'ak-test', QINIU_SECRET_KEY: 'sk-test', QINIU_BUCKET: 'evidence', QINIU_DOMAIN: origin },
+      },
+    ));
   });
   afterAll(async () => {
     await ctx?.destroy();
     await new Promise((resolve) => server.close(resolve));
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('fetches the images from the provider’s domain and lists what it could not get', async () => {

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { OrderItem, OrderProfile } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { call, createTestContextWithUsers, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { editBody, orderBody } from '../../test/orders.ts';
 import { localEvidenceUrls } from '../uploads/evidence-urls.ts';
 import { LocalBlobStore } from '../uploads/local-blob-store.ts';
@@ -38,12 +35,11 @@ const get = (url: string, headers: Record<string, string> = {}) => ctx.app.injec
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'clearplay-evidence-'));
-  ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
-  admin = await loginAs(ctx, 'admin');
-  inspector = await loginAs(ctx, 'inspector');
-  shopA = await loginAs(ctx, 'shop');
-  shopB = await loginAs(ctx, 'shop');
+  ({
+    ctx,
+    users: { admin, inspector, shopA, shopB },
+  } = await createTestContextWithUsers({ admin: 'admin', inspector: 'inspector', shopA: 'shop', shopB: 'shop' }, { ownDataDir: true }));
+  dataDir = ctx.dataDir;
   const store = new LocalBlobStore(dataDir);
   await store.put(KEY, IMAGE);
   await store.put(OTHER_KEY, pngBytes(2000, 6));
@@ -57,10 +53,7 @@ beforeAll(async () => {
   expect(res.status, res.msg).toBe(200);
   secret = res.data;
 });
-afterAll(async () => {
-  await ctx?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => ctx?.destroy());
 
 describe('a private order’s evidence, tried from outside', () => {
   it('refuses the bare path with no Authorization header and with the token of a shop that cannot see the order', async () => {

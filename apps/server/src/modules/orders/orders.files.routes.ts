@@ -11,6 +11,7 @@ import { exportOrders } from './orders.export.ts';
 import { importTemplate } from './import/template.ts';
 import { importSheetFile, stopImportThread } from './import/thread.ts';
 import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
+import { importLogDetails } from './import/outcome.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 
 const security = [{ bearer: [] }];
@@ -75,6 +76,7 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
       const database = { target: config.database, limits: config.dbLimits };
       const result = await importSheetFile(db, database, file.data, operatorOf(request), localeOf(request), keepValid);
       request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
+      request.logDetails = importLogDetails(result);
       return ok(result);
     },
   );

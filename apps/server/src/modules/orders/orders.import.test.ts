@@ -4,7 +4,16 @@ import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import {
+  call,
+  createTestContext,
+  flushLogs,
+  importFile as uploadSheet,
+  loginAs,
+  multipartForm,
+  type LoggedIn,
+  type TestContext,
+} from '../../test/context.ts';
 import { parseAmount, parseSheetTime } from './import/check.ts';
 import { readSheet } from './import/read.ts';
 
@@ -93,24 +102,14 @@ interface Answer<T> {
   data: T;
 }
 
-/** The browser's upload: a multipart/form-data body with the file in the field "file". */
+/** The browser's upload (a multipart/form-data body with the file in the field "file"), its envelope. */
 async function importFile(
   file: Buffer,
   name: string,
   as: LoggedIn,
   options: { keepValid?: boolean; lang?: string; field?: string } = {},
 ): Promise<Answer<OrderImportResult>> {
-  const form = new FormData();
-  form.append(options.field ?? 'file', new Blob([new Uint8Array(file)]), name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const payload = Buffer.from(await request.arrayBuffer());
-  const query = options.keepValid === undefined ? '' : `?keepValid=${options.keepValid}`;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/admin/order/import${query}`,
-    headers: { ...as.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': options.lang ?? 'en-US' },
-    payload,
-  });
+  const res = await uploadSheet(ctx, as, file, name, options);
   expect(res.statusCode, res.body).toBeLessThan(500);
   const body = res.json<{ status: number; msg: string; data: OrderImportResult }>();
   return { http: res.statusCode, ...body };
@@ -757,22 +756,22 @@ describe('bad files', () => {
     expect(noBoundary.statusCode).toBe(400);
     expect(noBoundary.json<{ msg: string }>().msg).toBe('The upload could not be read as multipart/form-data');
 
-    const form = new FormData();
-    form.append('note', 'from the browser');
-    form.append(
-      'file',
-      new Blob([
-        csv([EN, ['two_files', 'x', 'CS2', 'aa-bb-cc-00-04-01', '2026-01-02 03:04', '0', shop.username, 'y', '', '', '', '', '']]),
-      ]),
-      'orders.csv',
-    );
-    form.append('file', new Blob([Buffer.from('not a sheet at all')]), 'other.csv');
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const form = await multipartForm([
+      ['note', 'from the browser'],
+      [
+        'file',
+        {
+          body: csv([EN, ['two_files', 'x', 'CS2', 'aa-bb-cc-00-04-01', '2026-01-02 03:04', '0', shop.username, 'y', '', '', '', '', '']]),
+          name: 'orders.csv',
+        },
+      ],
+      ['file', { body: 'not a sheet at all', name: 'other.csv' }],
+    ]);
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/admin/order/import',
-      headers: { ...inspector.headers, 'content-type': request.headers.get('content-type') ?? '', 'accept-language': 'en-US' },
-      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { ...inspector.headers, 'content-type': form.contentType, 'accept-language': 'en-US' },
+      payload: form.payload,
     });
     expect(res.json<{ status: number; data: OrderImportResult }>()).toMatchObject({ status: 200, data: { total: 1, imported: 1 } });
   });

@@ -42,6 +42,8 @@ import {
 
 /** For other modules (the ledger's log lines), which reach this one only through its service. */
 export { formatFen };
+/** For the monitor: an import's outcome as its operation-log row records it. */
+export { readImportLogDetails, type ImportLogDetails } from './import/outcome.ts';
 
 export function toOrderItem(row: repo.OrderWithNamesRow, op: Operator): OrderItem {
   const full = seesAll(op) || row.userId === op.id;

@@ -43,6 +43,14 @@ describe('embedded host links', () => {
     }
   });
 
+  it('signs a percent-encoded path as the host reads it (decoded), and refuses one that decodes to an unsafe key', () => {
+    const signed = urls.sign(`/upload/files/${KEY.replaceAll('/', '%2F')}`, DEADLINE);
+    expect(signed).toBe(urls.sign(`/upload/files/${KEY}`, DEADLINE));
+    for (const url of ['/upload/files/evidence%2F..%2F..%2Fetc%2Fpasswd', '/upload/files/evidence/%E0%A4%A']) {
+      expect(urls.sign(url, DEADLINE)).toBe(url);
+    }
+  });
+
   it('signs each URL of an image list, and a signed link comes back bare', () => {
     const list = `/upload/files/${KEY},https://cdn.example.com/a.png`;
     const signed = signImageList(urls, list, DEADLINE);

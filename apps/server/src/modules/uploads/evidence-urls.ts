@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type qiniuModule from 'qiniu';
-import { isSafeKey, KEY_PREFIX } from './keys.ts';
+import { KEY_PREFIX, localFileKeyOf } from './keys.ts';
 import { LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, type UploadsConfig } from './uploads.config.ts';
 
 const LOCAL_FILES = `${LOCAL_UPLOAD_PREFIX}/files/`;
@@ -71,35 +71,12 @@ export function checkLocalSignature(
   return { ok: true, deadline };
 }
 
-/** The key of an embedded-host URL (`/upload/files/<key>`, or absolute on `ownHost`), and the origin to keep. */
-function localKeyOf(url: string, ownHost: string | undefined): { origin: string; key: string } | null {
-  let origin = '';
-  let path = url;
-  if (!url.startsWith('/')) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return null;
-    }
-    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || ownHost === undefined || parsed.host !== ownHost) return null;
-    origin = parsed.origin;
-    path = parsed.pathname;
-  } else if (url.startsWith('//')) {
-    return null;
-  }
-  path = path.split(/[?#]/)[0] ?? '';
-  if (!path.startsWith(LOCAL_FILES)) return null;
-  const key = path.slice(LOCAL_FILES.length);
-  return isSafeKey(key) ? { origin, key } : null;
-}
-
 export function localEvidenceUrls(secret: string, ttlSeconds: number, exportTtlSeconds: number): EvidenceUrls {
   return {
     ttlSeconds,
     exportTtlSeconds,
     sign(url, deadline, ownHost) {
-      const found = localKeyOf(url, ownHost);
+      const found = localFileKeyOf(url, ownHost);
       if (found === null || !isPrivateKey(found.key)) return url;
       const path = `${LOCAL_FILES}${found.key}`;
       return `${found.origin}${path}?e=${deadline}&token=${localSignature(secret, path, deadline)}`;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { UploadPurpose } from '@clearplay/contract';
+import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
 
 /**
  * Object keys. The server chooses every key (`evidence/<purpose>/<yyyymm>/<32 hex>`), so a
@@ -25,6 +26,40 @@ export function pathForKey(root: string, key: string): string | null {
   const rel = relative(root, path);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   return path;
+}
+
+const LOCAL_FILES = `${LOCAL_UPLOAD_PREFIX}/files/`;
+
+/**
+ * The key of an embedded-host image URL: the path `/upload/files/<key>`, or the same as an absolute
+ * http(s) URL on `ownHost` (this server's own host), with the origin to keep (`''` for a path). The
+ * key is URI-decoded, as the host decodes a request's path before it serves (and checks the
+ * signature of) `<key>`; null for another host, another path, or a key that is not safe.
+ */
+export function localFileKeyOf(url: string, ownHost: string | undefined): { origin: string; key: string } | null {
+  let origin = '';
+  let path: string;
+  if (url.startsWith('/') && !url.startsWith('//')) {
+    path = url.split(/[?#]/)[0] ?? '';
+  } else {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || ownHost === undefined || parsed.host !== ownHost) return null;
+    origin = parsed.origin;
+    path = parsed.pathname;
+  }
+  if (!path.startsWith(LOCAL_FILES)) return null;
+  let key: string;
+  try {
+    key = decodeURIComponent(path.slice(LOCAL_FILES.length));
+  } catch {
+    return null;
+  }
+  return isSafeKey(key) ? { origin, key } : null;
 }
 
 export const KEY_PREFIX: Record<UploadPurpose, string> = {

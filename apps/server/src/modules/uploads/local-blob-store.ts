@@ -9,10 +9,7 @@ import { createReadStream, type Dirent } from 'node:fs';
 import { link, mkdir, opendir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { BlobExistsError, type BlobInfo, type BlobStore } from './blob-store.ts';
-import { pathForKey } from './keys.ts';
-import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
-
-const FILES_URL = `${LOCAL_UPLOAD_PREFIX}/files/`;
+import { localFileKeyOf, pathForKey } from './keys.ts';
 
 /** A file in tmp/ unwritten this long is a crash's leftover (an upload in flight writes to it all the time). */
 export const STALE_TMP_MS = 6 * 3600_000;
@@ -141,27 +138,8 @@ export class LocalBlobStore implements BlobStore {
 
   /** `/upload/files/<key>`, or the same as an absolute URL on this server's own host; null for an unsafe key. */
   keyOfUrl(raw: string, ownHost: string | undefined): string | null {
-    let pathname: string;
-    if (raw.startsWith('/') && !raw.startsWith('//')) {
-      pathname = raw.split(/[?#]/)[0] ?? '';
-    } else {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return null;
-      }
-      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || ownHost === undefined || url.host !== ownHost) return null;
-      pathname = url.pathname;
-    }
-    if (!pathname.startsWith(FILES_URL)) return null;
-    let key: string;
-    try {
-      key = decodeURIComponent(pathname.slice(FILES_URL.length));
-    } catch {
-      return null;
-    }
+    const found = localFileKeyOf(raw, ownHost);
     // A key that could leave the files folder is no key of ours.
-    return this.pathOf(key) === null ? null : key;
+    return found === null || this.pathOf(found.key) === null ? null : found.key;
   }
 }

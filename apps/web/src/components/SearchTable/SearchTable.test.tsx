@@ -1,6 +1,7 @@
 import { Button } from 'antd';
+import { useState } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api } from '../../lib/api-client.ts';
 import { serveApi, type ApiCall } from '../../test/fake-api.ts';
 import { renderInApp } from '../../test/render.tsx';
@@ -350,6 +351,56 @@ describe('SearchTable', () => {
     await user.click(screen.getByTestId('table-columns'));
     await user.click(screen.getByTestId('column-toggle-phone'));
     await waitFor(() => expect(screen.getByRole('table').style.width).toBe('1000px'));
+  });
+
+  it('measures its columns again when the columns, the rows or a cell’s content change, not on every render', async () => {
+    serveMembers();
+    // Counts the fitting's passes: each reads every header and body cell of the table.
+    const querySelectorAll = vi.spyOn(Element.prototype, 'querySelectorAll');
+    const measured = () => querySelectorAll.mock.calls.filter(([selector]) => selector === 'th[data-column], td[data-column]').length;
+    /** A page that re-renders for reasons of its own, handing the table new (equal) column objects each time, as pages do. */
+    /** A cell whose content changes on its own, with neither the rows nor the columns changing. */
+    function More() {
+      const [open, setOpen] = useState(false);
+      return <Button onClick={() => setOpen(true)}>{open ? '更多：很长的一段说明文字' : '看更多'}</Button>;
+    }
+    function Page() {
+      const [clicks, setClicks] = useState(0);
+      return (
+        <MemberTable
+          columns={[...columns.map((c) => ({ ...c })), { key: 'more', title: '更多', width: 80, render: () => <More /> }]}
+          selectable
+          toolbar={() => <Button onClick={() => setClicks(clicks + 1)}>{`点击 ${clicks}`}</Button>}
+        />
+      );
+    }
+    try {
+      const { user } = renderInApp(<Page />);
+      await screen.findByText('member01');
+      await waitFor(() => expect(measured()).toBeGreaterThan(0));
+      const settled = measured();
+
+      await user.click(screen.getByRole('button', { name: '点击 0' }));
+      await screen.findByRole('button', { name: '点击 1' });
+      await user.click(within(screen.getByText('member02').closest('tr') as HTMLElement).getByRole('checkbox'));
+      expect(screen.getByText('已选 1 项')).toBeTruthy();
+      expect(measured()).toBe(settled);
+      await user.click(screen.getAllByRole('button', { name: '看更多' })[0]!);
+      await screen.findByText('更多：很长的一段说明文字');
+      await waitFor(() => expect(measured()).toBe(settled + 1));
+
+      // Another page of rows, and another set of columns, are measured.
+      await user.click(screen.getByTitle('2'));
+      expect(await screen.findByText('member21')).toBeTruthy();
+      await waitFor(() => expect(measured()).toBeGreaterThan(settled + 1));
+      const paged = measured();
+      await user.click(screen.getByTestId('table-columns'));
+      await user.click(screen.getByTestId('column-toggle-phone'));
+      await waitFor(() => expect(headers()).not.toContain('手机号'));
+      expect(measured()).toBeGreaterThan(paged);
+    } finally {
+      querySelectorAll.mockRestore();
+    }
   });
 
   it('tells the user when the list cannot be loaded', async () => {

@@ -218,7 +218,11 @@ export function SearchTable<Row extends object>({
   // least the screen's width; only columns that ellipsize user text may cut it.
   const tableBox = useRef<HTMLDivElement>(null);
   const mayClip = useMemo(() => new Set(tableColumns.filter((c) => c.ellipsis).map((c) => c.key)), [tableColumns]);
-  const fitted = useFitColumns(tableBox, `${i18n.language}|${prefs.density}`, mayClip);
+  const rows = query.data?.list;
+  const columnsShown = visibleColumns
+    .map((c) => [c.key, c.width, c.minWidth, pinColumns ? c.fixed : '', typeof c.title === 'string' ? c.title : ''].join(':'))
+    .join('|');
+  const fitted = useFitColumns(tableBox, `${i18n.language}|${prefs.density}`, mayClip, { columns: columnsShown, rows });
   const shownColumns: ColumnsType<Row> = visibleColumns.map(
     ({ search: _search, searchLabel: _label, hideInTable: _hide, defaultHidden: _default, sortParam, ...column }) => ({
       ...column,
@@ -312,7 +316,7 @@ export function SearchTable<Row extends object>({
             className={prefs.density === 'mini' ? 'search-table-mini' : undefined}
             size={DENSITY_SIZE[prefs.density]}
             columns={shownColumns}
-            dataSource={query.data?.list ?? []}
+            dataSource={rows ?? []}
             loading={query.isFetching}
             scroll={{ x: scrollWidth }}
             expandable={expandable}

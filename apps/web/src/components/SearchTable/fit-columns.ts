@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** The narrowest a column without a `width` (the one that takes the room left, e.g. a remark) becomes before the table scrolls. */
 export const FLEX_COLUMN_MIN_WIDTH = 200;
@@ -91,12 +91,30 @@ export function measureNeeds(root: HTMLElement, mayClip: ReadonlySet<string>): R
 }
 
 /**
- * Widths that fit each column's rendered content (buttons, tags, dates, headers) in the
- * language and density shown, measured after each render, when the fonts have loaded and when
- * the table's box changes size: a screen's widths are a starting point, never a cut. Widths
- * only grow, and start again from the screen's own for another `resetKey` (language, density).
+ * What the table shows, for useFitColumns to tell a render that changed it from one that did not:
+ * `columns` a string naming the shown columns and their declared sizes, `rows` the data (its
+ * identity: a new page, a reload).
  */
-export function useFitColumns(root: RefObject<HTMLElement | null>, resetKey: string, mayClip: ReadonlySet<string>): Record<string, number> {
+export interface FitWatch {
+  columns: string;
+  rows: unknown;
+}
+
+/**
+ * Widths that fit each column's rendered content (buttons, tags, dates, headers) in the
+ * language and density shown, measured when what the table shows changes (`watch`: the columns,
+ * the data; and the widths it grew), when the fonts have loaded and when the table's box changes
+ * size or a cell's content changes: a screen's widths are a starting point, never a cut. A render
+ * that changes none of that (a selection, a page's own state) measures nothing: measuring reads
+ * the layout of every cell.
+ * Widths only grow, and start again from the screen's own for another `resetKey` (language, density).
+ */
+export function useFitColumns(
+  root: RefObject<HTMLElement | null>,
+  resetKey: string,
+  mayClip: ReadonlySet<string>,
+  watch: FitWatch,
+): Record<string, number> {
   const [fit, setFit] = useState<{ key: string; widths: Record<string, number>; passes: number }>({ key: resetKey, widths: {}, passes: 0 });
 
   const clipKey = [...mayClip].join('|');
@@ -120,11 +138,20 @@ export function useFitColumns(root: RefObject<HTMLElement | null>, resetKey: str
     });
   };
 
-  // After every render (new rows, columns, language): before the browser paints. A measurement of
-  // the DOM React just laid out, which only the layout effect can take; it settles in a pass or two.
-  // eslint-disable-next-line react-hooks/set-state-in-effect
-  useLayoutEffect(measure);
-  // Web fonts arriving, or the box narrowing (window, side menu), change what fits.
+  const contentChanges = useRef<MutationObserver | undefined>(undefined);
+  // After a render that changed what is shown (rows, columns, language, density, or the widths
+  // grown by the last pass): before the browser paints. A measurement of the DOM React just laid
+  // out, which only the layout effect can take; it settles in a pass or two.
+  useLayoutEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a measurement of the DOM just laid out
+    measure();
+    // The cells this render changed are measured: their mutations need no second pass.
+    contentChanges.current?.takeRecords();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [resetKey, clipKey, watch.columns, watch.rows, fit]);
+  // Web fonts arriving, the box narrowing (window, side menu), or a cell's content changing on
+  // its own (a label loaded after the rows, a button's spinner) change what fits. A class or
+  // style changing (a selected row) does not.
   useEffect(() => {
     const el = root.current;
     if (!el) return;
@@ -132,9 +159,14 @@ export function useFitColumns(root: RefObject<HTMLElement | null>, resetKey: str
     void document.fonts?.ready.then(() => live && measure());
     const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => measure());
     observer?.observe(el);
+    const content = typeof MutationObserver === 'undefined' ? undefined : new MutationObserver(() => measure());
+    content?.observe(el, { childList: true, characterData: true, subtree: true });
+    contentChanges.current = content;
     return () => {
       live = false;
       observer?.disconnect();
+      content?.disconnect();
+      contentChanges.current = undefined;
     };
     // measure reads the latest resetKey and mayClip through the render that set them up.
     // eslint-disable-next-line react-hooks/exhaustive-deps
