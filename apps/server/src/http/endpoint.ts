@@ -17,6 +17,33 @@ declare module 'fastify' {
     /** The declaration the route was registered from (set by `route`; the drift test reads it). */
     endpoint?: Endpoint;
   }
+  interface FastifyInstance {
+    /** Every route registered under /api (the docs' aside), as registered (see `listApiRoutes`). */
+    apiRoutes: readonly ApiRoute[];
+  }
+}
+
+/** A route under /api as the app registered it, and the declaration it came from, if any. */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  endpoint: Endpoint | undefined;
+}
+
+/**
+ * Keeps the list of /api routes on `app.apiRoutes` (app.ts, before any route): the test that
+ * holds declarations and routes together, and the authorization matrix, read it.
+ */
+export function listApiRoutes(app: AnyFastify, docsPrefix: string): void {
+  const routes: ApiRoute[] = [];
+  app.decorate('apiRoutes', routes);
+  app.addHook('onRoute', (options) => {
+    if (!options.url.startsWith('/api/') || options.url === docsPrefix || options.url.startsWith(`${docsPrefix}/`)) return;
+    const methods = Array.isArray(options.method) ? options.method : [options.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') routes.push({ method, url: options.url, endpoint: options.config?.endpoint });
+    }
+  });
 }
 
 const kit: SchemaKit = { ...contract, Type };

@@ -9,6 +9,7 @@ import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
 export { dictEndpoints } from './dicts.ts';
+export { UNDECLARED_ROUTES } from './undeclared.ts';
 
 export const endpoints = {
   dicts: dictEndpoints,
