@@ -40,13 +40,7 @@ const UNDECLARED: [Method, string, string[]][] = [
   ['GET', '/api/admin/user/subscriptions?userId=999999', []],
   ['POST', '/api/admin/setSubscription', []],
   ['GET', '/api/admin/cancelSubscription?userId=999999', []],
-  ['GET', '/api/admin/role/list', []],
   ['GET', '/api/admin/role/all', []],
-  ['POST', '/api/admin/role/create', []],
-  ['POST', '/api/admin/role/update', []],
-  ['GET', '/api/admin/role/delete?id=999999', []],
-  ['GET', '/api/admin/log/list', []],
-  ['GET', '/api/admin/log/detail?id=999999', []],
 ];
 
 describe('who may call each system-management route', () => {

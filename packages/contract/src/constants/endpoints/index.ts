@@ -5,14 +5,32 @@
  * document; `endpointList` flattens it with each declaration's name (`dicts.typeList`).
  */
 import { dictEndpoints } from './dicts.ts';
+import { roleEndpoints } from './roles.ts';
+import { logEndpoints } from './logs.ts';
+import { announcementEndpoints } from './announcements.ts';
+import { workplaceEndpoints } from './workplace.ts';
+import { ledgerEndpoints } from './ledger.ts';
+import { menuEndpoints } from './menu.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
 export { dictEndpoints } from './dicts.ts';
+export { roleEndpoints } from './roles.ts';
+export { logEndpoints } from './logs.ts';
+export { announcementEndpoints } from './announcements.ts';
+export { workplaceEndpoints } from './workplace.ts';
+export { ledgerEndpoints } from './ledger.ts';
+export { menuEndpoints } from './menu.ts';
 export { UNDECLARED_ROUTES } from './undeclared.ts';
 
 export const endpoints = {
   dicts: dictEndpoints,
+  roles: roleEndpoints,
+  logs: logEndpoints,
+  announcements: announcementEndpoints,
+  workplace: workplaceEndpoints,
+  ledger: ledgerEndpoints,
+  menu: menuEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every declaration with its name, `group.call`. */

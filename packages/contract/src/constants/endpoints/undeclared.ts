@@ -24,15 +24,8 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/setSubscription',
   'GET /admin/cancelSubscription',
   'GET /admin/user/subscriptions',
-  // roles
-  'GET /admin/role/list',
+  // roles: the pickers' list, which the users feature calls (left with the users module)
   'GET /admin/role/all',
-  'POST /admin/role/create',
-  'POST /admin/role/update',
-  'GET /admin/role/delete',
-  // logs
-  'GET /admin/log/list',
-  'GET /admin/log/detail',
   // orders
   'GET /admin/order/list',
   'GET /admin/order/detail',
@@ -46,19 +39,8 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'GET /admin/order/export',
   'GET /admin/order/download',
   'GET /admin/order/history',
-  // ledger
-  'POST /admin/user/recharge',
-  'GET /admin/user/ledger',
   // uploads
   'GET /admin/upload/token',
-  // workplace
-  'GET /admin/workplace',
-  'GET /admin/analysis/orders',
-  // announcements
-  'GET /admin/announcement/list',
-  'GET /admin/announcement/detail',
-  'POST /admin/announcement/add',
-  'GET /admin/announcement/delete',
   // tracking
   'POST /visit-stats/create',
   'POST /analytics/event',
@@ -86,8 +68,6 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/account/sessions/end-others',
   'GET /admin/account/ledger',
   'GET /admin/account/subscriptions',
-  // menu
-  'POST /menu',
   // view-as
   'POST /admin/account/view-as',
   'POST /admin/account/view-as/end',
