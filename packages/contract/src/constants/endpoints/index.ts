@@ -11,6 +11,9 @@ import { announcementEndpoints } from './announcements.ts';
 import { workplaceEndpoints } from './workplace.ts';
 import { ledgerEndpoints } from './ledger.ts';
 import { menuEndpoints } from './menu.ts';
+import { orderEndpoints } from './orders.ts';
+import { viewAsEndpoints } from './view-as.ts';
+import { healthEndpoints } from './health.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
@@ -21,6 +24,9 @@ export { announcementEndpoints } from './announcements.ts';
 export { workplaceEndpoints } from './workplace.ts';
 export { ledgerEndpoints } from './ledger.ts';
 export { menuEndpoints } from './menu.ts';
+export { orderEndpoints } from './orders.ts';
+export { viewAsEndpoints } from './view-as.ts';
+export { healthEndpoints } from './health.ts';
 export { UNDECLARED_ROUTES } from './undeclared.ts';
 
 export const endpoints = {
@@ -31,6 +37,9 @@ export const endpoints = {
   workplace: workplaceEndpoints,
   ledger: ledgerEndpoints,
   menu: menuEndpoints,
+  orders: orderEndpoints,
+  viewAs: viewAsEndpoints,
+  health: healthEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every declaration with its name, `group.call`. */

@@ -6,9 +6,6 @@
  * `apps/web/src/lib/api-paths.test.ts`. Entries are `METHOD /path` below /api.
  */
 export const UNDECLARED_ROUTES: readonly string[] = [
-  // health
-  'GET /health',
-  'GET /ready',
   // auth (left for the second sign-in factor to land first)
   'POST /admin/user/login',
   'GET /admin/user/logout',
@@ -26,19 +23,11 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'GET /admin/user/subscriptions',
   // roles: the pickers' list, which the users feature calls (left with the users module)
   'GET /admin/role/all',
-  // orders
-  'GET /admin/order/list',
-  'GET /admin/order/detail',
-  'GET /admin/order/profile',
-  'GET /admin/order/price',
-  'POST /admin/order/create',
-  'POST /admin/order/update',
-  'POST /admin/order/delete',
+  // orders: the file routes (import, export, download), whose web calls save a file
   'GET /admin/order/import/template',
   'POST /admin/order/import',
   'GET /admin/order/export',
   'GET /admin/order/download',
-  'GET /admin/order/history',
   // uploads
   'GET /admin/upload/token',
   // tracking
@@ -68,7 +57,4 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/account/sessions/end-others',
   'GET /admin/account/ledger',
   'GET /admin/account/subscriptions',
-  // view-as
-  'POST /admin/account/view-as',
-  'POST /admin/account/view-as/end',
 ];
