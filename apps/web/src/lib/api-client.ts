@@ -356,8 +356,25 @@ function call<E extends Endpoint>(
   return request<ResponseOf<E>>(endpoint.method, path, { ...options, params: query, body });
 }
 
+/**
+ * A conditional GET (a poll) of a declared endpoint: `getIfChanged` with the declaration's
+ * path and answer type.
+ */
+function callIfChanged<E extends Endpoint<'GET'>>(
+  endpoint: E,
+  etag: string | null,
+  ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<Revalidated<ResponseOf<E>>> {
+  const { params, query, body: _body, ...options } = (input ?? {}) as RequestOptions & { query?: RequestOptions['params'] };
+  return getIfChanged<ResponseOf<E>>(fillPath(endpoint.path, params as Record<string, string | number> | undefined), etag, {
+    ...options,
+    params: query,
+  });
+}
+
 export const api = {
   call,
+  callIfChanged,
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('PUT', path, { ...options, body }),

@@ -14,6 +14,7 @@ import { menuEndpoints } from './menu.ts';
 import { orderEndpoints } from './orders.ts';
 import { viewAsEndpoints } from './view-as.ts';
 import { healthEndpoints } from './health.ts';
+import { messageEndpoints } from './messages.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
@@ -27,6 +28,7 @@ export { menuEndpoints } from './menu.ts';
 export { orderEndpoints } from './orders.ts';
 export { viewAsEndpoints } from './view-as.ts';
 export { healthEndpoints } from './health.ts';
+export { messageEndpoints } from './messages.ts';
 export { UNDECLARED_ROUTES } from './undeclared.ts';
 
 export const endpoints = {
@@ -40,6 +42,7 @@ export const endpoints = {
   orders: orderEndpoints,
   viewAs: viewAsEndpoints,
   health: healthEndpoints,
+  messages: messageEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every declaration with its name, `group.call`. */

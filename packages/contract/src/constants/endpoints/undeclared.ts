@@ -43,10 +43,6 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'GET /public/links',
   'GET /public/prices',
   'GET /public/figures',
-  // messages
-  'GET /admin/message/list',
-  'POST /admin/message/read',
-  'GET /admin/message/unread',
   // account (left for the second sign-in factor to land first)
   'GET /admin/account/profile',
   'POST /admin/account/profile',
