@@ -3,7 +3,8 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
-import authPlugin from './plugins/auth.ts';
+import { listApiRoutes } from './http/endpoint.ts';
+import authPlugin, { DOCS_PREFIX } from './plugins/auth.ts';
 import errorsPlugin from './plugins/errors.ts';
 import operationLogPlugin from './plugins/operation-log.ts';
 import securityPlugin, { securityHeaders } from './plugins/security.ts';
@@ -106,6 +107,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     void reply.headers(headers).header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  listApiRoutes(app, DOCS_PREFIX);
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined || !route.url.startsWith('/api/')) return;
     route.bodyLimit = route.config?.auth === 'user' ? API_BODY_LIMIT : PUBLIC_BODY_LIMIT;

@@ -1,5 +1,6 @@
 // In the components project (jsdom): the client runs against window, storage and the toasts.
 import { screen } from '@testing-library/react';
+import { dictEndpoints } from '@clearplay/contract/constants';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveApi } from '../test/fake-api.ts';
 import { api, configureApiClient, sessionEnding } from './api-client.ts';
@@ -158,5 +159,33 @@ describe('a session being ended', () => {
     setToken('new-token');
     await expect(api.get('/admin/order/list')).resolves.toBeNull();
     expect(calls).toHaveLength(1);
+  });
+});
+
+/** A declared endpoint is called by name: method and path from the declaration, `:name` segments filled in. */
+describe('api.call', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    removeToken();
+  });
+
+  it('sends the declared method and path, with the path parameters encoded and the query', async () => {
+    setToken('live-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: { list: [], total: 0 } }));
+    const page = await api.call(dictEndpoints.dataList, { params: { type: 'a/b c' }, query: { page: 2, label: '' } });
+    expect(page).toEqual({ list: [], total: 0 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.method).toBe('GET');
+    expect(calls[0]?.path).toBe('/api/admin/dict/data/a%2Fb%20c');
+    expect(calls[0]?.query.toString()).toBe('page=2');
+  });
+
+  it('sends the body as JSON with the declared method', async () => {
+    setToken('live-token');
+    const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
+    await api.call(dictEndpoints.deleteType, { params: { id: 7 } });
+    await api.call(dictEndpoints.updateType, { body: { id: 7, code: 'game', name: '游戏' } });
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['DELETE /api/admin/dict/type/7', 'PUT /api/admin/dict/type']);
+    expect(calls[1]?.body).toEqual({ id: 7, code: 'game', name: '游戏' });
   });
 });

@@ -1,5 +1,5 @@
-import type { ApiEnvelope } from '@clearplay/contract';
-import { SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
+import type { ApiEnvelope, BodyOf, Endpoint, ParamsOf, QueryOf, ResponseOf } from '@clearplay/contract';
+import { fillPath, SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { i18n, currentLocale } from './i18n.ts';
 import { getToken } from './storage.ts';
 import { showSessionEndedDialog, toastError } from './feedback.ts';
@@ -328,7 +328,53 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
+type ParamsInput<E> = [ParamsOf<E>] extends [never] ? { params?: never } : { params: ParamsOf<E> };
+type QueryInput<E> = [QueryOf<E>] extends [never]
+  ? { query?: never }
+  : object extends QueryOf<E>
+    ? { query?: QueryOf<E> }
+    : { query: QueryOf<E> };
+type BodyInput<E> = [BodyOf<E>] extends [never] ? { body?: never } : { body: BodyOf<E> };
+
+/**
+ * What a call of a declared endpoint takes: its path parameters, query and body as the
+ * contract declares them, and the options of any call (signal, session, quiet, …).
+ */
+export type CallInput<E> = ParamsInput<E> & QueryInput<E> & BodyInput<E> & Omit<RequestOptions, 'params' | 'body'>;
+
+/**
+ * Calls a declared endpoint (decision 0096): `api.call(dictEndpoints.typeList, { query, signal })`.
+ * Method and path come from the declaration, `:name` segments from `params`; the answer is
+ * typed by the declaration's response schema. Same envelope and error catalogue as `request`.
+ */
+function call<E extends Endpoint>(
+  endpoint: E,
+  ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<ResponseOf<E>> {
+  const { params, query, body, ...options } = (input ?? {}) as RequestOptions & { query?: RequestOptions['params'] };
+  const path = fillPath(endpoint.path, params as Record<string, string | number> | undefined);
+  return request<ResponseOf<E>>(endpoint.method, path, { ...options, params: query, body });
+}
+
+/**
+ * A conditional GET (a poll) of a declared endpoint: `getIfChanged` with the declaration's
+ * path and answer type.
+ */
+function callIfChanged<E extends Endpoint<'GET'>>(
+  endpoint: E,
+  etag: string | null,
+  ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<Revalidated<ResponseOf<E>>> {
+  const { params, query, body: _body, ...options } = (input ?? {}) as RequestOptions & { query?: RequestOptions['params'] };
+  return getIfChanged<ResponseOf<E>>(fillPath(endpoint.path, params as Record<string, string | number> | undefined), etag, {
+    ...options,
+    params: query,
+  });
+}
+
 export const api = {
+  call,
+  callIfChanged,
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('PUT', path, { ...options, body }),

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DictData, DictDataNode, DictStore } from '@clearplay/contract';
-import { localizedLabel } from '@clearplay/contract/constants';
+import { dictEndpoints, localizedLabel } from '@clearplay/contract/constants';
 import { api } from './api-client.ts';
 import { queryClient } from './query-client.ts';
 import { isLoggedIn } from './storage.ts';
@@ -14,7 +14,7 @@ import { isLoggedIn } from './storage.ts';
  */
 export const dictsQueryKey = ['dicts', 'all'] as const;
 
-export const getDicts = (signal?: AbortSignal): Promise<DictStore> => api.get<DictStore>('/admin/dict/all', { signal });
+export const getDicts = (signal?: AbortSignal): Promise<DictStore> => api.call(dictEndpoints.all, { signal });
 
 export const dictsQueryOptions = () =>
   queryOptions({

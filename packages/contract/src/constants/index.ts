@@ -22,3 +22,4 @@ export * from './history.ts';
 export * from './routes.ts';
 export * from './view-as.ts';
 export * from './tracking.ts';
+export * from './endpoints/index.ts';

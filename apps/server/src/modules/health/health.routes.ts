@@ -1,9 +1,10 @@
-import { HealthData, ReadyData } from '@clearplay/contract';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { healthEndpoints as api, ReadyData } from '@clearplay/contract';
+import type { FastifyPluginAsync } from 'fastify';
 import { pingDb } from '../../db/index.ts';
 import { migrationsPending } from '../../db/migrate.ts';
 import { responses } from '../../lib/envelope.ts';
 import { t } from '../../lib/messages.ts';
+import { route } from '../../http/endpoint.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 
 /**
@@ -13,26 +14,12 @@ import { localeOf, type RouteDeps } from '../../http/route-context.ts';
  * - GET /api/ready answers 200 once the database answers and every migration has run, 503
  *   with the envelope otherwise (send it no traffic meanwhile).
  */
-const healthRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
-  app.get(
-    '/health',
-    {
-      config: { auth: 'public' },
-      schema: { tags: ['health'], summary: 'Liveness: the process is running', response: responses(HealthData) },
-    },
-    async () => ({ status: 200, msg: 'ok', data: { uptimeSeconds: Math.round(process.uptime()) } }),
-  );
+const healthRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
+  route(app, api.health, async () => ({ status: 200, msg: 'ok', data: { uptimeSeconds: Math.round(process.uptime()) } }));
 
-  app.get(
-    '/ready',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags: ['health'],
-        summary: 'Readiness: database reachable and migrations done; body status 503 when not',
-        response: { ...responses(ReadyData), 503: responses(ReadyData)[200] },
-      },
-    },
+  route(
+    app,
+    api.ready,
     async (request, reply) => {
       if (!(await pingDb(db))) {
         return reply
@@ -54,6 +41,7 @@ const healthRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
       }
       return { status: 200, msg: 'ok', data: { db: 'up' as const, migrations: 'done' as const } };
     },
+    { response: { 503: responses(ReadyData)[200] } },
   );
 };
 

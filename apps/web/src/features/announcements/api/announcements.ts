@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnnouncementAddBody, AnnouncementItem, AnnouncementListQuery } from '@clearplay/contract';
+import type { AnnouncementAddBody, AnnouncementListQuery } from '@clearplay/contract';
+import { announcementEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /** Every announcement query starts with this key. */
@@ -7,12 +8,11 @@ export const announcementsQueryKey = ['announcements'] as const;
 /** The workplace shows the latest announcements: its query is refreshed with them. */
 const WORKPLACE_QUERY_KEY = ['workplace'] as const;
 
-export const getAnnouncements = (params: AnnouncementListQuery, signal?: AbortSignal) =>
-  api.get<{ list: AnnouncementItem[]; total: number }>('/admin/announcement/list', { params, signal });
+export const getAnnouncements = (query: AnnouncementListQuery, signal?: AbortSignal) =>
+  api.call(announcementEndpoints.list, { query, signal });
 
 /** GET /admin/announcement/detail: one announcement, for every signed-in role (what a notice opens). */
-export const getAnnouncement = (id: number, signal?: AbortSignal) =>
-  api.get<AnnouncementItem>('/admin/announcement/detail', { params: { id }, signal });
+export const getAnnouncement = (id: number, signal?: AbortSignal) => api.call(announcementEndpoints.detail, { query: { id }, signal });
 
 export const useAnnouncement = (id: number | null) =>
   useQuery({
@@ -37,6 +37,6 @@ function useAnnouncementMutation<Vars, Result>(mutationFn: (vars: Vars) => Promi
 }
 
 export const useAddAnnouncement = () =>
-  useAnnouncementMutation((body: AnnouncementAddBody) => api.post<AnnouncementItem>('/admin/announcement/add', body));
+  useAnnouncementMutation((body: AnnouncementAddBody) => api.call(announcementEndpoints.add, { body }));
 export const useDeleteAnnouncement = () =>
-  useAnnouncementMutation((id: number) => api.get<null>('/admin/announcement/delete', { params: { id } }));
+  useAnnouncementMutation((id: number) => api.call(announcementEndpoints.delete, { query: { id } }));

@@ -2,16 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   LIST_CLASSES,
   DictDataCreateBody,
-  DictDataItem,
   DictDataListQuery,
-  DictDataNode,
   DictDataUpdateBody,
   DictTypeCreateBody,
-  DictTypeItem,
   DictTypeListQuery,
   DictTypeUpdateBody,
 } from '@clearplay/contract';
-import type { TablePage } from '../../../components/SearchTable/index.ts';
+import { dictEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import { refreshDicts } from '../../../lib/dicts.ts';
 
@@ -30,14 +27,12 @@ export const dictTypeOptionsQueryKey = [...dictAdminQueryKey, 'type-options'] as
 export const dictDataListQueryKey = (type: string) => [...dictAdminQueryKey, 'data', type] as const;
 export const dictDataTreeQueryKey = (type: string) => [...dictAdminQueryKey, 'tree', type] as const;
 
-export const getDictTypes = (params: DictTypeListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<DictTypeItem>>('/admin/dict/type/list', { params, signal });
+export const getDictTypes = (query: DictTypeListQuery, signal?: AbortSignal) => api.call(dictEndpoints.typeList, { query, signal });
 
-export const getDictData = (type: string, params: DictDataListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<DictDataItem>>(`/admin/dict/data/${encodeURIComponent(type)}`, { params, signal });
+export const getDictData = (type: string, query: DictDataListQuery, signal?: AbortSignal) =>
+  api.call(dictEndpoints.dataList, { params: { type }, query, signal });
 
-export const getDictDataTree = (type: string, signal?: AbortSignal) =>
-  api.get<DictDataNode[]>(`/admin/dict/data/tree/${encodeURIComponent(type)}`, { signal });
+export const getDictDataTree = (type: string, signal?: AbortSignal) => api.call(dictEndpoints.dataTree, { params: { type }, signal });
 
 /** Every type, for the data tab's type selector. */
 export const useDictTypeOptions = () =>
@@ -67,9 +62,9 @@ function useDictMutation<Vars, Result = null>(mutationFn: (vars: Vars) => Promis
   });
 }
 
-export const useCreateDictType = () => useDictMutation((body: DictTypeCreateBody) => api.post<DictTypeItem>('/admin/dict/type', body));
-export const useUpdateDictType = () => useDictMutation((body: DictTypeUpdateBody) => api.put<DictTypeItem>('/admin/dict/type', body));
-export const useDeleteDictType = () => useDictMutation((id: number) => api.delete<null>(`/admin/dict/type/${id}`));
-export const useCreateDictData = () => useDictMutation((body: DictDataCreate) => api.post<DictDataItem>('/admin/dict/data', body));
-export const useUpdateDictData = () => useDictMutation((body: DictDataUpdate) => api.put<DictDataItem>('/admin/dict/data', body));
-export const useDeleteDictData = () => useDictMutation((id: number) => api.delete<null>(`/admin/dict/data/${id}`));
+export const useCreateDictType = () => useDictMutation((body: DictTypeCreateBody) => api.call(dictEndpoints.createType, { body }));
+export const useUpdateDictType = () => useDictMutation((body: DictTypeUpdateBody) => api.call(dictEndpoints.updateType, { body }));
+export const useDeleteDictType = () => useDictMutation((id: number) => api.call(dictEndpoints.deleteType, { params: { id } }));
+export const useCreateDictData = () => useDictMutation((body: DictDataCreate) => api.call(dictEndpoints.createData, { body }));
+export const useUpdateDictData = () => useDictMutation((body: DictDataUpdate) => api.call(dictEndpoints.updateData, { body }));
+export const useDeleteDictData = () => useDictMutation((id: number) => api.call(dictEndpoints.deleteData, { params: { id } }));

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
+import type { LedgerQuery, RechargeBody } from '@clearplay/contract';
+import { ledgerEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /** Query keys of the shop ledgers: a recharge invalidates `ledgerKeys.all`. */
@@ -10,8 +11,7 @@ export const ledgerKeys = {
 };
 
 /** GET /admin/user/ledger: one page of a shop's ledger (newest first) and its balance. */
-export const getLedger = (query: LedgerQuery, signal?: AbortSignal) =>
-  api.get<LedgerPage>('/admin/user/ledger', { params: { ...query }, signal });
+export const getLedger = (query: LedgerQuery, signal?: AbortSignal) => api.call(ledgerEndpoints.ledger, { query, signal });
 
 /**
  * One page of the ledger of `userId` (idle while null). While the next page of the same shop
@@ -29,7 +29,7 @@ export const useLedger = (userId: number | null, page: number, pageSize: number)
 export function useRecharge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: RechargeBody) => api.post<RechargeResult>('/admin/user/recharge', body),
+    mutationFn: (body: RechargeBody) => api.call(ledgerEndpoints.recharge, { body }),
     onSuccess: (_, body) => queryClient.invalidateQueries({ queryKey: ledgerKeys.user(body.userId) }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { MessageListQuery, MessagePage, MessageReadResult, UnreadCounts } from '@clearplay/contract';
-import { MESSAGE_POLL_MS, type MessageKind } from '@clearplay/contract/constants';
-import { api, getIfChanged } from '../../../lib/api-client.ts';
+import type { MessageListQuery, UnreadCounts } from '@clearplay/contract';
+import { MESSAGE_POLL_MS, messageEndpoints, type MessageKind } from '@clearplay/contract/constants';
+import { api } from '../../../lib/api-client.ts';
 
 /** Query keys of the message box: a mark-read or a new item invalidates `messageKeys.all`. */
 export const messageKeys = {
@@ -12,8 +12,7 @@ export const messageKeys = {
 };
 
 /** GET /admin/message/list: one page of the caller's messages, with the unread counts. */
-export const getMessages = (query: MessageListQuery, signal?: AbortSignal) =>
-  api.get<MessagePage>('/admin/message/list', { params: { ...query }, signal });
+export const getMessages = (query: MessageListQuery, signal?: AbortSignal) => api.call(messageEndpoints.list, { query, signal });
 
 interface UnreadState {
   counts: UnreadCounts;
@@ -30,7 +29,7 @@ const EMPTY: UnreadCounts = { message: 0, notice: 0, todo: 0, total: 0 };
  */
 async function pollUnread(queryClient: QueryClient, signal: AbortSignal): Promise<UnreadState> {
   const previous = queryClient.getQueryData<UnreadState>(messageKeys.unread);
-  const answer = await getIfChanged<UnreadCounts>('/admin/message/unread', previous?.etag ?? null, { signal, quiet: true });
+  const answer = await api.callIfChanged(messageEndpoints.unread, previous?.etag ?? null, { signal, quiet: true });
   if (!answer.changed) return previous ?? { counts: EMPTY, etag: null };
   if (previous !== undefined && previous.etag !== answer.etag) void queryClient.invalidateQueries({ queryKey: messageKeys.lists });
   return { counts: answer.data, etag: answer.etag };
@@ -62,7 +61,7 @@ export const useMessages = (query: MessageListQuery, enabled = true) =>
 export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: readonly number[]) => api.post<MessageReadResult>('/admin/message/read', { ids }),
+    mutationFn: (ids: readonly number[]) => api.call(messageEndpoints.read, { body: { ids: [...ids] } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { OrderHistory } from '@clearplay/contract';
-import { normalizeMac } from '@clearplay/contract/constants';
+import { normalizeMac, orderEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import { orderKeys } from './orders.ts';
 
@@ -28,7 +27,7 @@ export function historyParams(lookup: HistoryLookup): { objWechat?: string; mac?
 }
 
 export const getOrderHistory = (params: NonNullable<ReturnType<typeof historyParams>>, signal?: AbortSignal) =>
-  api.get<OrderHistory>('/admin/order/history', { params, signal });
+  api.call(orderEndpoints.history, { query: params, signal });
 
 /** `value`, once it has not changed for `ms`. */
 export function useDebounced<T>(value: T, ms: number): T {

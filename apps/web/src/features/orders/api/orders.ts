@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OrderCreateBody, OrderDeleteResult, OrderItem, OrderListQuery, OrderUpdateBody } from '@clearplay/contract';
-import type { TablePage } from '../../../components/SearchTable/index.ts';
+import type { OrderCreateBody, OrderListQuery, OrderUpdateBody } from '@clearplay/contract';
+import { orderEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /** Query keys of the order screen, defined once: a change invalidates `orderKeys.all`. */
@@ -11,10 +11,9 @@ export const orderKeys = {
   detail: (id: number) => [...orderKeys.details(), id] as const,
 };
 
-export const getOrders = (params: OrderListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<OrderItem>>('/admin/order/list', { params, signal });
+export const getOrders = (query: OrderListQuery, signal?: AbortSignal) => api.call(orderEndpoints.list, { query, signal });
 
-export const getOrder = (id: number, signal?: AbortSignal) => api.get<OrderItem>('/admin/order/detail', { params: { id }, signal });
+export const getOrder = (id: number, signal?: AbortSignal) => api.call(orderEndpoints.detail, { query: { id }, signal });
 
 /** One order (the detail modal and the edit form); idle while `id` is null. */
 export const useOrder = (id: number | null | undefined) =>
@@ -33,11 +32,11 @@ function useOrderMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<Resu
   });
 }
 
-export const useCreateOrder = () => useOrderMutation((body: OrderCreateBody) => api.post<OrderItem>('/admin/order/create', body));
-export const useUpdateOrder = () => useOrderMutation((body: OrderUpdateBody) => api.post<OrderItem>('/admin/order/update', body));
+export const useCreateOrder = () => useOrderMutation((body: OrderCreateBody) => api.call(orderEndpoints.create, { body }));
+export const useUpdateOrder = () => useOrderMutation((body: OrderUpdateBody) => api.call(orderEndpoints.update, { body }));
 /** Deletes one or many orders by id. */
 export const useDeleteOrders = () =>
-  useOrderMutation((ids: readonly number[]) => api.post<OrderDeleteResult>('/admin/order/delete', { ids }));
+  useOrderMutation((ids: readonly number[]) => api.call(orderEndpoints.delete, { body: { ids: [...ids] } }));
 
 /** Saves the order's ZIP (images by kind plus a summary) under the server's file name. */
 export const downloadOrder = (id: number) => api.download('/admin/order/download', { params: { id }, fallbackName: `order-${id}.zip` });

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RoleCreateBody, RoleItem, RoleListQuery, RoleUpdateBody } from '@clearplay/contract';
-import type { TablePage } from '../../../components/SearchTable/index.ts';
+import type { RoleCreateBody, RoleListQuery, RoleUpdateBody } from '@clearplay/contract';
+import { roleEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /** Every role query starts with this key (the users screen's role options too). */
 export const rolesQueryKey = ['roles'] as const;
 export const roleListQueryKey = [...rolesQueryKey, 'list'] as const;
 
-export const getRoles = (params: RoleListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<RoleItem>>('/admin/role/list', { params, signal });
+export const getRoles = (query: RoleListQuery, signal?: AbortSignal) => api.call(roleEndpoints.list, { query, signal });
 
 function useRoleMutation<Vars, Result = null>(mutationFn: (vars: Vars) => Promise<Result>) {
   const queryClient = useQueryClient();
@@ -18,6 +17,6 @@ function useRoleMutation<Vars, Result = null>(mutationFn: (vars: Vars) => Promis
   });
 }
 
-export const useCreateRole = () => useRoleMutation((body: RoleCreateBody) => api.post<RoleItem>('/admin/role/create', body));
-export const useUpdateRole = () => useRoleMutation((body: RoleUpdateBody) => api.post<RoleItem>('/admin/role/update', body));
-export const useDeleteRole = () => useRoleMutation((id: number) => api.get<null>('/admin/role/delete', { params: { id } }));
+export const useCreateRole = () => useRoleMutation((body: RoleCreateBody) => api.call(roleEndpoints.create, { body }));
+export const useUpdateRole = () => useRoleMutation((body: RoleUpdateBody) => api.call(roleEndpoints.update, { body }));
+export const useDeleteRole = () => useRoleMutation((id: number) => api.call(roleEndpoints.delete, { query: { id } }));

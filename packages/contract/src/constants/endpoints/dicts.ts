@@ -1,0 +1,102 @@
+import { endpoint } from './endpoint.ts';
+
+const tag = 'dict';
+
+/** Dictionaries: the store every session loads, and the admin screen's calls. */
+export const dictEndpoints = {
+  all: endpoint({
+    method: 'GET',
+    path: '/admin/dict/all',
+    access: { auth: 'user', records: 'shared' },
+    summary: 'Every enabled dictionary entry, flat and as trees',
+    tag,
+    schemas: (s) => ({ response: s.DictStore }),
+  }),
+  typeList: endpoint({
+    method: 'GET',
+    path: '/admin/dict/type/list',
+    access: { auth: 'user', permission: 'dict:view', records: 'shared' },
+    summary: 'Dictionary types, with their entry counts',
+    tag,
+    schemas: (s) => ({ query: s.DictTypeListQuery, response: s.Page(s.DictTypeItem) }),
+  }),
+  createType: endpoint({
+    method: 'POST',
+    path: '/admin/dict/type',
+    access: { auth: 'user', permission: 'dict:create', records: 'shared' },
+    log: { module: 'dict', action: 'createType' },
+    summary: 'Create a dictionary type',
+    tag,
+    schemas: (s) => ({ body: s.DictTypeCreateBody, response: s.DictTypeItem }),
+  }),
+  updateType: endpoint({
+    method: 'PUT',
+    path: '/admin/dict/type',
+    access: { auth: 'user', permission: 'dict:update', records: 'shared' },
+    log: { module: 'dict', action: 'updateType' },
+    summary: 'Update a dictionary type (a new code carries over to its entries)',
+    tag,
+    schemas: (s) => ({ body: s.DictTypeUpdateBody, response: s.DictTypeItem }),
+  }),
+  deleteType: endpoint({
+    method: 'DELETE',
+    path: '/admin/dict/type/:id',
+    access: { auth: 'user', permission: 'dict:delete', records: 'shared' },
+    log: { module: 'dict', action: 'deleteType' },
+    summary: 'Delete a dictionary type and all its entries',
+    tag,
+    schemas: (s) => ({ params: s.DictIdParams, response: s.Empty }),
+  }),
+  dataList: endpoint({
+    method: 'GET',
+    path: '/admin/dict/data/:type',
+    access: { auth: 'user', permission: 'dict:view', records: 'shared' },
+    summary: "One type's entries (disabled included)",
+    tag,
+    schemas: (s) => ({ params: s.DictTypeParams, query: s.DictDataListQuery, response: s.Page(s.DictDataItem) }),
+  }),
+  createData: endpoint({
+    method: 'POST',
+    path: '/admin/dict/data',
+    access: { auth: 'user', permission: 'dict:create', records: 'shared' },
+    log: { module: 'dict', action: 'createData' },
+    summary: 'Create a dictionary entry',
+    tag,
+    schemas: (s) => ({ body: s.DictDataCreateBody, response: s.DictDataItem }),
+  }),
+  updateData: endpoint({
+    method: 'PUT',
+    path: '/admin/dict/data',
+    access: { auth: 'user', permission: 'dict:update', records: 'shared' },
+    log: { module: 'dict', action: 'updateData' },
+    summary: 'Update a dictionary entry (the status toggle sends the status)',
+    tag,
+    schemas: (s) => ({ body: s.DictDataUpdateBody, response: s.DictDataItem }),
+  }),
+  deleteData: endpoint({
+    method: 'DELETE',
+    path: '/admin/dict/data/:id',
+    access: { auth: 'user', permission: 'dict:delete', records: 'shared' },
+    log: { module: 'dict', action: 'deleteData' },
+    summary: 'Delete a dictionary entry that has no children',
+    tag,
+    schemas: (s) => ({ params: s.DictIdParams, response: s.Empty }),
+  }),
+  typesWithData: endpoint({
+    method: 'GET',
+    path: '/admin/dict/type-data/all',
+    access: { auth: 'user', permission: 'dict:view', records: 'shared' },
+    summary: 'Every type with every entry (admin view)',
+    tag,
+    schemas: (s) => ({ response: s.Type.Array(s.DictTypeWithData) }),
+  }),
+  dataTree: endpoint({
+    method: 'GET',
+    path: '/admin/dict/data/tree/:type',
+    // Like `all`: enabled entries are what every signed-in screen shows.
+    access: { auth: 'user', records: 'shared' },
+    summary: "One type's enabled entries as a tree",
+    tag,
+    schemas: (s) => ({ params: s.DictTypeParams, response: s.DictDataTree }),
+  }),
+};

@@ -1,0 +1,52 @@
+/**
+ * Every endpoint of the API, declared once (decision 0096). Grouped by module noun; the web
+ * imports the group it calls (e.g. `dictEndpoints`), so a screen's chunk carries only its own
+ * declarations. `endpoints` gathers every group for the server's checks and the OpenAPI
+ * document; `endpointList` flattens it with each declaration's name (`dicts.typeList`).
+ */
+import { dictEndpoints } from './dicts.ts';
+import { roleEndpoints } from './roles.ts';
+import { logEndpoints } from './logs.ts';
+import { announcementEndpoints } from './announcements.ts';
+import { workplaceEndpoints } from './workplace.ts';
+import { ledgerEndpoints } from './ledger.ts';
+import { menuEndpoints } from './menu.ts';
+import { orderEndpoints } from './orders.ts';
+import { viewAsEndpoints } from './view-as.ts';
+import { healthEndpoints } from './health.ts';
+import { messageEndpoints } from './messages.ts';
+import type { Endpoint } from './endpoint.ts';
+
+export * from './endpoint.ts';
+export { dictEndpoints } from './dicts.ts';
+export { roleEndpoints } from './roles.ts';
+export { logEndpoints } from './logs.ts';
+export { announcementEndpoints } from './announcements.ts';
+export { workplaceEndpoints } from './workplace.ts';
+export { ledgerEndpoints } from './ledger.ts';
+export { menuEndpoints } from './menu.ts';
+export { orderEndpoints } from './orders.ts';
+export { viewAsEndpoints } from './view-as.ts';
+export { healthEndpoints } from './health.ts';
+export { messageEndpoints } from './messages.ts';
+export { UNDECLARED_ROUTES } from './undeclared.ts';
+
+export const endpoints = {
+  dicts: dictEndpoints,
+  roles: roleEndpoints,
+  logs: logEndpoints,
+  announcements: announcementEndpoints,
+  workplace: workplaceEndpoints,
+  ledger: ledgerEndpoints,
+  menu: menuEndpoints,
+  orders: orderEndpoints,
+  viewAs: viewAsEndpoints,
+  health: healthEndpoints,
+  messages: messageEndpoints,
+} satisfies Record<string, Record<string, Endpoint>>;
+
+/** Every declaration with its name, `group.call`. */
+export const endpointList = (): { name: string; endpoint: Endpoint }[] =>
+  Object.entries(endpoints).flatMap(([group, calls]) =>
+    Object.entries(calls).map(([call, declared]) => ({ name: `${group}.${call}`, endpoint: declared as Endpoint })),
+  );
