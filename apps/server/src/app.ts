@@ -34,6 +34,7 @@ export const REDACT_PATHS = [
   '*.secretKey',
   '*.uploadKeys',
   '*.evidenceUrlSecret',
+  '*.totp',
 ];
 
 /**

@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_avatar_messages.ts';
 import * as m0013 from './migrations/0013_dict_label_en.ts';
 import * as m0014 from './migrations/0014_rate_limits.ts';
 import * as m0015 from './migrations/0015_role_description_en.ts';
+import * as m0016 from './migrations/0016_second_factor.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0013_dict_label_en': m0013,
   '0014_rate_limits': m0014,
   '0015_role_description_en': m0015,
+  '0016_second_factor': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -107,8 +107,16 @@ export interface TestContextOptions {
 /** A migrated, seeded database and an app built on it (not listening; use app.inject). */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
+  // TOTP_REQUIRED=none unless a test says otherwise: the suites sign in as super admins and admins
+  // with a password only; two-step verification has its own tests (modules/auth/second-factor.test.ts).
   const config = loadConfig(
-    { WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'), INIT_ADMIN_PASSWORD: 'Admin12345', ...database.env, ...options.env },
+    {
+      WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'),
+      INIT_ADMIN_PASSWORD: 'Admin12345',
+      TOTP_REQUIRED: 'none',
+      ...database.env,
+      ...options.env,
+    },
     [],
   );
   const db = createDb(config.database, config.dbLimits);
