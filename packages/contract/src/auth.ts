@@ -40,8 +40,6 @@ export type LoginChallenge = Static<typeof LoginChallenge>;
 export const LoginData = Type.Union([LoginSession, LoginChallenge]);
 export type LoginData = Static<typeof LoginData>;
 
-export const isLoginChallenge = (data: LoginData): data is LoginChallenge => 'secondFactor' in data;
-
 /** A sign-in ticket: `st_` + base64url of 32 random bytes. */
 export const LoginTicket = Type.String({ minLength: 1, maxLength: 64 });
 /** A six-digit authenticator code (spaces are tolerated and ignored by the server). */

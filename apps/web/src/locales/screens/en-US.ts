@@ -119,6 +119,11 @@ const screensEnUS: ScreenMessages = {
   'user.status.enableHint': 'They will be able to sign in again.',
   'user.status.enable': 'Enable',
   'user.resetPassword': 'Reset password',
+  'user.resetSecondFactor': 'Reset two-step verification',
+  'user.resetSecondFactor.title': 'Reset two-step verification',
+  'user.resetSecondFactor.confirm':
+    'Remove the authenticator app and recovery codes of {{name}}? All of their sessions end now; a role that needs two-step verification sets it up again at the next sign-in.',
+  'user.resetSecondFactor.done': 'Two-step verification of {{name}} reset',
   'user.resetPassword.title': 'Reset the password of {{name}}',
   'user.resetPassword.help': "All of the user's open sessions end at once.",
   'user.subscription.subscribe': 'Subscribe',

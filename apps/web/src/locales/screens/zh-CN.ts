@@ -122,6 +122,11 @@ const screensZhCN = {
   'user.status.enableHint': '启用后该用户可以重新登录。',
   'user.status.enable': '启用',
   'user.resetPassword': '重置密码',
+  'user.resetSecondFactor': '重置两步验证',
+  'user.resetSecondFactor.title': '重置两步验证',
+  'user.resetSecondFactor.confirm':
+    '确定要移除 {{name}} 的验证器应用和恢复码吗？其所有会话将立即退出；需要两步验证的角色在下次登录时重新设置。',
+  'user.resetSecondFactor.done': '已重置 {{name}} 的两步验证',
   'user.resetPassword.title': '重置 {{name}} 的密码',
   'user.resetPassword.help': '重置后该用户所有已登录的会话立即失效。',
   'user.subscription.subscribe': '订阅',
