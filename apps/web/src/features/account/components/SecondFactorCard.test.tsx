@@ -15,7 +15,11 @@ function serve(initial: SecondFactorState) {
   return serveApi((call) => {
     if (call.path === '/api/admin/account/second-factor') return { status: 200, msg: 'ok', data: state };
     if (call.path === '/api/admin/account/second-factor/enrol')
-      return { status: 200, msg: 'ok', data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCode: 'data:image/png;base64,AAAA' } };
+      return {
+        status: 200,
+        msg: 'ok',
+        data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCode: 'data:image/png;base64,AAAA' },
+      };
     if (call.path === '/api/admin/account/second-factor/confirm') {
       if ((call.body as { code: string }).code !== '123456') return { status: 400, msg: '验证码错误', data: null };
       state = { ...state, enabled: true, enabledTime: '2026-11-27T00:00:00.000Z', recoveryCodesLeft: 10 };
