@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Button } from 'antd';
-import { CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -38,7 +37,7 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
           </li>
         ))}
       </ol>
-      <Button icon={<CopyOutlined />} onClick={() => void copy()} data-testid="recovery-codes-copy">
+      <Button onClick={() => void copy()} data-testid="recovery-codes-copy">
         {copied ? t('secondFactor.recoveryCodes.copied') : t('secondFactor.recoveryCodes.copy')}
       </Button>
     </div>

@@ -2,6 +2,7 @@ import { pagesEnUS } from './pages.en-US.ts';
 import { workplaceEnUS } from './workplace.en-US.ts';
 import type { ScreenMessages } from './zh-CN.ts';
 import { accountEnUS } from './account.en-US.ts';
+import { secondFactorEnUS } from './second-factor.en-US.ts';
 import { messagesEnUS } from './messages.en-US.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
@@ -289,6 +290,7 @@ const screensEnUS: ScreenMessages = {
   ...visitsEnUS,
   ...messagesEnUS,
   ...accountEnUS,
+  ...secondFactorEnUS,
   ...historyEnUS,
   ...settingsEnUS,
   ...pagesEnUS,

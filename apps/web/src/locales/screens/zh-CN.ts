@@ -2,6 +2,7 @@ import { pagesZhCN } from './pages.zh-CN.ts';
 import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { accountZhCN } from './account.zh-CN.ts';
+import { secondFactorZhCN } from './second-factor.zh-CN.ts';
 import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
@@ -292,6 +293,7 @@ const screensZhCN = {
   ...visitsZhCN,
   ...messagesZhCN,
   ...accountZhCN,
+  ...secondFactorZhCN,
   ...historyZhCN,
   ...settingsZhCN,
   ...pagesZhCN,

@@ -1,4 +1,4 @@
-import type { AccountProfile, LoginBody, LoginData, SecondFactorBody, SecondFactorLoginData, TotpEnrolment } from '@clearplay/contract';
+import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -17,11 +17,3 @@ export const savedLocale = (): Promise<AccountProfile['locale']> =>
     .get<AccountProfile>('/admin/account/profile', { session: 'guard', quiet: true })
     .then((p) => p.locale)
     .catch(() => null);
-
-/** POST /api/admin/user/login/enrol: the secret and QR code of the authenticator app an account must set up before it signs in. */
-export const loginEnrol = (ticket: string): Promise<TotpEnrolment> =>
-  api.post<TotpEnrolment>('/admin/user/login/enrol', { ticket }, { session: 'guard', quiet: true });
-
-/** POST /api/admin/user/login/second-factor: the ticket with the app's code or a recovery code; answers the session. */
-export const loginSecondFactor = (body: SecondFactorBody): Promise<SecondFactorLoginData> =>
-  api.post<SecondFactorLoginData>('/admin/user/login/second-factor', body, { session: 'guard', quiet: true });

@@ -139,10 +139,7 @@ export function LoginForm() {
         <SecondFactorStep
           challenge={challenge.challenge}
           onSignedIn={(token) => enter(token, challenge.username, challenge.remember)}
-          onRestart={() => {
-            setChallenge(null);
-            setPassword('');
-          }}
+          onRestart={() => setChallenge(null)}
         />
       </Suspense>
     );

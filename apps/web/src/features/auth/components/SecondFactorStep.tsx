@@ -1,12 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, type InputRef } from 'antd';
 import Input from 'antd/es/input/Input';
-import { SafetyOutlined } from '@ant-design/icons';
 import type { LoginChallenge, TotpEnrolment } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
-import { RecoveryCodes } from '../../../components/RecoveryCodes.tsx';
-import { loginEnrol, loginSecondFactor } from '../api/login.ts';
+import { loadScreenMessages } from '../../../lib/i18n.ts';
+import { loginEnrol, loginSecondFactor } from '../api/second-factor.ts';
+
+// Loaded when shown, so its chunk is not in the list the login page's first load carries for this step.
+const RecoveryCodes = lazy(() => import('../../../components/RecoveryCodes.tsx').then((m) => ({ default: m.RecoveryCodes })));
 
 export interface SecondFactorStepProps {
   challenge: LoginChallenge;
@@ -32,6 +34,18 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: S
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [done, setDone] = useState<{ token: string; recoveryCodes: string[] } | null>(null);
   const inputRef = useRef<InputRef>(null);
+  // Its texts are in the screens' messages (not the login page's first load): shown once they are there.
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void loadScreenMessages()
+      .catch(() => undefined)
+      .then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   useEffect(() => {
     if (!enrol) return;
@@ -45,7 +59,7 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: S
     };
   }, [enrol, challenge.ticket, t]);
 
-  useEffect(() => inputRef.current?.focus(), [useRecovery, enrolment]);
+  useEffect(() => inputRef.current?.focus(), [useRecovery, enrolment, ready]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -73,11 +87,15 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: S
     }
   };
 
+  if (!ready) return null;
+
   if (done !== null) {
     return (
       <div className="login-form" data-testid="login-recovery-codes">
         <h2 className="login-step-title">{t('login.secondFactor.saveCodes.title')}</h2>
-        <RecoveryCodes codes={done.recoveryCodes} />
+        <Suspense fallback={null}>
+          <RecoveryCodes codes={done.recoveryCodes} />
+        </Suspense>
         <Button
           type="primary"
           size="large"
@@ -98,9 +116,7 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: S
 
   return (
     <form className="login-form" noValidate onSubmit={(e) => void submit(e)} data-testid="login-second-factor">
-      <h2 className="login-step-title">
-        <SafetyOutlined /> {t(enrol ? 'login.secondFactor.enrol.title' : 'login.secondFactor.title')}
-      </h2>
+      <h2 className="login-step-title">{t(enrol ? 'login.secondFactor.enrol.title' : 'login.secondFactor.title')}</h2>
       {enrol ? (
         <div className="login-enrol" data-testid="login-enrol">
           <p className="login-step-text">{t('login.secondFactor.enrol.text')}</p>
