@@ -104,7 +104,11 @@ export async function onEachTarget<T>(label: string, run: (target: Target) => Pr
  * connection to it. `firstStart` then gives the database what a first start writes.
  */
 export function appOn(target: Target): { config: AppConfig; db: Db } {
-  const config = loadConfig({ ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') }, []);
+  // TOTP_REQUIRED=none: the benches sign in as the super admin with the password alone (decision 0091).
+  const config = loadConfig(
+    { ...target.env, INIT_ADMIN_PASSWORD: ADMIN_PASSWORD, TOTP_REQUIRED: 'none', WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist') },
+    [],
+  );
   return { config, db: createDb(config.database) };
 }
 

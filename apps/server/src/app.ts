@@ -35,6 +35,7 @@ export const REDACT_PATHS = [
   '*.secretKey',
   '*.uploadKeys',
   '*.evidenceUrlSecret',
+  '*.totp',
 ];
 
 /**

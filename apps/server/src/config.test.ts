@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       demo: false,
       logLevel: 'info',
       retention: { days: 180, uploadGraceHours: 24, intervalMinutes: 60, messageDays: 90 },
+      totp: { required: 'admins', secretKey: null },
     });
     expect(resolve(REPO_ROOT, 'apps/server/src/config.ts')).toBe(resolve(import.meta.dirname, 'config.ts'));
   });
@@ -69,6 +70,8 @@ describe('loadConfig', () => {
         DB_STATEMENT_TIMEOUT_SECONDS: '0',
         DB_LOCK_TIMEOUT_SECONDS: '2',
         DB_ACQUIRE_TIMEOUT_SECONDS: '3',
+        TOTP_REQUIRED: 'Staff',
+        TOTP_SECRET_KEY: 'k'.repeat(32),
       },
       [],
     );
@@ -90,7 +93,18 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 10_000,
       shutdownGraceMs: 3_000,
       dbLimits: { poolSize: 40, statementTimeoutMs: 0, lockTimeoutMs: 2_000, acquireTimeoutMs: 3_000 },
+      totp: { required: 'staff', secretKey: 'k'.repeat(32) },
     });
+  });
+
+  it('refuses an unknown TOTP_REQUIRED and a short TOTP_SECRET_KEY, naming the variable', () => {
+    expect(() => loadConfig({ TOTP_REQUIRED: 'everyone' }, [])).toThrow(
+      'Invalid configuration: TOTP_REQUIRED must be admins, staff or none, got "everyone"',
+    );
+    expect(() => loadConfig({ TOTP_SECRET_KEY: 'short' }, [])).toThrow(
+      'Invalid configuration: TOTP_SECRET_KEY must be at least 32 characters, got 5',
+    );
+    expect(loadConfig({ TOTP_REQUIRED: 'none' }, []).totp.required).toBe('none');
   });
 
   it('picks the database from DATABASE_URL', () => {
@@ -178,6 +192,7 @@ describe('several instances (INSTANCES=multi)', () => {
   const PG = 'postgres://clearplay@db.internal:5432/clearplay';
   const UPLOAD_SECRET = 'upload-secret-'.padEnd(40, 'u');
   const EVIDENCE_SECRET = 'evidence-secret-'.padEnd(40, 'e');
+  const TOTP_KEY = 'totp-key-'.padEnd(40, 't');
   const PROVIDER = { QINIU_ACCESS_KEY: 'cloud-ak', QINIU_SECRET_KEY: 'cloud-sk', QINIU_BUCKET: 'b', QINIU_DOMAIN: 'img.example.com' };
   let shared: string;
   beforeAll(() => {
@@ -191,6 +206,7 @@ describe('several instances (INSTANCES=multi)', () => {
     UPLOAD_SECRET_KEY: UPLOAD_SECRET,
     EVIDENCE_URL_SECRET: EVIDENCE_SECRET,
     UPLOADS_DIR: shared,
+    TOTP_SECRET_KEY: TOTP_KEY,
   });
   const without = (...names: string[]): Record<string, string> =>
     Object.fromEntries(Object.entries(complete()).filter(([name]) => !names.includes(name)));
@@ -249,6 +265,13 @@ describe('several instances (INSTANCES=multi)', () => {
     expect(error.message).not.toContain(EVIDENCE_SECRET);
   });
 
+  it('refuses to start without the shared key the authenticator secrets are encrypted with', () => {
+    const error = refusal(without('TOTP_SECRET_KEY'));
+    expect(error.variable).toBe('INSTANCES');
+    expect(error.message).toContain('every instance needs the same TOTP_SECRET_KEY');
+    expect(refusal({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER }).message).toContain('TOTP_SECRET_KEY');
+  });
+
   it('refuses an UPLOADS_DIR that is not mounted (not a directory)', () => {
     const missing = join(shared, 'not-mounted');
     const error = refusal({ ...complete(), UPLOADS_DIR: missing });
@@ -259,7 +282,7 @@ describe('several instances (INSTANCES=multi)', () => {
   });
 
   it('with the cloud storage provider, its configured keys are enough; a second key pair or folder is refused', () => {
-    const config = loadConfig({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER }, []);
+    const config = loadConfig({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER, TOTP_SECRET_KEY: TOTP_KEY }, []);
     expect(config.uploads).toMatchObject({ provider: 'qiniu', accessKey: 'cloud-ak', secretKey: 'cloud-sk' });
     expect(refusal({ INSTANCES: 'multi', DATABASE_URL: PG, ...PROVIDER, UPLOADS_DIR: shared }).variable).toBe('UPLOADS_DIR');
     expect(

@@ -42,6 +42,22 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 export type Instances = 'single' | 'multi';
 const INSTANCES: readonly Instances[] = ['single', 'multi'];
 
+/**
+ * TOTP_REQUIRED: who must sign in with a second factor (decision 0091). `admins` (default):
+ * super_admin and admin; `staff`: every role but shop; `none`: nobody (everyone may still set
+ * one up). The demo accounts are never required to.
+ */
+export type TotpRequired = 'admins' | 'staff' | 'none';
+const TOTP_REQUIRED: readonly TotpRequired[] = ['admins', 'staff', 'none'];
+/** TOTP_SECRET_KEY: at least this many characters. */
+export const TOTP_SECRET_KEY_MIN = 32;
+
+export interface TotpConfig {
+  required: TotpRequired;
+  /** TOTP_SECRET_KEY; null: the one generated on first start in `<dataDir>/totp-secret-key`. */
+  secretKey: string | null;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -80,6 +96,7 @@ export interface AppConfig {
   logLevel: LogLevel;
   uploads: UploadsConfig;
   retention: RetentionConfig;
+  totp: TotpConfig;
 }
 
 /** What the retention job removes, and how often it runs (README "Configuration", docs/deploy.md). */
@@ -207,7 +224,7 @@ const isDirectory = (path: string): boolean => {
  * (UPLOADS_DIR naming a shared volume that is mounted). With the provider, its keys are
  * configuration already (QINIU_*) and the files are in its bucket.
  */
-function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'database' | 'uploads' | 'uploadsDir'>): void {
+function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'database' | 'uploads' | 'uploadsDir' | 'totp'>): void {
   if (config.instances === 'single') return;
   if (config.database.dialect === 'sqlite') {
     throw new ConfigError(
@@ -215,6 +232,17 @@ function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'databas
       'is multi, but the database is SQLite: a SQLite file belongs to one machine. Point DATABASE_URL at PostgreSQL or MySQL/MariaDB, or run one instance',
     );
   }
+  if (config.uploads.provider === 'local') checkSharedUploads(env, config);
+  if (config.totp.secretKey === null) {
+    throw new ConfigError(
+      'INSTANCES',
+      'is multi, so every instance needs the same TOTP_SECRET_KEY (the key the authenticator secrets are encrypted with, at least 32 characters; decision 0091)',
+    );
+  }
+}
+
+/** INSTANCES=multi with the embedded upload host: the same keys and one shared volume everywhere. */
+function checkSharedUploads(env: Env, config: Pick<AppConfig, 'uploads' | 'uploadsDir'>): void {
   const { uploads } = config;
   if (uploads.provider !== 'local') return;
   const missing = [
@@ -272,7 +300,16 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       'is for the embedded upload host; with the cloud storage provider (QINIU_*) the images live in its bucket',
     );
   }
-  checkInstances(env, { instances: instances as Instances, database, uploads, uploadsDir });
+  const totpRequired = (value(env, 'TOTP_REQUIRED') ?? 'admins').toLowerCase();
+  if (!(TOTP_REQUIRED as readonly string[]).includes(totpRequired)) {
+    throw new ConfigError('TOTP_REQUIRED', `must be admins, staff or none, got "${totpRequired}"`);
+  }
+  const totpSecretKey = value(env, 'TOTP_SECRET_KEY') ?? null;
+  if (totpSecretKey !== null && totpSecretKey.length < TOTP_SECRET_KEY_MIN) {
+    throw new ConfigError('TOTP_SECRET_KEY', `must be at least ${TOTP_SECRET_KEY_MIN} characters, got ${totpSecretKey.length}`);
+  }
+  const totp: TotpConfig = { required: totpRequired as TotpRequired, secretKey: totpSecretKey };
+  checkInstances(env, { instances: instances as Instances, database, uploads, uploadsDir, totp });
 
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -307,6 +344,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
       intervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 7 * 24 * 60),
       messageDays: integer(env, 'RETENTION_MESSAGE_DAYS', 90, 0, 36500),
     },
+    totp,
   };
 }
 

@@ -57,6 +57,8 @@ beforeAll(async () => {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       INIT_ADMIN_PASSWORD: PASSWORD,
+      // A sign-in answers a session straight away (this file is about shutting down, not two-step verification).
+      TOTP_REQUIRED: 'none',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

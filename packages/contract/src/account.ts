@@ -110,3 +110,37 @@ export type ActiveSession = Static<typeof ActiveSession>;
 
 export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) });
 export type EndedSessions = Static<typeof EndedSessions>;
+
+/**
+ * GET /admin/account/second-factor: the user's two-step verification (decision 0091).
+ * - enabled: an authenticator app is set up (enabledTime: since when);
+ * - required: the user may not turn it off (their role, TOTP_REQUIRED);
+ * - exempt: a demo account, never required to have one;
+ * - recoveryCodesLeft: unused recovery codes.
+ */
+export const SecondFactorState = Type.Object({
+  enabled: Type.Boolean(),
+  required: Type.Boolean(),
+  exempt: Type.Boolean(),
+  enabledTime: Type.Union([Instant, Type.Null()]),
+  recoveryCodesLeft: Type.Integer({ minimum: 0 }),
+});
+export type SecondFactorState = Static<typeof SecondFactorState>;
+
+/** POST /admin/account/second-factor/confirm: the first code of the app being set up. */
+export const SecondFactorConfirmBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 8 }) }, { additionalProperties: false });
+export type SecondFactorConfirmBody = Static<typeof SecondFactorConfirmBody>;
+
+/** POST /admin/account/second-factor/disable: a current code (or an unused recovery code). */
+export const SecondFactorDisableBody = Type.Object(
+  {
+    code: Type.Optional(Type.String({ minLength: 6, maxLength: 8 })),
+    recoveryCode: Type.Optional(Type.String({ minLength: 10, maxLength: 24 })),
+  },
+  { additionalProperties: false },
+);
+export type SecondFactorDisableBody = Static<typeof SecondFactorDisableBody>;
+
+/** The ten recovery codes of a confirmed enrolment, shown once. */
+export const SecondFactorRecoveryCodes = Type.Object({ recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10 }) });
+export type SecondFactorRecoveryCodes = Static<typeof SecondFactorRecoveryCodes>;

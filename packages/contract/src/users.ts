@@ -39,6 +39,8 @@ export const UserItem = Type.Object({
   /** The latest subscription record's type and length, if any. */
   subscriptionType: Type.Union([SubscriptionType, Type.Null()]),
   durationDays: Type.Union([Type.Integer(), Type.Null()]),
+  /** Whether the user signs in with an authenticator app (two-step verification, decision 0091). */
+  secondFactor: Type.Boolean(),
 });
 export type UserItem = Static<typeof UserItem>;
 
@@ -109,6 +111,10 @@ export type UserUpdateBody = Static<typeof UserUpdateBody>;
 
 export const ResetPasswordBody = Type.Object({ id: Id, newPassword: Password }, { additionalProperties: false });
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+/** POST /admin/user/resetSecondFactor (super admin): removes the user's authenticator app and recovery codes, ends their sessions. */
+export const ResetSecondFactorBody = Type.Object({ id: Id }, { additionalProperties: false });
+export type ResetSecondFactorBody = Static<typeof ResetSecondFactorBody>;
 
 export const SetUserStatusBody = Type.Object({ id: Id, status: EnabledStatus }, { additionalProperties: false });
 export type SetUserStatusBody = Static<typeof SetUserStatusBody>;

@@ -42,9 +42,40 @@ export interface UsersTable {
   passwordChangedAt: number;
   createdAt: number;
   updatedAt: number;
+  /** Two-step verification (0016, decision 0091): the authenticator's secret, encrypted; null = none. */
+  totpSecret: Generated<string | null>;
+  /** The secret of a set-up not yet confirmed with a code, encrypted. */
+  totpPendingSecret: Generated<string | null>;
+  totpEnabledAt: Generated<number | null>;
+  /** The 30-second step of the last code accepted: no code of it or before works again. */
+  totpLastStep: Generated<number | null>;
+  /** 1: a demo account, never required to have a second factor. */
+  totpExempt: Generated<number>;
 }
 
-export type RevokeReason = 'logout' | 'disabled' | 'password_reset' | 'deleted' | 'logged_out_elsewhere' | 'role_changed';
+export interface TotpRecoveryCodesTable {
+  id: Generated<number>;
+  userId: number;
+  /** argon2id of the code as normalised (lower case, no dash). */
+  codeHash: string;
+  usedAt: number | null;
+  createdAt: number;
+}
+
+export interface LoginTicketsTable {
+  id: Generated<number>;
+  /** sha256 hex of the ticket. */
+  tokenHash: string;
+  userId: number;
+  step: 'required' | 'enrol';
+  remember: number;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export type RevokeReason =
+  'logout' | 'disabled' | 'password_reset' | 'deleted' | 'logged_out_elsewhere' | 'role_changed' | 'second_factor_reset';
 
 export interface SessionsTable {
   id: Generated<number>;
@@ -339,6 +370,8 @@ export interface Database {
   roles: RolesTable;
   users: UsersTable;
   sessions: SessionsTable;
+  totpRecoveryCodes: TotpRecoveryCodesTable;
+  loginTickets: LoginTicketsTable;
   loginRecords: LoginRecordsTable;
   dictTypes: DictTypesTable;
   dictData: DictDataTable;

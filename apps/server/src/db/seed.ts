@@ -207,9 +207,9 @@ async function newUser(
   roleId: number,
   passwordHash: string,
   now: number,
-  prices?: typeof DEMO_SHOP_PRICES,
+  extra: Partial<Insertable<Database['users']>> = {},
 ) {
-  await insertReturningId(db, 'users', newUserRow(username, nickname, roleId, passwordHash, now, prices));
+  await insertReturningId(db, 'users', newUserRow(username, nickname, roleId, passwordHash, now, extra));
 }
 
 /**
@@ -264,7 +264,10 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
       db,
       async (trx) => {
         if ((await count(trx, 'users')) > 0) return null;
-        await newUser(trx, SUPERADMIN_USERNAME, '超级管理员', roleId(RoleName.SUPER_ADMIN), passwordHash, now);
+        // In a demo (--demo) the first super admin is a demo account too: exempt from two-step verification (decision 0091).
+        await newUser(trx, SUPERADMIN_USERNAME, '超级管理员', roleId(RoleName.SUPER_ADMIN), passwordHash, now, {
+          totpExempt: options.demo ? 1 : 0,
+        });
         return { username: SUPERADMIN_USERNAME, password, generated };
       },
       null,
@@ -291,7 +294,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
             roleId(demo.role),
             hash,
             now,
-            demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : undefined,
+            // Demo accounts (a published password) are never required to use two-step verification (decision 0091).
+            { ...(demo.role === RoleName.SHOP ? DEMO_SHOP_PRICES : {}), totpExempt: 1 },
           );
           return true;
         },

@@ -114,11 +114,14 @@ export async function writeDemo(
           ifPublic: s.ifPublic,
           status: s.status,
           serviceEndAt: s.serviceEndAt,
+          totpExempt: 1,
         }),
       ),
     ...inspectors
       .filter((p) => !p.existing)
-      .map((p) => newUserRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}` })),
+      .map((p) =>
+        newUserRow(p.username, p.nickname, roleId('inspector'), passwordHash, p.createdAt, { wechat: `wx_${p.username}`, totpExempt: 1 }),
+      ),
   ];
   await trx.insertInto('users').values(newUsers).execute();
   for (const s of shops.filter((x) => x.existing)) {

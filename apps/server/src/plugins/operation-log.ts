@@ -38,7 +38,9 @@ declare module 'fastify' {
 
 const API_PREFIX = '/api/';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const SECRET_KEY = /(password|passwd|pwd|token|secret|authorization|cookie|credential|(access|private|api|secret)[-_]?key)/i;
+// ticket and recoveryCode: the sign-in's second step (decision 0091); a one-time code is useless once tried, so it is kept.
+const SECRET_KEY =
+  /(password|passwd|pwd|token|secret|authorization|cookie|credential|ticket|recovery[-_]?code|(access|private|api|secret)[-_]?key)/i;
 export const MASK = '***';
 
 export class UnloggedRouteError extends Error {

@@ -117,10 +117,13 @@ export interface TestContextOptions {
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
   const ownDataDir = options.ownDataDir === true ? mkdtempSync(join(tmpdir(), 'clearplay-data-')) : undefined;
+  // TOTP_REQUIRED=none unless a test says otherwise: the suites sign in as super admins and admins
+  // with a password only; two-step verification has its own tests (modules/auth/second-factor.test.ts).
   const config = loadConfig(
     {
       WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'),
       INIT_ADMIN_PASSWORD: 'Admin12345',
+      TOTP_REQUIRED: 'none',
       ...database.env,
       ...(ownDataDir === undefined ? {} : { DATA_DIR: ownDataDir }),
       ...options.env,

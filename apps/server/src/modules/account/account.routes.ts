@@ -9,7 +9,13 @@ import {
   LoginHistoryPage,
   PasswordChangeBody,
   PasswordChangeResult,
+  SecondFactorConfirmBody,
+  SecondFactorDisableBody,
+  SecondFactorRecoveryCodes,
+  SecondFactorState,
   SubscriptionRecord,
+  TotpEnrolment,
+  Empty,
 } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -19,6 +25,7 @@ import { ok, responses } from '../../lib/envelope.ts';
 import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { createBlobStore, publicFilesBase } from '../uploads/uploads.service.ts';
 import * as account from './account.service.ts';
+import * as secondFactor from '../auth/second-factor.service.ts';
 
 const security = [{ bearer: [] }];
 
@@ -175,6 +182,80 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
       schema: { tags, summary: 'My subscription records', security, response: responses(Type.Array(SubscriptionRecord)) },
     },
     async (request) => ok(await account.ownSubscriptions(db, requireUser(request).id)),
+  );
+
+  // ── two-step verification (decision 0091) ──
+
+  app.get(
+    '/admin/account/second-factor',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'My two-step verification: on or off, required, exempt (demo)',
+        security,
+        response: responses(SecondFactorState),
+      },
+    },
+    async (request) => ok(await secondFactor.stateOf(db, config, requireUser(request).id)),
+  );
+
+  app.post(
+    '/admin/account/second-factor/enrol',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'secondFactorEnrol' } },
+      schema: {
+        tags,
+        summary: 'Start setting up an authenticator app: its secret and QR code (confirmed by the next call)',
+        security,
+        response: responses(TotpEnrolment),
+      },
+    },
+    async (request) => {
+      const user = accountOwner(request);
+      request.logContent = `user ${user.username} (#${user.id}): two-step verification set-up started`;
+      return ok(await secondFactor.startEnrolment(db, config, user.id));
+    },
+  );
+
+  app.post(
+    '/admin/account/second-factor/confirm',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'secondFactorConfirm' } },
+      schema: {
+        tags,
+        summary: "Turn two-step verification on with the app's first code; answers the ten recovery codes, shown once",
+        security,
+        body: SecondFactorConfirmBody,
+        response: responses(SecondFactorRecoveryCodes),
+      },
+    },
+    async (request) => {
+      const user = accountOwner(request);
+      const recoveryCodes = await secondFactor.confirmEnrolment(db, config, user.id, request.body.code);
+      request.logContent = `user ${user.username} (#${user.id}): two-step verification turned on`;
+      return ok({ recoveryCodes });
+    },
+  );
+
+  app.post(
+    '/admin/account/second-factor/disable',
+    {
+      config: { auth: 'user', log: { module: 'account', action: 'secondFactorDisable' } },
+      schema: {
+        tags,
+        summary: 'Turn two-step verification off with a current code or a recovery code (where it is not required)',
+        security,
+        body: SecondFactorDisableBody,
+        response: responses(Empty),
+      },
+    },
+    async (request) => {
+      const user = accountOwner(request);
+      await secondFactor.disable(db, config, user.id, request.body);
+      request.logContent = `user ${user.username} (#${user.id}): two-step verification turned off`;
+      return ok(null);
+    },
   );
 };
 

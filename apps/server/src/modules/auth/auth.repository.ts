@@ -21,7 +21,7 @@ const userWithRole = (db: Db) =>
   db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.roleId')
-    .select(['users.id', 'users.username', 'users.passwordHash', ...CURRENT_USER_COLUMNS]);
+    .select(['users.id', 'users.username', 'users.passwordHash', 'users.totpSecret', 'users.totpExempt', ...CURRENT_USER_COLUMNS]);
 
 export type UserWithRole = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
 
@@ -86,7 +86,8 @@ export async function revokeSessionsOfUser(db: Db, userId: number, reason: Revok
 export const setLoginAt = (db: Db, userId: number, at: number) =>
   db.updateTable('users').set({ loginAt: at }).where('id', '=', userId).execute();
 
-export type LoginReason = 'ok' | 'unknown_user' | 'bad_password' | 'disabled' | 'locked';
+/** bad_code: a wrong authenticator or recovery code after the right password (decision 0091). */
+export type LoginReason = 'ok' | 'unknown_user' | 'bad_password' | 'disabled' | 'locked' | 'bad_code';
 
 export const insertLoginRecord = (
   db: Db,

@@ -1,4 +1,17 @@
-import { RoleName, Status, VIEW_AS_ROLES, type CurrentUser, type LoginBody, type LoginData } from '@clearplay/contract';
+import {
+  RoleName,
+  Status,
+  VIEW_AS_ROLES,
+  type CurrentUser,
+  type LoginBody,
+  type LoginChallenge,
+  type LoginData,
+  type LoginSession,
+  type SecondFactorBody,
+  type SecondFactorLoginData,
+  type SecondFactorStep,
+  type TotpEnrolment,
+} from '@clearplay/contract';
 import type { AppConfig } from '../../config.ts';
 import { writeLockLent } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
@@ -9,6 +22,16 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { TOKEN_PATTERN, hashToken, newToken } from '../../lib/tokens.ts';
 import * as repo from './auth.repository.ts';
+import * as factorRepo from './second-factor.repository.ts';
+import {
+  confirmPending,
+  factorRequired,
+  findFactor,
+  newEnrolment,
+  spendCode,
+  spendRecoveryCode,
+  type SecondFactorConfig,
+} from './second-factor.service.ts';
 
 /** Brute-force rule: this many counted failures of one (username, IP) pair within the window lock the pair. */
 export const LOCK_MAX_FAILURES = 5;
@@ -105,16 +128,20 @@ async function assertNotLocked(db: Db, username: string, client: ClientInfo, now
   throw new AppError(Status.TOO_MANY_REQUESTS, 'auth.locked', { minutes: Math.ceil(retryAfterSeconds / 60) }, { retryAfterSeconds });
 }
 
+type LoginConfig = Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'> & SecondFactorConfig;
+
+/** How long the step between the password and the second factor may take: typing a code, or setting up an app. */
+export const TICKET_TTL_MS: Record<SecondFactorStep, number> = { required: 5 * MINUTE_MS, enrol: 15 * MINUTE_MS };
+
 /**
- * Checks the credentials and opens a session. Every attempt is recorded in login_records.
- * Unknown users cost the same argon2 verification as real ones.
+ * Checks the credentials. Without a second factor (and none required) it opens a session, as
+ * it always did. With one, or when the account must set one up first (decision 0091), it opens
+ * no session: it answers the step that comes next and a single-use ticket for it, and records
+ * no sign-in yet (a success would reset the lockout's count before the code is known).
+ * Every refused attempt is recorded in login_records. Unknown users cost the same argon2
+ * verification as real ones.
  */
-export async function login(
-  db: Db,
-  config: Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'>,
-  body: LoginBody,
-  client: ClientInfo,
-): Promise<LoginData> {
+export async function login(db: Db, config: LoginConfig, body: LoginBody, client: ClientInfo): Promise<LoginData> {
   const { username, password } = body;
   const now = nowMs();
   await assertNotLocked(db, username, client, now);
@@ -134,14 +161,111 @@ export async function login(
   // Only someone who knows the password learns that the account is disabled.
   if (user.status !== 1) throw await fail('disabled', Status.FORBIDDEN, 'auth.accountDisabled');
 
+  const step: SecondFactorStep | null =
+    user.totpSecret !== null ? 'required' : factorRequired(config.totp.required, user.roleName, user.totpExempt === 1) ? 'enrol' : null;
+  if (step !== null) return issueTicket(db, user.id, step, body.remember === true, now);
+  return openSession(db, config, { id: user.id, username }, body.remember === true, client, now);
+}
+
+async function openSession(
+  db: Db,
+  config: Pick<AppConfig, 'sessionTtlHours' | 'sessionRememberDays'>,
+  user: { id: number; username: string },
+  remember: boolean,
+  client: ClientInfo,
+  now: number,
+  ticketId?: number,
+): Promise<LoginSession> {
   const token = newToken();
-  const expiresAt = now + (body.remember === true ? config.sessionRememberDays * DAY_MS : config.sessionTtlHours * HOUR_MS);
+  const expiresAt = now + (remember ? config.sessionRememberDays * DAY_MS : config.sessionTtlHours * HOUR_MS);
   await db.transaction().execute(async (trx) => {
+    // A ticket opens one session: a second use (at the same time) finds it spent.
+    if (ticketId !== undefined && !(await factorRepo.spendTicket(trx, ticketId, now))) throw new AppError(400, 'auth.ticketInvalid');
     await repo.insertSession(trx, { tokenHash: hashToken(token), userId: user.id, createdAt: now, expiresAt, ...client });
     await repo.setLoginAt(trx, user.id, now);
-    await repo.insertLoginRecord(trx, { username, userId: user.id, ...client, success: true, reason: 'ok', createdAt: now });
+    await repo.insertLoginRecord(trx, { username: user.username, userId: user.id, ...client, success: true, reason: 'ok', createdAt: now });
   });
   return { token, expiresAt: toIso(expiresAt) };
+}
+
+async function issueTicket(db: Db, userId: number, step: SecondFactorStep, remember: boolean, now: number): Promise<LoginChallenge> {
+  const ticket = `st_${newToken().slice(3)}`;
+  const expiresAt = now + TICKET_TTL_MS[step];
+  await factorRepo.insertTicket(db, { tokenHash: hashToken(ticket), userId, step, remember: remember ? 1 : 0, createdAt: now, expiresAt });
+  return { secondFactor: step, ticket, expiresAt: toIso(expiresAt) };
+}
+
+/** A live, unspent ticket and its enabled user, or the error that sends the user back to the password. */
+async function ticketUser(db: Db, ticket: string, now: number) {
+  const row = await factorRepo.findTicket(db, hashToken(ticket));
+  if (row === undefined || row.usedAt !== null || Number(row.expiresAt) <= now) throw new AppError(400, 'auth.ticketInvalid');
+  const user = await findFactor(db, row.userId).catch(() => undefined);
+  if (user === undefined) throw new AppError(400, 'auth.ticketInvalid');
+  if (user.status !== 1) throw new AppError(Status.FORBIDDEN, 'auth.accountDisabled');
+  return { ticket: { id: row.id, step: row.step, remember: row.remember === 1 }, user };
+}
+
+/** The username a ticket was given to ('' for an unknown one), for the operation log. */
+export async function usernameOfTicket(db: Db, ticket: string): Promise<string> {
+  const row = await factorRepo.findTicket(db, hashToken(ticket));
+  if (row === undefined) return '';
+  return (await factorRepo.findFactorOf(db, row.userId))?.username ?? '';
+}
+
+/** POST /admin/user/login/enrol: a new authenticator secret for an account that must set one up before it signs in. */
+export async function enrolAtLogin(db: Db, config: SecondFactorConfig, ticket: string): Promise<TotpEnrolment> {
+  const { ticket: row, user } = await ticketUser(db, ticket, nowMs());
+  if (row.step !== 'enrol' || user.totpSecret !== null) throw new AppError(400, 'auth.ticketInvalid');
+  return newEnrolment(db, config, user.id, user.username);
+}
+
+/**
+ * POST /admin/user/login/second-factor: the ticket with the authenticator's code (or, when a
+ * factor is set up, an unused recovery code, which then is used up). A wrong one is a failed
+ * sign-in of the account from this address: it counts towards the lockout like a wrong
+ * password. A right one opens the session; for a ticket of step `enrol` the code confirms the
+ * new app and the answer carries the ten recovery codes, shown once.
+ */
+export async function finishSecondFactor(
+  db: Db,
+  config: LoginConfig,
+  body: SecondFactorBody,
+  client: ClientInfo,
+): Promise<SecondFactorLoginData> {
+  const now = nowMs();
+  if ((body.code === undefined) === (body.recoveryCode === undefined)) throw new AppError(400, 'auth.codeOrRecoveryCode');
+  const { ticket, user } = await ticketUser(db, body.ticket, now);
+  await assertNotLocked(db, user.username, client, now);
+  const failed = async () => {
+    await repo.insertLoginRecord(db, {
+      username: user.username,
+      userId: user.id,
+      ...client,
+      success: false,
+      reason: 'bad_code',
+      createdAt: now,
+    });
+    return new AppError(400, 'auth.badCode');
+  };
+
+  let recoveryCodes: string[] | undefined;
+  if (ticket.step === 'required') {
+    // The factor was reset since the password was checked: start again.
+    if (user.totpSecret === null) throw new AppError(400, 'auth.ticketInvalid');
+    const ok =
+      body.code !== undefined
+        ? await spendCode(config, db, user, body.code, now)
+        : await spendRecoveryCode(db, user.id, body.recoveryCode ?? '', now);
+    if (!ok) throw await failed();
+  } else {
+    if (body.code === undefined) throw new AppError(400, 'auth.enrolNeedsCode');
+    if (user.totpSecret !== null) throw new AppError(400, 'auth.ticketInvalid');
+    const codes = await confirmPending(config, db, user, body.code);
+    if (codes === null) throw await failed();
+    recoveryCodes = codes;
+  }
+  const session = await openSession(db, config, user, ticket.remember, client, now, ticket.id);
+  return recoveryCodes === undefined ? session : { ...session, recoveryCodes };
 }
 
 const REVOKED_KEYS = {
@@ -150,6 +274,7 @@ const REVOKED_KEYS = {
   deleted: 'auth.revoked.deleted',
   logged_out_elsewhere: 'auth.revoked.logged_out_elsewhere',
   role_changed: 'auth.revoked.role_changed',
+  second_factor_reset: 'auth.revoked.second_factor_reset',
 } as const;
 
 /** The token of an Authorization header, or the spec's error for a missing or malformed one. */

@@ -22,6 +22,7 @@ const SHARED = {
   UPLOAD_ACCESS_KEY: 'clearplay-shared',
   UPLOAD_SECRET_KEY: 'shared-upload-secret-0123456789abcdefghij',
   EVIDENCE_URL_SECRET: 'shared-evidence-secret-0123456789abcdefgh',
+  TOTP_SECRET_KEY: 'shared-totp-secret-key-0123456789abcdefgh',
 };
 
 let shared: string;

@@ -54,6 +54,7 @@ const USER_COLUMNS = [
   'users.defaultPriceSuspect',
   'users.defaultPriceNotPass',
   'users.serviceEndAt',
+  'users.totpEnabledAt',
   'roles.name as roleName',
   'roles.isAdmin as roleIsAdmin',
   'roles.permissions as rolePermissions',

@@ -4,6 +4,7 @@ import {
   IdQuery,
   Page,
   ResetPasswordBody,
+  ResetSecondFactorBody,
   SetSubscriptionBody,
   SetUserStatusBody,
   SubscriptionListQuery,
@@ -19,7 +20,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
+import { operatorOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
 import * as users from './users.service.ts';
 
 const security = [{ bearer: [] }];
@@ -105,6 +106,26 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     async (request) => {
       const username = await users.resetPassword(db, request.body, operatorOf(request));
       request.logContent = `user ${username} (#${request.body.id}): password reset, sessions ended`;
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/admin/user/resetSecondFactor',
+    {
+      config: { auth: 'user', permission: 'user:password:reset', log: { module: 'user', action: 'resetSecondFactor' } },
+      schema: {
+        tags,
+        summary: "Super admin: remove a user's authenticator app and recovery codes; ends the user's sessions",
+        security,
+        body: ResetSecondFactorBody,
+        response: responses(Empty),
+      },
+    },
+    async (request) => {
+      const operator = { ...operatorOf(request), roleName: requireUser(request).role.name };
+      const username = await users.resetSecondFactor(db, request.body.id, operator);
+      request.logContent = `user ${username} (#${request.body.id}): two-step verification reset by ${operator.username}, sessions ended`;
       return ok(null);
     },
   );

@@ -21,6 +21,7 @@ import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { parsePermissions, revokeUserSessions } from '../auth/auth.service.ts';
+import { clearFactor } from '../auth/second-factor.service.ts';
 import { assertDictValue, PUBLIC_DICT, STATUS_DICT } from '../dicts/dicts.service.ts';
 import { countEntriesOf } from '../ledger/ledger.service.ts';
 import { passwordReset, subscriptionRenewed } from '../messages/messages.service.ts';
@@ -64,6 +65,7 @@ function toUserItem(row: repo.UserWithRoleRow, latest: SubscriptionRow | undefin
     subscriptionState: subscriptionState(serviceEndAt, now),
     subscriptionType: current?.type ?? null,
     durationDays: current?.durationDays ?? null,
+    secondFactor: row.totpEnabledAt !== null,
   };
 }
 
@@ -271,6 +273,25 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, operator: O
   });
 }
 
+/**
+ * A super admin removes another user's authenticator app and recovery codes (a lost phone):
+ * every session of the user ends, and their next sign-in asks them to set up a new app where
+ * one is required (decision 0091). Answers the username.
+ */
+export async function resetSecondFactor(db: Db, id: number, operator: Operator & { roleName: string }): Promise<string> {
+  if (operator.roleName !== RoleName.SUPER_ADMIN) throw new AppError(403, 'totp.resetSuperAdminOnly');
+  if (id === operator.id) throw new AppError(400, 'totp.resetSelf');
+  return writeTransaction(db, async (trx) => {
+    const target = await findTarget(trx, id);
+    assertCanManage(operator, target);
+    if (target.totpEnabledAt === null) throw new AppError(400, 'totp.notSetUp', { username: target.username });
+    const now = nowMs();
+    await clearFactor(trx, target.id, now);
+    await revokeUserSessions(trx, target.id, 'second_factor_reset', now);
+    return target.username;
+  });
+}
+
 /** Enables or disables; disabling ends the user's sessions. Answers the username. */
 export async function setUserStatus(db: Db, body: SetUserStatusBody, operator: Operator): Promise<string> {
   await assertDictValue(db, STATUS_DICT, body.status, 'status');
@@ -302,6 +323,7 @@ export async function deleteUser(db: Db, id: number, operator: Operator): Promis
     const records = counts.reduce((a, b) => a + b, 0);
     if (records > 0) throw new AppError(409, 'user.hasData', { username: target.username, count: records });
     await revokeUserSessions(trx, id, 'deleted');
+    await clearFactor(trx, id);
     await repo.deleteUser(trx, id);
     return target.username;
   });

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { userStore } from '../../lib/current-user.ts';
 import { LOCALE_OPTIONS, setLocale } from '../../lib/i18n.ts';
 import { useChangePassword, useProfile, useUpdateProfile } from './api/account.ts';
+import { SecondFactorCard } from './components/SecondFactorCard.tsx';
 
 const BROWSER = 'browser';
 
@@ -22,7 +23,7 @@ interface ProfileValues {
  * User settings (`/user/setting`): my nickname (required), chat ID and phone (optional,
  * decision 0084) and language (saved on the
  * server, applied at every sign-in); my password, the current one required — every other
- * session of mine then ends, this one stays.
+ * session of mine then ends, this one stays; two-step verification (decision 0091).
  */
 export default function UserSettingPage() {
   const { t, i18n } = useTranslation();
@@ -153,6 +154,9 @@ export default function UserSettingPage() {
               </Button>
             </Form>
           </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <SecondFactorCard />
         </Col>
       </Row>
     </>

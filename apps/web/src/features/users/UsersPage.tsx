@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Dropdown, Tag } from 'antd';
-import { DeleteOutlined, DownOutlined, KeyOutlined, PlusOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, KeyOutlined, PlusOutlined, SafetyOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { RoleName } from '@clearplay/contract/constants';
 import type { SubscriptionState, UserItem } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { useConfirmDelete } from '../../components/confirm.ts';
@@ -13,7 +14,15 @@ import { SearchTable, type SearchTableColumn } from '../../components/SearchTabl
 import { StatusSwitch } from '../../components/StatusSwitch.tsx';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { can, useActor } from '../../lib/permissions.ts';
-import { getUsers, useCancelSubscription, useDeleteUser, useRoleOptions, useSetUserStatus, userListQueryKey } from './api/users.ts';
+import {
+  getUsers,
+  useCancelSubscription,
+  useDeleteUser,
+  useResetSecondFactor,
+  useRoleOptions,
+  useSetUserStatus,
+  userListQueryKey,
+} from './api/users.ts';
 import { ResetPasswordModal } from './components/ResetPasswordModal.tsx';
 import { SubscriptionDrawer } from './components/SubscriptionDrawer.tsx';
 import { SubscriptionModal } from './components/SubscriptionModal.tsx';
@@ -36,6 +45,7 @@ export default function UsersPage() {
   const setStatus = useSetUserStatus();
   const remove = useDeleteUser();
   const cancel = useCancelSubscription();
+  const resetFactor = useResetSecondFactor();
   const confirmDelete = useConfirmDelete();
 
   const [form, setForm] = useState<{ open: boolean; user: UserItem | null }>({ open: false, user: null });
@@ -44,6 +54,21 @@ export default function UsersPage() {
   const [history, setHistory] = useState<UserItem | null>(null);
 
   const format = (value: string | null) => formatDate(value);
+
+  // A super admin (not while viewing as another role) removes another user's authenticator app: their sessions end (decision 0091).
+  const mayResetFactor = me?.role.name === RoleName.SUPER_ADMIN && me.viewAs === undefined;
+  const resetSecondFactor = (user: UserItem) =>
+    modal.confirm({
+      title: t('user.resetSecondFactor.title'),
+      content: t('user.resetSecondFactor.confirm', { name: user.username }),
+      okButtonProps: { danger: true },
+      okText: t('user.resetSecondFactor'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await resetFactor.mutateAsync(user.id);
+        void message.success(t('user.resetSecondFactor.done', { name: user.username }));
+      },
+    });
 
   const unsubscribe = (user: UserItem) =>
     modal.confirm({
@@ -194,6 +219,9 @@ export default function UsersPage() {
         const self = u.id === me?.id;
         const maySubscribe = !u.roleIsAdmin && can(actor, 'user:subscription');
         const more = [
+          ...(mayResetFactor && u.secondFactor && !self
+            ? [{ key: 'resetSecondFactor', label: t('user.resetSecondFactor'), icon: <SafetyOutlined /> }]
+            : []),
           ...(!maySubscribe
             ? []
             : [
@@ -242,7 +270,8 @@ export default function UsersPage() {
                 menu={{
                   items: more,
                   onClick: ({ key }) => {
-                    if (key === 'unsubscribe') unsubscribe(u);
+                    if (key === 'resetSecondFactor') resetSecondFactor(u);
+                    else if (key === 'unsubscribe') unsubscribe(u);
                     else if (key === 'history') setHistory(u);
                     else if (key === 'delete')
                       confirmDelete(async () => {

@@ -48,4 +48,21 @@ export const accountEnUS: Record<keyof typeof accountZhCN, string> = {
   'account.avatar.saved': 'Avatar updated',
   'account.avatar.removed': 'Avatar removed',
   'upload.image.notAvatar': 'An avatar can only be a JPEG, PNG, GIF or WebP image',
+  'account.secondFactor': 'Two-step verification',
+  'account.secondFactor.off': 'Off. When on, signing in asks for the code of your authenticator app after the password.',
+  'account.secondFactor.on': 'On since {{date}}; {{count}} recovery codes left.',
+  'account.secondFactor.required': 'Your role must use two-step verification: it cannot be turned off.',
+  'account.secondFactor.exempt': 'This is a demo account: two-step verification is not required.',
+  'account.secondFactor.enable': 'Turn on',
+  'account.secondFactor.enrol.text':
+    'Scan the QR code with your authenticator app (or type the key in), then enter the 6-digit code it shows.',
+  'account.secondFactor.code': 'Code',
+  'account.secondFactor.confirm': 'Confirm',
+  'account.secondFactor.enabled': 'Two-step verification is on',
+  'account.secondFactor.codesSaved': 'I have saved the codes',
+  'account.secondFactor.disable': 'Turn off',
+  'account.secondFactor.disable.text':
+    'Enter the current code of your authenticator app (or a recovery code) to turn two-step verification off.',
+  'account.secondFactor.disabled': 'Two-step verification is off',
+  'account.secondFactor.codeOrRecovery': 'Code or recovery code',
 };

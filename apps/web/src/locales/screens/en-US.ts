@@ -2,6 +2,7 @@ import { pagesEnUS } from './pages.en-US.ts';
 import { workplaceEnUS } from './workplace.en-US.ts';
 import type { ScreenMessages } from './zh-CN.ts';
 import { accountEnUS } from './account.en-US.ts';
+import { secondFactorEnUS } from './second-factor.en-US.ts';
 import { messagesEnUS } from './messages.en-US.ts';
 import { ordersEnUS } from './orders.en-US.ts';
 import { orderFormEnUS } from './order-form.en-US.ts';
@@ -119,6 +120,11 @@ const screensEnUS: ScreenMessages = {
   'user.status.enableHint': 'They will be able to sign in again.',
   'user.status.enable': 'Enable',
   'user.resetPassword': 'Reset password',
+  'user.resetSecondFactor': 'Reset two-step verification',
+  'user.resetSecondFactor.title': 'Reset two-step verification',
+  'user.resetSecondFactor.confirm':
+    'Remove the authenticator app and recovery codes of {{name}}? All of their sessions end now; a role that needs two-step verification sets it up again at the next sign-in.',
+  'user.resetSecondFactor.done': 'Two-step verification of {{name}} reset',
   'user.resetPassword.title': 'Reset the password of {{name}}',
   'user.resetPassword.help': "All of the user's open sessions end at once.",
   'user.subscription.subscribe': 'Subscribe',
@@ -284,6 +290,7 @@ const screensEnUS: ScreenMessages = {
   ...visitsEnUS,
   ...messagesEnUS,
   ...accountEnUS,
+  ...secondFactorEnUS,
   ...historyEnUS,
   ...settingsEnUS,
   ...pagesEnUS,

@@ -2,6 +2,7 @@ import { pagesZhCN } from './pages.zh-CN.ts';
 import { workplaceZhCN } from './workplace.zh-CN.ts';
 import { ordersZhCN } from './orders.zh-CN.ts';
 import { accountZhCN } from './account.zh-CN.ts';
+import { secondFactorZhCN } from './second-factor.zh-CN.ts';
 import { messagesZhCN } from './messages.zh-CN.ts';
 import { orderFormZhCN } from './order-form.zh-CN.ts';
 import { ordersIoZhCN } from './orders-io.zh-CN.ts';
@@ -122,6 +123,11 @@ const screensZhCN = {
   'user.status.enableHint': '启用后该用户可以重新登录。',
   'user.status.enable': '启用',
   'user.resetPassword': '重置密码',
+  'user.resetSecondFactor': '重置两步验证',
+  'user.resetSecondFactor.title': '重置两步验证',
+  'user.resetSecondFactor.confirm':
+    '确定要移除 {{name}} 的验证器应用和恢复码吗？其所有会话将立即退出；需要两步验证的角色在下次登录时重新设置。',
+  'user.resetSecondFactor.done': '已重置 {{name}} 的两步验证',
   'user.resetPassword.title': '重置 {{name}} 的密码',
   'user.resetPassword.help': '重置后该用户所有已登录的会话立即失效。',
   'user.subscription.subscribe': '订阅',
@@ -287,6 +293,7 @@ const screensZhCN = {
   ...visitsZhCN,
   ...messagesZhCN,
   ...accountZhCN,
+  ...secondFactorZhCN,
   ...historyZhCN,
   ...settingsZhCN,
   ...pagesZhCN,

@@ -10,7 +10,11 @@ import type {
   LoginHistoryPage,
   PasswordChangeBody,
   PasswordChangeResult,
+  SecondFactorDisableBody,
+  SecondFactorRecoveryCodes,
+  SecondFactorState,
   SubscriptionRecord,
+  TotpEnrolment,
   UploadTokenData,
 } from '@clearplay/contract';
 import type { GetUploadToken } from '../../../components/ImageUploader/index.ts';
@@ -25,6 +29,7 @@ export const accountKeys = {
   logins: ['account', 'logins'] as const,
   ledger: ['account', 'ledger'] as const,
   subscriptions: ['account', 'subscriptions'] as const,
+  secondFactor: ['account', 'second-factor'] as const,
 };
 
 export const getProfile = () => api.get<AccountProfile>('/admin/account/profile');
@@ -82,5 +87,27 @@ export function useSetAvatar() {
       if (current !== null) userStore.set({ ...current, avatar: saved.avatar });
       queryClient.setQueryData(accountKeys.profile, saved);
     },
+  });
+}
+
+// ── two-step verification (decision 0091) ──
+
+export const useSecondFactor = () =>
+  useQuery({ queryKey: accountKeys.secondFactor, queryFn: () => api.get<SecondFactorState>('/admin/account/second-factor') });
+
+/** Starts setting up an authenticator app: its secret and QR code. */
+export const useStartEnrolment = () => useMutation({ mutationFn: () => api.post<TotpEnrolment>('/admin/account/second-factor/enrol') });
+
+/** Confirms the set-up with the app's first code; answers the ten recovery codes (the state is fetched again once they are put away). */
+export const useConfirmEnrolment = () =>
+  useMutation({
+    mutationFn: (code: string) => api.post<SecondFactorRecoveryCodes>('/admin/account/second-factor/confirm', { code }, { quiet: true }),
+  });
+
+export function useDisableSecondFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SecondFactorDisableBody) => api.post<null>('/admin/account/second-factor/disable', body, { quiet: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.secondFactor }),
   });
 }

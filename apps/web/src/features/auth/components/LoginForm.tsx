@@ -4,6 +4,7 @@ import { Button, type InputRef } from 'antd';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import type { LoginChallenge } from '@clearplay/contract';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -15,6 +16,8 @@ import { afterLoginLocation } from '../redirect.ts';
 
 // Loaded on click, so the modal code is not part of the login page's first load.
 const AccountHelpModal = lazy(() => import('./AccountHelpModal.tsx'));
+// Loaded when a sign-in needs a second factor (decision 0091): most sign-ins never load it before.
+const SecondFactorStep = lazy(() => import('./SecondFactorStep.tsx'));
 
 type Field = 'username' | 'password';
 
@@ -41,6 +44,8 @@ export function LoginForm() {
   const [invalid, setInvalid] = useState<Record<Field, boolean>>({ username: false, password: false });
   const [loginError, setLoginError] = useState<{ serverMsg: string | null } | null>(null);
   const [help, setHelp] = useState<'forgetPassword' | 'register' | null>(null);
+  // The password was right and a second factor comes next: the step, and who signs in.
+  const [challenge, setChallenge] = useState<{ challenge: LoginChallenge; username: string; remember: boolean } | null>(null);
   // From the click until the next screen shows (not only the sign-in call): the page this
   // started on. A navigation that ends on the login page again (a new location) is over.
   const [busyAt, setBusyAt] = useState<string | null>(null);
@@ -67,22 +72,33 @@ export function LoginForm() {
       const signedIn = login({ username: name, password: values.password, remember: values.remember });
       // The next screen's code loads while the server checks the password, not after.
       warmUpScreen(next);
-      const { token } = await signedIn;
-      setToken(token);
-      // "Remember password" keeps the username only; the server gives the long session.
-      storage.write(StorageKey.REMEMBERED_USERNAME, values.remember ? name : null);
-      // The user's info (the route guard's) comes beside the saved language, not after it.
-      warmUpUser();
-      // The language saved in the user's settings wins over this browser's.
-      const locale = await savedLocale();
-      if (locale !== null && locale !== i18n.language) await setLocale(locale);
-      await navigate(next, { replace: true });
+      const answer = await signedIn;
+      if ('secondFactor' in answer) {
+        // The code (or setting up the app) comes next; no session yet.
+        setChallenge({ challenge: answer, username: name, remember: values.remember });
+        setBusyAt(null);
+        return;
+      }
+      await enter(answer.token, name, values.remember);
     } catch (error) {
       // Spec §4: a failed login removes any token.
       removeToken();
       setLoginError({ serverMsg: error instanceof ApiError ? error.message : null });
       setBusyAt(null);
     }
+  };
+
+  /** A session is open: keep the token, apply the saved language, go to the next screen. */
+  const enter = async (token: string, name: string, remember: boolean) => {
+    setToken(token);
+    // "Remember password" keeps the username only; the server gives the long session.
+    storage.write(StorageKey.REMEMBERED_USERNAME, remember ? name : null);
+    // The user's info (the route guard's) comes beside the saved language, not after it.
+    warmUpUser();
+    // The language saved in the user's settings wins over this browser's.
+    const locale = await savedLocale();
+    if (locale !== null && locale !== i18n.language) await setLocale(locale);
+    await navigate(afterLoginLocation(searchParams), { replace: true });
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -116,6 +132,18 @@ export function LoginForm() {
         {t(ERROR_KEYS[field])}
       </div>
     ) : null;
+
+  if (challenge !== null) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorStep
+          challenge={challenge.challenge}
+          onSignedIn={(token) => enter(token, challenge.username, challenge.remember)}
+          onRestart={() => setChallenge(null)}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <>

@@ -50,6 +50,7 @@ function useUserMutation<Vars, Result = null>(mutationFn: (vars: Vars) => Promis
 export const useCreateUser = () => useUserMutation((body: UserCreateBody) => api.post<UserItem>('/admin/user/create', body));
 export const useUpdateUser = () => useUserMutation((body: UserUpdateBody) => api.post<UserItem>('/admin/user/update', body));
 export const useResetPassword = () => useUserMutation((body: ResetPasswordBody) => api.post<null>('/admin/user/resetPassword', body));
+export const useResetSecondFactor = () => useUserMutation((id: number) => api.post<null>('/admin/user/resetSecondFactor', { id }));
 export const useSetUserStatus = () => useUserMutation((body: SetUserStatusBody) => api.post<null>('/admin/user/setUserStatus', body));
 export const useDeleteUser = () => useUserMutation((id: number) => api.get<null>('/admin/user/delete', { params: { id } }));
 export const useSetSubscription = () => useUserMutation((body: SetSubscriptionBody) => api.post<UserItem>('/admin/setSubscription', body));

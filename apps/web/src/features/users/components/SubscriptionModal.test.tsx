@@ -26,6 +26,7 @@ const shop: UserItem = {
   subscriptionState: 'none',
   subscriptionType: null,
   durationDays: null,
+  secondFactor: false,
 };
 
 describe('SubscriptionModal', () => {
