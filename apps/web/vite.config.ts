@@ -386,6 +386,13 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    modulePreload: {
+      // The login page's dialogs (account help, the second sign-in step) load on a click or
+      // after a password check: their chunks then fetch what they import themselves, and the
+      // login page's first load does not carry the list of their dependencies to preload.
+      resolveDependencies: (file, deps, { hostId }) =>
+        /LoginPage/.test(hostId) && /(AccountHelpModal|SecondFactorStep)/.test(file) ? [] : deps,
+    },
     // dist/.vite/manifest.json lets scripts/first-load.mjs measure the login page's first load.
     manifest: true,
     // The login first-load budget (200 KB gzip) is checked on the build report; keep the
