@@ -61,13 +61,17 @@ function registeredRoutes(): [Method, string][] {
  */
 const SESSION_ROUTES = new Set(['GET /api/admin/user/logout', `POST ${VIEW_AS}`, `POST ${VIEW_AS_END}`]);
 /**
- * Narrower on purpose while viewing as a shop account: that account's own profile, password and
- * sessions are not the super admin's to change (refused, where the shop itself may).
+ * Narrower on purpose while viewing as a shop account: that account's own profile, password,
+ * sessions and second factor are not the super admin's to change (refused, where the shop
+ * itself may).
  */
 const ACCOUNT_OWN = new Set([
   'POST /api/admin/account/profile',
   'POST /api/admin/account/password',
   'POST /api/admin/account/sessions/end-others',
+  'POST /api/admin/account/second-factor/enrol',
+  'POST /api/admin/account/second-factor/confirm',
+  'POST /api/admin/account/second-factor/disable',
 ]);
 
 describe('viewing as a role: the same allow/deny as that role on every registered route, never more', () => {

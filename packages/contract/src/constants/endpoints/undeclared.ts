@@ -10,6 +10,8 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/user/login',
   'GET /admin/user/logout',
   'GET /admin/user/info',
+  'POST /admin/user/login/enrol',
+  'POST /admin/user/login/second-factor',
   // users (likewise)
   'GET /admin/user/list',
   'GET /admin/user/search',
@@ -21,6 +23,7 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/setSubscription',
   'GET /admin/cancelSubscription',
   'GET /admin/user/subscriptions',
+  'POST /admin/user/resetSecondFactor',
   // roles: the pickers' list, which the users feature calls (left with the users module)
   'GET /admin/role/all',
   // orders: the file routes (import, export, download), whose web calls save a file
@@ -53,4 +56,8 @@ export const UNDECLARED_ROUTES: readonly string[] = [
   'POST /admin/account/sessions/end-others',
   'GET /admin/account/ledger',
   'GET /admin/account/subscriptions',
+  'GET /admin/account/second-factor',
+  'POST /admin/account/second-factor/enrol',
+  'POST /admin/account/second-factor/confirm',
+  'POST /admin/account/second-factor/disable',
 ];
