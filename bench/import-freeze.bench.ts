@@ -5,7 +5,7 @@
 // SQLite and then on a throwaway PostgreSQL database (BENCH_PG_URL). The target: during the
 // import, each call's p99 at most 3 times its p99 without one, and never above 250 ms.
 import type { CompiledQuery } from 'kysely';
-import { ADMIN_PASSWORD, fmt, pct, ratio, startApp, type Section } from './lib.ts';
+import { fmt, pct, ratio, startApp, superAdminBearer, type Section } from './lib.ts';
 import { onEachTarget, type Target } from './targets.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 40_000);
@@ -65,13 +65,7 @@ interface Figures {
 async function measure(target: Target): Promise<Figures> {
   const app = await startApp(target.env, { built: true });
   try {
-    const login = await fetch(`${app.url}/api/admin/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { authorization: await superAdminBearer(app) };
     const shops = (await target.raw.run({
       sql: "select u.username from users u join roles r on r.id = u.role_id where r.name = 'shop' and u.status = 1 order by u.id limit 1",
       parameters: [],

@@ -6,25 +6,16 @@ import { gzipSync } from 'node:zlib';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../apps/web/e2e/chromium.ts';
 import { fmt, startApp, type Section } from './lib.ts';
 
 const KB = 1000;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 async function loadedJs(url: string, ready: string) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   try {
     const page = await browser.newPage();
     const scripts: { url: string; gzip: number }[] = [];
@@ -43,7 +34,7 @@ async function loadedJs(url: string, ready: string) {
 }
 
 async function scores(url: string) {
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS });
   try {
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: [...CATEGORIES], output: 'json', logLevel: 'error' });
     const lhr = result?.lhr;

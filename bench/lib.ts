@@ -119,6 +119,18 @@ export async function startApp(env: Record<string, string> = {}, { built = false
   );
 }
 
+/** Signs the first-start super admin in to a started app over HTTP; the `authorization` header value. */
+export async function superAdminBearer(app: Proc): Promise<string> {
+  const res = await fetch(`${app.url}/api/admin/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
+  });
+  const body = (await res.json()) as { status: number; msg: string; data: { token: string } };
+  if (body.status !== 200) throw new Error(`login: ${body.msg}`);
+  return `Bearer ${body.data.token}`;
+}
+
 /** A bare Fastify process answering the envelope: the floor any handler of ours stands on. */
 export function startBare() {
   return startProcess(join(repoRoot, 'bench', 'bare-server.ts'), {}, '/noop');

@@ -39,7 +39,7 @@ import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.
 import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
 import type { Operator } from '../apps/server/src/http/route-context.ts';
-import { ADMIN_PASSWORD, fmt, ratio, startApp, timeBeside, type Proc, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, fmt, ratio, startApp, superAdminBearer, timeBeside, type Proc, type Section } from './lib.ts';
 import { PRICES, seedCode, seedOrders, seedPeople, SHOP_PASSWORD, type People } from './orders-seed.ts';
 import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
 
@@ -266,17 +266,6 @@ const rssMb = async (pid: number) => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
 
-async function httpLogin(app: Proc): Promise<string> {
-  const res = await fetch(`${app.url}/api/admin/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
-  });
-  const body = (await res.json()) as { status: number; msg: string; data: { token: string } };
-  if (body.status !== 200) throw new Error(`login: ${body.msg}`);
-  return `Bearer ${body.data.token}`;
-}
-
 /** What one imported order is: the values the server stores, and how a person types them in the sheet. */
 interface PlainOrder {
   objWechat: string;
@@ -392,7 +381,7 @@ async function measureImport(app: Proc, db: Db, people: People, now: number): Pr
   await checkpointsSettled();
   await db.deleteFrom('orders').where('createdAt', '=', stamp).execute();
 
-  const auth = await httpLogin(app);
+  const auth = await superAdminBearer(app);
   const send = (data: Buffer) => {
     const form = new FormData();
     form.append(
@@ -452,7 +441,7 @@ async function xlsxDataRows(data: Buffer): Promise<number> {
  * /proc while the download runs), beside the same rows read at once by the raw query.
  */
 async function measureExport(app: Proc, db: Db, target: Target, admin: Operator): Promise<ExportFigures> {
-  const auth = await httpLogin(app);
+  const auth = await superAdminBearer(app);
   const pid = app.child.pid!;
   const download = async (query: Record<string, string>) => {
     const res = await fetch(`${app.url}/api/admin/order/export?${new URLSearchParams(query)}`, { headers: { authorization: auth } });

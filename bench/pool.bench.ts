@@ -4,7 +4,7 @@
 // of the same run. Real HTTP on loopback, the server run as `npm start` runs it, the demo
 // business on a throwaway PostgreSQL database (BENCH_PG_URL).
 import type autocannon from 'autocannon';
-import { ADMIN_PASSWORD, fmt, load, ratio, startApp, type Load, type Section } from './lib.ts';
+import { fmt, load, ratio, startApp, superAdminBearer, type Load, type Section } from './lib.ts';
 import { PG_ADMIN_URL, postgresTarget } from './targets.ts';
 
 const CONNECTIONS = 200;
@@ -27,13 +27,7 @@ export async function run(): Promise<Section[]> {
       for (const pool of [BASELINE_POOL, ...POOLS]) {
         const app = await startApp({ ...target.env, DB_POOL_SIZE: String(pool) }, { built: true });
         try {
-          const login = await fetch(`${app.url}/api/admin/user/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
-          });
-          const token = ((await login.json()) as { data: { token: string } }).data.token;
-          const headers = { authorization: `Bearer ${token}` };
+          const headers = { authorization: await superAdminBearer(app) };
           const list = await fetch(`${app.url}/api/admin/order/list?page=1&pageSize=50`, { headers });
           const ids = ((await list.json()) as { data: { list: { id: number }[] } }).data.list.map((o) => o.id);
           let next = 0;

@@ -6,26 +6,17 @@ import { gzipSync } from 'node:zlib';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../apps/web/e2e/chromium.ts';
 import { fmt, startApp, startBare, type Section } from './lib.ts';
 
 /** Kilobytes are decimal here, as in the budget (apps/web/scripts/first-load.mjs). */
 const KB = 1000;
 const BUDGET = 200 * KB;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 async function firstLoadJs(url: string) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   try {
     const page = await browser.newPage();
     const scripts: { url: string; raw: number; gzip: number }[] = [];
@@ -46,7 +37,7 @@ async function firstLoadJs(url: string) {
 }
 
 async function lighthouseScore(url: string) {
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS });
   try {
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
     const lhr = result?.lhr;

@@ -355,20 +355,14 @@ export async function signedIn(
   baseURL: string,
   { username, password, path, locale = 'zh-CN' }: { username: string; password: string; path: string; locale?: 'zh-CN' | 'en-US' },
 ): Promise<Page> {
-  const res = await fetch(`${baseURL}/api/admin/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  const body = (await res.json()) as { status: number; msg: string; data: { token: string } };
-  expect(body.status, `sign-in as ${username}: ${body.msg}`).toBe(200);
+  const token = await signInToken(baseURL, username, password);
   const context = await newContext(browser, baseURL, locale, {
     cookies: [],
     origins: [
       {
         origin: baseURL,
         localStorage: [
-          { name: 'token', value: body.data.token },
+          { name: 'token', value: token },
           { name: 'locale', value: locale },
         ],
       },
@@ -378,6 +372,18 @@ export async function signedIn(
   await page.goto(path);
   await expect(page.getByTestId('app-layout')).toBeVisible();
   return page;
+}
+
+/** A new session's token from the sign-in call (a password-only account: the journeys' accounts). */
+export async function signInToken(baseURL: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${baseURL}/api/admin/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as { status: number; msg: string; data: { token: string } };
+  expect(body.status, `sign-in as ${username}: ${body.msg}`).toBe(200);
+  return body.data.token;
 }
 
 export async function login(page: Page, username: string, password: string): Promise<void> {

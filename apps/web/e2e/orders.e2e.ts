@@ -9,7 +9,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { ADMIN_PASSWORD, cleanTmp, DEMO_PASSWORD, expect, pick, settledScreenshot as screenshot, test, until, useApp } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  cleanTmp,
+  DEMO_PASSWORD,
+  expect,
+  pick,
+  settledScreenshot as screenshot,
+  signInToken,
+  test,
+  until,
+  useApp,
+} from './harness.ts';
 import { png } from './png.ts';
 
 const app = useApp();
@@ -67,8 +78,7 @@ async function call<T>(token: string | null, path: string, body?: unknown): Prom
   if (envelope.status !== 200) throw new Error(`${path}: ${envelope.status} ${envelope.msg}`);
   return envelope.data;
 }
-const tokenOf = async (username: string, password: string) =>
-  (await call<{ token: string }>(null, '/admin/user/login', { username, password })).token;
+const tokenOf = (username: string, password: string) => signInToken(app.server.url, username, password);
 
 // shop0001's prices in fen: normal, cheating, failed, suspicious
 const PRICES = { default_price: 3800, default_price_cheat: 6600, default_price_not_pass: 2500, default_price_suspect: 4200 };

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { configuredOrKeptSecret } from './key-file.ts';
 
 /**
  * Small secrets kept in the database but not readable from a dump of it (the authenticator
@@ -46,31 +45,12 @@ export function secretBox(keyMaterial: string): SecretBox {
 
 /**
  * The key material: the configured value (TOTP_SECRET_KEY; several instances must share it),
- * else one generated on first start and kept in `<dataDir>/<fileName>` (mode 0600), like the
- * evidence-link secret. Losing it makes every stored secret unreadable (each user then needs
- * a super admin to reset their second factor).
+ * else one generated on first start and kept in `<dataDir>/<fileName>`, like the evidence-link
+ * secret. Losing it makes every stored secret unreadable (each user then needs a super admin to
+ * reset their second factor).
  */
-export function resolveKeyMaterial(dataDir: string, fileName: string, configured: string | null, min = 32): string {
-  if (configured !== null) return configured;
-  const file = join(dataDir, fileName);
-  const read = (): string | null => {
-    try {
-      const saved = readFileSync(file, 'utf8').trim();
-      if (saved.length >= min) return saved;
-      throw new Error(`${file} holds no key; restore it from a backup (deleting it makes the stored secrets unreadable)`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  };
-  const saved = read();
-  if (saved !== null) return saved;
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return read()!;
-}
+export const resolveKeyMaterial = (dataDir: string, fileName: string, configured: string | null, min = 32): string =>
+  configuredOrKeptSecret(dataDir, fileName, configured, {
+    min,
+    unreadable: 'holds no key; restore it from a backup (deleting it makes the stored secrets unreadable)',
+  });

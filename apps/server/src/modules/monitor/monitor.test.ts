@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContextWithUsers, flushLogs, importFile, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
 import { HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
+import type { NewOperationLog } from '../../db/schema.ts';
 import { recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView } from '../tracking/tracking.service.ts';
 import { monitorData } from './monitor.service.ts';
@@ -43,6 +44,23 @@ async function orderAt(createdAt: number, amount: number): Promise<void> {
   expect(created.status, created.msg).toBe(200);
   await ctx.db.updateTable('orders').set({ createdAt }).where('id', '=', created.data.id).execute();
 }
+
+/** An order import's operation-log row by inspector01, as the import route writes one; `fields` on top. */
+const recordImport = (fields: Pick<NewOperationLog, 'content' | 'status' | 'createdAt'> & Partial<NewOperationLog>) =>
+  recordOperation(ctx.db, {
+    module: 'order',
+    action: 'import',
+    operator: 'inspector01',
+    operatorId: inspector.id,
+    ip: '',
+    method: 'POST',
+    path: '/api/admin/order/import',
+    userAgent: '',
+    errorMsg: '',
+    payload: '',
+    durationMs: 12,
+    ...fields,
+  });
 
 describe('monitorData', () => {
   it('counts today’s orders per Shanghai hour, from 00:00 exactly', async () => {
@@ -93,28 +111,10 @@ describe('monitorData', () => {
   });
 
   it('lists the latest five order imports from the operation log, newest first', async () => {
-    const base = {
-      module: 'order',
-      action: 'import',
-      operator: 'inspector01',
-      operatorId: inspector.id,
-      ip: '',
-      method: 'POST',
-      path: '/api/admin/order/import',
-      userAgent: '',
-      errorMsg: '',
-      payload: '',
-      durationMs: 12,
-    };
     for (let i = 0; i < 7; i += 1) {
-      await recordOperation(ctx.db, {
-        ...base,
-        content: `order import "f${i}.xlsx"`,
-        status: i === 6 ? 0 : 1,
-        createdAt: NOW - (10 - i) * MINUTE_MS,
-      });
+      await recordImport({ content: `order import "f${i}.xlsx"`, status: i === 6 ? 0 : 1, createdAt: NOW - (10 - i) * MINUTE_MS });
     }
-    await recordOperation(ctx.db, { ...base, action: 'export', content: 'order export', status: 1, createdAt: NOW });
+    await recordImport({ action: 'export', content: 'order export', status: 1, createdAt: NOW });
     const data = await monitorData(ctx.db, NOW);
     expect(data.latestImports.map((l) => [l.content, l.status, l.outcome])).toEqual([
       ['order import "f6.xlsx"', 'failed', 'failed'],
@@ -127,20 +127,9 @@ describe('monitorData', () => {
 
   it('reads an import’s outcome from the counts recorded on its row, and an older row’s (no counts recorded) from its text', async () => {
     const row = (name: string, minutes: number, content: string, details: object | null) =>
-      recordOperation(ctx.db, {
-        module: 'order',
-        action: 'import',
+      recordImport({
         content: `order import "${name}"${content}`,
-        operator: 'inspector01',
-        operatorId: inspector.id,
         status: 1,
-        ip: '127.0.0.1',
-        method: 'POST',
-        path: '/api/admin/order/import',
-        userAgent: '',
-        errorMsg: '',
-        payload: '',
-        durationMs: 12,
         details: details === null ? null : JSON.stringify(details),
         createdAt: NOW + minutes * MINUTE_MS,
       });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_IMAGE_MB } from '@clearplay/contract';
+import { configuredOrKeptSecret } from '../../lib/key-file.ts';
 import type { UploadKeys } from './upload-token.ts';
 
 /** The provider's regions whose upload hosts qiniu-js knows (its `region` setting). */
@@ -208,27 +209,8 @@ export function resolveUploadKeys(dataDir: string, configured: UploadKeys | null
  * instance that serves the same files must be given the same one), else one generated on first
  * start and kept in `<dataDir>/evidence-url-secret` (mode 0600), so links survive a restart.
  */
-export function resolveEvidenceUrlSecret(dataDir: string, configured: string | null): string {
-  if (configured !== null) return configured;
-  const file = join(dataDir, 'evidence-url-secret');
-  const read = (): string | null => {
-    try {
-      const saved = readFileSync(file, 'utf8').trim();
-      if (saved.length >= EVIDENCE_URL_SECRET_MIN) return saved;
-      throw new Error(`${file} holds no secret; delete it to create a new one`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  };
-  const saved = read();
-  if (saved !== null) return saved;
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process wrote it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return read()!;
-}
+export const resolveEvidenceUrlSecret = (dataDir: string, configured: string | null): string =>
+  configuredOrKeptSecret(dataDir, 'evidence-url-secret', configured, {
+    min: EVIDENCE_URL_SECRET_MIN,
+    unreadable: 'holds no secret; delete it to create a new one',
+  });

@@ -1,10 +1,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '../../../lib/i18n.ts';
 import { serveApi, type ApiAnswer } from '../../../test/fake-api.ts';
-import { renderInApp } from '../../../test/render.tsx';
-import { LoginForm } from './LoginForm.tsx';
+import { renderLogin } from '../test/render-login.tsx';
 
 /**
  * Each failed sign-in showed the generic error above the real reason, and the same reason again
@@ -12,17 +10,6 @@ import { LoginForm } from './LoginForm.tsx';
  * text (§5) when there is none.
  */
 const GENERIC = '登录出错，请刷新重试';
-
-function renderLogin() {
-  const router = createMemoryRouter(
-    [
-      { path: '/login', element: <LoginForm /> },
-      { path: '/dashboard/workplace', element: <main data-testid="workplace">workplace</main> },
-    ],
-    { initialEntries: ['/login'] },
-  );
-  return renderInApp(<RouterProvider router={router} />);
-}
 
 /** An answer the test gives when it chooses: the time a call takes, without waiting on a clock. */
 function held() {

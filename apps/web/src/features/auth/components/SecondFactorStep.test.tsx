@@ -1,26 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveApi, type ApiCall } from '../../../test/fake-api.ts';
-import { renderInApp } from '../../../test/render.tsx';
-import { LoginForm } from './LoginForm.tsx';
+import { renderLogin } from '../test/render-login.tsx';
 
 /**
  * Two-step verification at sign-in (decision 0091): after the right password the form asks for
  * the authenticator's code (or a recovery code), or, for an account that must have one, sets up
  * the app first and shows the ten recovery codes once.
  */
-function renderLogin() {
-  const router = createMemoryRouter(
-    [
-      { path: '/login', element: <LoginForm /> },
-      { path: '/dashboard/workplace', element: <main data-testid="workplace">workplace</main> },
-    ],
-    { initialEntries: ['/login'] },
-  );
-  return renderInApp(<RouterProvider router={router} />);
-}
-
 const SESSION = { token: 'cp_test', expiresAt: '2099-01-01T00:00:00.000Z' };
 const CODES = Array.from({ length: 10 }, (_, i) => `abcde-fgh${String(i).padStart(2, '0')}`.slice(0, 11));
 
