@@ -22,10 +22,13 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
       <p className="recovery-codes-note">{t('secondFactor.recoveryCodes.note')}</p>
       <ol
         style={{
+          // The numbers inside each item's box (an outside marker hung into the gap and ran over
+          // the code of the column before it), two columns where 10em each fit, else one.
           display: 'grid',
-          gridTemplateColumns: 'repeat(2, max-content)',
+          gridTemplateColumns: 'repeat(auto-fill, minmax(10em, 1fr))',
           gap: '4px 24px',
-          padding: '8px 0 8px 24px',
+          listStylePosition: 'inside',
+          padding: '8px 0',
           margin: 0,
           fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
           fontSize: 15,
