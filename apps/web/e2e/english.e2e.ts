@@ -25,73 +25,18 @@ import {
   until,
   useApp,
 } from './harness.ts';
+import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
 import { closeOverlay, overlaysOf } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
 
-const CJK = /[\u4e00-\u9fff]+/g;
-
-interface UserData {
-  /** Every Chinese run the demo database holds, as user data. */
-  allowed: Set<string>;
-  /** Dictionary labels (and type names) in Chinese that have English text: never on an English screen. */
-  forbidden: Set<string>;
-}
-
-/** The Chinese text the database holds, except the dictionaries' Chinese labels that have an English one. */
-function userData(): UserData {
-  const db = app.server.db();
-  const allowed = new Set<string>();
-  const forbidden = new Set<string>();
-  const tables = db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`).all() as { name: string }[];
-  for (const { name } of tables) {
-    for (const row of db.prepare(`select * from "${name}"`).all() as Record<string, unknown>[]) {
-      for (const [column, value] of Object.entries(row)) {
-        if (typeof value !== 'string') continue;
-        const translated =
-          (name === 'dict_data' && column === 'label' && row.label_en !== '') ||
-          (name === 'dict_types' && column === 'name' && row.name_en !== '');
-        for (const run of value.match(CJK) ?? []) (translated ? forbidden : allowed).add(run);
-      }
-    }
-  }
-  // A game is stored on the order by its Chinese name (the value), which the order shows as typed.
-  for (const row of db.prepare(`select value from dict_data where type_code = 'game'`).all() as { value: string }[]) {
-    for (const run of row.value.match(CJK) ?? []) forbidden.delete(run);
-  }
-  return { allowed, forbidden };
-}
-
-/** The visible text nodes holding a Chinese character, outside `[data-user-data]`. */
-const chineseOnScreen = (page: Page): Promise<string[]> =>
-  page.evaluate(() => {
-    const out: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? '';
-      const el = node.parentElement;
-      if (!el || !/[\u4e00-\u9fff]/.test(text)) continue;
-      if (el.closest('[data-user-data], script, style, noscript, template')) continue;
-      // Text declared Chinese on purpose: a language's own name in the language picker.
-      if (el.closest('[lang]')?.getAttribute('lang')?.startsWith('zh')) continue;
-      if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-      out.push(text.trim());
-    }
-    return out;
-  });
+/** The user data of the demo database (see e2e/language.ts). */
+const userData = (): UserData => userDataOf(app.server.db());
 
 /** What on screen is Chinese and not user data, as `text (run)`; `seen` counts the user data runs that passed. */
-function leftovers(texts: readonly string[], data: UserData, seen: { count: number }): string[] {
-  const bad: string[] = [];
-  for (const text of texts) {
-    for (const run of text.match(CJK) ?? []) {
-      // A run inside a longer stored value (a description cut by the layout) passes too.
-      const stored = data.allowed.has(run) || [...data.allowed].some((value) => value.includes(run));
-      if (stored && !data.forbidden.has(run)) seen.count += 1;
-      else bad.push(`${text} (${run})`);
-    }
-  }
-  return bad;
+async function leftovers(page: Page, data: UserData, seen: { count: number }): Promise<string[]> {
+  const { texts } = await visibleText(page);
+  return otherLanguage('en-US', texts, data, seen);
 }
 
 /** Waits for the page's calls to end and its spinners to stop. */
@@ -110,7 +55,7 @@ async function open(page: Page, path: string): Promise<void> {
 async function sweep(page: Page, path: string, data: UserData, seen: { count: number }): Promise<string[]> {
   await open(page, path);
   await page.waitForTimeout(300);
-  return leftovers(await chineseOnScreen(page), data, seen).map((line) => `${path}: ${line}`);
+  return (await leftovers(page, data, seen)).map((line) => `${path}: ${line}`);
 }
 
 /** Opens each overlay of `role` on its screen and answers the Chinese leftovers shown while it is open. */
@@ -131,7 +76,7 @@ async function sweepOverlays(
       await settle(page);
       await page.waitForTimeout(300);
       opened.push(overlay.name);
-      bad.push(...leftovers(await chineseOnScreen(page), data, seen).map((line) => `${where}: ${line}`));
+      bad.push(...(await leftovers(page, data, seen)).map((line) => `${where}: ${line}`));
       await closeOverlay(page, overlay, element);
     } catch (error) {
       // One overlay that does not open or close is reported with the others, not alone.

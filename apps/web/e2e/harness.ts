@@ -13,6 +13,7 @@ import pixelmatch from 'pixelmatch';
 import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { canAccess, isScreen, routeTable, type RouteDef } from '@clearplay/contract/constants';
+import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -153,6 +154,7 @@ export async function newContext(
     storageState,
   });
   watch(context, baseURL);
+  lookBeforeClosing(context, baseURL);
   // Every Content-Security-Policy violation on any screen is collected and fails the test.
   await context.exposeBinding('__cspViolation', ({ page }, text: string) => void cspViolations.push(`${page.url()}: ${text}`));
   await context.addInitScript(() =>
@@ -234,6 +236,76 @@ export function allowProblems(...patterns: RegExp[]): void {
 
 const cspViolations: string[] = [];
 
+/** The contexts of the running test that are still open, with the app's origin. */
+const openContexts = new Map<BrowserContext, string>();
+/** The running journey file's server (set by `useApp`): its database tells user data from interface text. */
+let journeyServer: RunningServer | undefined;
+let userDataCache: { version: string; data: UserData } | undefined;
+
+function journeyUserData(): UserData | undefined {
+  if (!journeyServer?.running()) return undefined;
+  const db = journeyServer.db();
+  // data_version moves when the server commits, total_changes when the journey writes itself.
+  const version = `${String(db.pragma('data_version', { simple: true }))}:${String((db.prepare('select total_changes() as n').get() as { n: number }).n)}`;
+  if (userDataCache?.version !== version) userDataCache = { version, data: userDataOf(db) };
+  return userDataCache.data;
+}
+
+/**
+ * What a person would see wrong on `page` as it stands: a clipped table header or cell, and
+ * text in the other language outside user data (e2e/language.ts). Given 5 s to settle (a table
+ * resizing, a language switch re-rendering), then reported.
+ */
+async function screenProblems(page: Page): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  let found: string[];
+  while (true) {
+    try {
+      const path = new URL(page.url()).pathname;
+      const { lang, texts } = await visibleText(page);
+      const data = texts.length ? journeyUserData() : undefined;
+      found = [
+        ...(await clippedCells(page, path)).map((text) => `clipped: ${text}`),
+        ...(data ? otherLanguage(lang, texts, data).map((text) => `${path}: not in ${lang}: ${text}`) : []),
+      ];
+    } catch (error) {
+      // A page navigating or closing while it was read: read again.
+      found = [`could not be read: ${String(error).split('\n')[0]}`];
+    }
+    if (found.length === 0 || Date.now() > deadline || page.isClosed()) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Checks the app's open pages of `context` with `screenProblems` (what they show when the test leaves them). */
+async function lookAtScreens(context: BrowserContext, baseURL: string): Promise<void> {
+  for (const page of context.pages()) {
+    if (page.isClosed() || !page.url().startsWith(baseURL)) continue;
+    for (const text of await screenProblems(page)) problem(page.url(), text);
+  }
+}
+
+/**
+ * Makes `context.close()` look at its screens first, and each page's `goto` look at the screen
+ * it leaves, so every screen a journey opens and leaves is checked.
+ */
+function lookBeforeClosing(context: BrowserContext, baseURL: string): void {
+  openContexts.set(context, baseURL);
+  context.on('close', () => openContexts.delete(context));
+  context.on('page', (page) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      if (page.url().startsWith(baseURL)) for (const text of await screenProblems(page)) problem(page.url(), text);
+      return goto(url, options);
+    };
+  });
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    if (openContexts.has(context)) await lookAtScreens(context, baseURL);
+    return close(options);
+  };
+}
+
 /**
  * The journeys' `test`: after each test, fails on what any screen did wrong on the way: a
  * Content-Security-Policy violation; an error toast, notification or dialog, a console error,
@@ -244,11 +316,15 @@ export const test = base.extend<{ journeyChecks: void }>({
   journeyChecks: [
     // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({}, use, testInfo) => {
       cspViolations.length = 0;
       problems.length = 0;
       allowed = [];
       await use();
+      // The screens the test left open are looked at too; after a failure they are not news.
+      if (testInfo.status === testInfo.expectedStatus) {
+        for (const [context, baseURL] of openContexts) await lookAtScreens(context, baseURL);
+      }
       expect(cspViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
       const unexpected = problems.splice(0).filter((text) => !allowed.some((pattern) => pattern.test(text)));
       expect([...new Set(unexpected)], 'problems a person would meet (declare provoked ones with allowProblems)').toEqual([]);
@@ -416,9 +492,11 @@ export function useApp(env: Record<string, string> = {}): JourneyApp {
   test.beforeAll(async ({ browser: launched }) => {
     test.setTimeout(120_000);
     server = await startServer(env);
+    journeyServer = server;
     browser = launched;
   });
   test.afterAll(async () => {
+    journeyServer = undefined;
     await server?.stop();
   });
   const app: JourneyApp = {

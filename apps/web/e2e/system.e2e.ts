@@ -26,7 +26,8 @@ const SHOP = { username: 'e2eshop01', password: 'Shop#2026', nickname: '端到�
 const modal = (page: Page, title: string | RegExp): Locator =>
   page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 
-const row = (page: Page, text: string): Locator => page.locator('.ant-table-row').filter({ hasText: text });
+/** A row holding `text` on the screen shown (not in a tab kept alive, hidden, behind it). */
+const row = (page: Page, text: string): Locator => page.locator('.ant-table-row:visible').filter({ hasText: text });
 
 const toast = (page: Page, text: string) => expect(page.locator('.ant-message-notice', { hasText: text }).first()).toBeVisible();
 

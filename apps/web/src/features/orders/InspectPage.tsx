@@ -97,8 +97,9 @@ export default function InspectPage() {
     {
       key: 'objWechat',
       title: t('order.field.objWechat'),
+      // No ellipsis: the chat ID is what a record is known by, and one word; the column grows
+      // to the longest on the page (decision 0090).
       width: 160,
-      ellipsis: true,
       search: { type: 'input' },
       render: (_, o) => <RepeatTargetMark order={o} />,
     },

@@ -1,5 +1,20 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Button, Card, Col, Empty, Flex, List, Result, Row, Skeleton, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  List,
+  Result,
+  Row,
+  Skeleton,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import {
   AlertOutlined,
   ArrowDownOutlined,
@@ -19,6 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { DictTag, DictText } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { tableScrollWidth } from '../../components/SearchTable/index.ts';
 import { findRouteByPath, RouteNames } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { formatDate, formatPercent } from '../../lib/date.ts';
@@ -89,35 +105,38 @@ const QUICK_ICONS: Record<QuickOperation['key'], ReactNode> = {
 
 function OrdersTable({ rows, testId }: { rows: readonly OrderItem[]; testId: string }) {
   const { t } = useTranslation();
+  const columns: TableColumnsType<OrderItem> = [
+    { key: 'code', dataIndex: 'code', title: t('order.field.code'), width: 110 },
+    // Takes the room left, never less than a short name: in a half-width card (the pending
+    // orders beside the renewals) the table scrolls sideways rather than squeeze it away.
+    { key: 'objWechatName', dataIndex: 'objWechatName', title: t('order.field.objWechatName'), ellipsis: true, minWidth: 100 },
+    {
+      key: 'gameName',
+      dataIndex: 'gameName',
+      title: t('order.field.gameName'),
+      ellipsis: true,
+      width: 110,
+      render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
+    },
+    {
+      key: 'result',
+      title: t('order.field.result'),
+      width: 90,
+      render: (_, o) => <DictTag type={ORDER_DICTS.result} value={o.result} />,
+    },
+    { key: 'amount', title: t('order.field.amount'), width: 100, align: 'right', render: (_, o) => <Money fen={o.amount} /> },
+    { key: 'createdTime', title: t('order.field.createdTime'), width: 150, render: (_, o) => formatDate(o.createdTime, 'minute') },
+  ];
   return (
     <Table<OrderItem>
       size="small"
       rowKey="id"
       pagination={false}
       dataSource={[...rows]}
-      scroll={{ x: 560 }}
+      scroll={{ x: tableScrollWidth(columns) }}
       data-testid={testId}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.noOrders')} /> }}
-      columns={[
-        { key: 'code', dataIndex: 'code', title: t('order.field.code'), width: 110 },
-        { key: 'objWechatName', dataIndex: 'objWechatName', title: t('order.field.objWechatName'), ellipsis: true },
-        {
-          key: 'gameName',
-          dataIndex: 'gameName',
-          title: t('order.field.gameName'),
-          ellipsis: true,
-          width: 110,
-          render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
-        },
-        {
-          key: 'result',
-          title: t('order.field.result'),
-          width: 90,
-          render: (_, o) => <DictTag type={ORDER_DICTS.result} value={o.result} />,
-        },
-        { key: 'amount', title: t('order.field.amount'), width: 100, align: 'right', render: (_, o) => <Money fen={o.amount} /> },
-        { key: 'createdTime', title: t('order.field.createdTime'), width: 150, render: (_, o) => formatDate(o.createdTime, 'minute') },
-      ]}
+      columns={columns}
     />
   );
 }

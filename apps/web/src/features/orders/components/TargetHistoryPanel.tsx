@@ -150,10 +150,11 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
 /** The list's chat ID, marked when the target was caught cheating before (as the reader may see). */
 export function RepeatTargetMark({ order }: { order: OrderItem }) {
   const { t } = useTranslation();
-  if (order.repeatTarget !== true) return <>{order.objWechat}</>;
+  // On one line: a chat ID is one word, and its column grows to fit it (decision 0090).
+  if (order.repeatTarget !== true) return <span style={{ whiteSpace: 'nowrap' }}>{order.objWechat}</span>;
   return (
     <Tooltip title={t('history.repeatMarker')}>
-      <span data-testid={`order-repeat-${order.code}`}>
+      <span data-testid={`order-repeat-${order.code}`} style={{ whiteSpace: 'nowrap' }}>
         <WarningFilled style={{ color: 'var(--ant-color-error, #ff4d4f)', marginInlineEnd: 4 }} aria-label={t('history.repeatMarker')} />
         {order.objWechat}
       </span>
