@@ -6,7 +6,7 @@
 // new SQLite database. bench/server-probe.mjs in the server reports its event-loop delay and when
 // it accepted each connection, so the table shows how long a connection waited to be accepted.
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt, pct, ratio, repoRoot, startApp, superAdminBearer, type Section } from './lib.ts';
 import { acceptWaits, fixtures, MIXED, mixedLoad, READ_ONLY, type Mix, type MixedResult, type Probe } from './mixed-load.ts';
@@ -72,7 +72,8 @@ records; pages 1–3) and 20 % order details as the super admin, 10 % orders cre
 random shops at the shop's price. Baseline: the read-only run of the same shape (the list and detail calls alone, in
 the same 78 : 22 proportion) in the same round. Each run on a fresh server: the built bundle, the demo business on a
 new SQLite database. "Accept wait": how long the connections waited between their TCP handshake and the server
-accepting them (p50 / longest, ms; server-probe.mjs). Loop delay: the server's event-loop delay p99 (ms). Orders
+accepting them (p50 / longest, ms; server-probe.mjs; at least that: the client notes a handshake when its own event loop
+gets to it, 0 when the server accepted first). Loop delay: the server's event-loop delay p99 (ms). Orders
 created per mixed run: ${creates}.
 
 | round | run | req/s | p50 ms | p99 ms | errors | timeouts | accept wait p50 / max ms | loop delay p99 ms | req/s ÷ read-only | p50 ÷ read-only | p99 ÷ read-only |
@@ -80,9 +81,12 @@ created per mixed run: ${creates}.
 ${rounds.flatMap((r, i) => [row(i + 1, 'read-only', r.readOnly, r.readOnly), row(i + 1, 'mixed', r.mixed, r.readOnly)]).join('\n')}
 
 Timeouts in the three mixed runs: ${rounds.map((r) => r.mixed.result.timeouts).join(', ')}; in the read-only runs:
-${rounds.map((r) => r.readOnly.result.timeouts).join(', ')}. Before decision 0099 (requests started in slices of the event
-loop) the same load timed out calls on the connections the server had not yet accepted: Node ≥ 20 accepts one
-connection per turn of its event loop, and a turn served every busy connection.
+${rounds.map((r) => r.readOnly.result.timeouts).join(', ')}. Load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ')} (on ${cpus().length} cores). Before decision 0099 (requests started in slices of the event loop) the same
+load timed out calls on the connections the server had not yet accepted (15-second runs during the investigation: 61,
+0 and 89 timeouts, each on a connection accepted only after the client gave up): Node ≥ 20 accepts one connection per
+turn of its event loop, and a turn served every busy connection.
 `;
   return [{ title: 'Mixed load on SQLite (200 connections, client timeouts)', body }];
 }
