@@ -13,6 +13,7 @@ import swaggerPlugin from './plugins/swagger.ts';
 import localUploadHost from './modules/uploads/local-host.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
+import { admitInTurn } from './http/admission.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-context.ts';
 import { lazyRequestLogger } from './lib/request-log.ts';
 
@@ -101,6 +102,9 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Requests start in slices of the event loop, so a busy server still accepts new
+  // connections (http/admission.ts, decision 0099).
+  app.addHook('onRequest', admitInTurn);
   // Every answer carries the security headers (computed once, plugins/security.ts) and the
   // request id, set together in the first hook (decision 0058).
   const headers = securityHeaders(config);
