@@ -8,9 +8,9 @@ import { t, type Locale, type MessageKey, type MessageParams } from './messages.
  *
  * - a key ending in `Fen` is money in fen, told as CNY in the reader's format (`amountFen` → `amount`);
  * - `result` is an order_result value, told by its dictionary label (the catalogue's word when
- *   the dictionary has no such entry);
- * - `game` is a game dictionary value, told by its label (as stored when the dictionary has none,
- *   which is also how a row written with a label before decision 0097 is shown);
+ *   the dictionary has no such entry); `game`, `status`, `changedMac` likewise (DICT_PARAMS), and
+ *   the same names ending in From/To; a value the dictionary lacks is told as stored (which is
+ *   how a message written with a Chinese label before decision 0097 is shown);
  * - anything else (codes, names, counts, dates) is told as stored.
  */
 
@@ -20,15 +20,25 @@ export type LabelOf = (typeCode: string, value: string, locale: Locale) => strin
 export const noLabels: LabelOf = () => undefined;
 
 /** Which parameter names hold a value of which dictionary. */
-export const DICT_PARAMS: Readonly<Record<string, string>> = { result: 'order_result', game: 'game' };
+export const DICT_PARAMS: Readonly<Record<string, string>> = {
+  result: 'order_result',
+  game: 'game',
+  status: 'common_status',
+  changedMac: 'changed_mac',
+};
+
+/** The dictionary of a parameter: by its name, or its name without a From/To ending (`resultFrom`). */
+const dictOf = (key: string): string | undefined => DICT_PARAMS[key] ?? DICT_PARAMS[key.replace(/(From|To)$/, '')];
 
 export function tellParams(locale: Locale, params: MessageParams, labelOf: LabelOf = noLabels): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(params)) {
     if (key.endsWith('Fen')) out[key.slice(0, -3)] = formatMoney(Number(value), locale);
-    else if (key === 'result') out[key] = labelOf(DICT_PARAMS.result!, String(value), locale) ?? fallbackResult(locale, value);
-    else if (key in DICT_PARAMS) out[key] = labelOf(DICT_PARAMS[key]!, String(value), locale) ?? value;
-    else out[key] = value;
+    else {
+      const dict = dictOf(key);
+      const label = dict === undefined ? undefined : labelOf(dict, String(value), locale);
+      out[key] = label ?? (dict === DICT_PARAMS.result ? fallbackResult(locale, value) : value);
+    }
   }
   return out;
 }
