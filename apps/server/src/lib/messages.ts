@@ -181,6 +181,14 @@ const enUS = {
   'log.text.role.deleted': 'Role {name} (#{id}): deleted',
   'log.text.announcement.published': 'Announcement {title} (#{id}): published',
   'log.text.announcement.deleted': 'Announcement {title} (#{id}): deleted',
+  'log.text.system.retentionRows':
+    'Retention removed expired sessions: {sessions}, ended rate-limit windows: {rateLimits}, login records: {loginRecords}, operation logs: {operationLogs}, page views: {pageViews}, client events: {clientEvents}',
+  'log.text.system.retentionUploads': 'Retention removed unreferenced uploads: {count}',
+  'log.text.system.retentionRowsFailed': 'Retention: removing old rows failed',
+  'log.text.system.retentionUploadsFailed': 'Retention: removing unreferenced uploads failed',
+  'log.text.part.olderThan': 'each older than {days} days',
+  'log.text.part.readMessages': 'read messages older than {days} days: {count}',
+  'log.text.part.stoppedEarly': 'stopped early: shutdown',
 
   'health.down': 'The database is unavailable',
   'health.migrationsPending': 'The database is not up to date: migrations have not run yet',
@@ -521,6 +529,14 @@ const zhCN: Record<MessageKey, string> = {
   'log.text.role.deleted': '角色 {name}（#{id}）：已删除',
   'log.text.announcement.published': '公告 {title}（#{id}）：已发布',
   'log.text.announcement.deleted': '公告 {title}（#{id}）：已删除',
+  'log.text.system.retentionRows':
+    '数据保留：删除了 {sessions} 个过期会话、{rateLimits} 个已结束的限流窗口、{loginRecords} 条登录记录、{operationLogs} 条操作日志、{pageViews} 条页面访问和 {clientEvents} 条客户端事件',
+  'log.text.system.retentionUploads': '数据保留：删除了 {count} 个未被引用的上传文件',
+  'log.text.system.retentionRowsFailed': '数据保留：删除旧数据失败',
+  'log.text.system.retentionUploadsFailed': '数据保留：删除未被引用的上传文件失败',
+  'log.text.part.olderThan': '均早于 {days} 天',
+  'log.text.part.readMessages': '{count} 条早于 {days} 天的已读消息',
+  'log.text.part.stoppedEarly': '因停机提前结束',
 
   'health.down': '数据库不可用',
   'health.migrationsPending': '数据库尚未升级：迁移还未执行',
