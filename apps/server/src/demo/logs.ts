@@ -155,10 +155,19 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       { objWechat: o.objWechat, result: o.result, userId: o.userId, amount: o.amount },
     );
     if (o.updatedAt !== o.createdAt)
-      add(o.inspector, o.updatedAt, 'order', 'update', 'POST', '/api/admin/order/update', logText('log.text.order.updated', { code: o.code, id: o.id }), {
-        id: o.id,
-        description: '补充检测说明',
-      });
+      add(
+        o.inspector,
+        o.updatedAt,
+        'order',
+        'update',
+        'POST',
+        '/api/admin/order/update',
+        logText('log.text.order.updated', { code: o.code, id: o.id }),
+        {
+          id: o.id,
+          description: '补充检测说明',
+        },
+      );
   }
 
   for (const r of input.recharges) {
