@@ -101,6 +101,7 @@ export async function assertDictValue(db: Db, typeCode: string, value: string | 
 export const toDictDataItem = (row: DictDataRow): DictDataItem => ({
   ...toDictData(row),
   remark: row.remark,
+  remarkEn: row.remarkEn,
   createdTime: toIso(Number(row.createdAt)),
 });
 
@@ -268,6 +269,7 @@ export async function createData(db: Db, body: DictDataCreateBody): Promise<Dict
       parentId: body.parentId ?? null,
       status: body.status ?? 1,
       remark: body.remark ?? '',
+      remarkEn: (body.remarkEn ?? '').trim(),
       createdAt: nowMs(),
     });
     if (body.isDefault === true) await repo.unsetDefaults(trx, body.typeCode, newId);
@@ -308,6 +310,7 @@ export async function updateData(db: Db, body: DictDataUpdateBody): Promise<Dict
       parentId,
       status: body.status ?? row.status,
       remark: body.remark ?? row.remark,
+      remarkEn: body.remarkEn === undefined ? row.remarkEn : body.remarkEn.trim(),
     });
     if (isDefault === 1) await repo.unsetDefaults(trx, body.typeCode, row.id);
   });
