@@ -164,12 +164,7 @@ test.describe('user management', () => {
     await screenshot(shop, 'system-user-disabled-session-zh-CN');
     await shop.context().close();
 
-    await expectLogged(
-      page,
-      '用户',
-      [`用户 ${SHOP.username}`, '已创建，角色 shop', '已续费', '：已停用'],
-      'system-log-zh-CN',
-    );
+    await expectLogged(page, '用户', [`用户 ${SHOP.username}`, '已创建，角色 shop', '已续费', '：已停用'], 'system-log-zh-CN');
     await expectNothingClipped(page, 'operation log (zh-CN, 1440)', page.getByTestId('log-table'));
     const logRow = row(page, `用户 ${SHOP.username}`).filter({ hasText: '已创建，角色 shop' }).first();
     await logRow.getByRole('button', { name: /详情/ }).click();

@@ -65,7 +65,9 @@ describe('the dictionary entry form', () => {
     const { calls } = serveApi((call) =>
       call.path === '/api/admin/dict/data' ? { status: 200, msg: 'ok', data: cheating } : { status: 200, msg: 'ok', data: [] },
     );
-    const { user } = renderInApp(<DictDataFormModal open entry={null} typeCode="public_price" types={[priceType]} onClose={() => undefined} />);
+    const { user } = renderInApp(
+      <DictDataFormModal open entry={null} typeCode="public_price" types={[priceType]} onClose={() => undefined} />,
+    );
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByTestId('dict-data-form-label'), '正常');
     await user.type(within(dialog).getByTestId('dict-data-form-value'), '3000');
