@@ -10,7 +10,17 @@ import type {
 } from '@clearplay/contract';
 import { LINKSTORE_DICT, PUBLIC_PRICE_DICT } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, flushLogs, importFile, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from './test/context.ts';
+import {
+  call,
+  createTestContext,
+  flushLogs,
+  importFile,
+  loginAs,
+  loginWith,
+  TEST_PASSWORD,
+  type LoggedIn,
+  type TestContext,
+} from './test/context.ts';
 import { orderBody } from './test/orders.ts';
 
 /**
@@ -105,7 +115,20 @@ describe('the operation log is told in the reader language', () => {
     const res = await importFile(ctx, inspector, csv, 'orders.csv');
     expect(res.statusCode, res.body).toBe(200);
     await loginWith(ctx, shop.username, TEST_PASSWORD);
+    // A refused sign-in made from an English browser.
+    await call(ctx, 'POST', '/api/admin/user/login', {
+      payload: { username: inspector.username, password: 'wrong-password-1' },
+      headers: EN,
+    });
     await flushLogs(ctx);
+  });
+
+  it("a refused call's error is told in the reader language, whatever the caller's language was", async () => {
+    const zh = (await logs(ZH, 'module=auth&action=login&status=failed')).find((l) => l.operator === inspector.username);
+    expect(zh?.errorMsg).toBe('用户名或密码错误');
+    expect(zh?.content).toBe(`${inspector.username} 登录`);
+    const en = (await logs(EN, 'module=auth&action=login&status=failed')).find((l) => l.operator === inspector.username);
+    expect(en?.errorMsg).toBe('Incorrect username or password');
   });
 
   it('an import read in Chinese is told in Chinese', async () => {

@@ -35,20 +35,39 @@ export const isLogText = (value: unknown): value is LogText =>
   typeof value === 'object' && value !== null && 'key' in value && 'params' in value && 'parts' in value;
 
 const PARTS = '_parts';
+const ERROR = '_error';
+
+/** The domain error a failed call answered, as its catalogue key and parameters (told when read, like the line). */
+export interface LoggedError {
+  key: MessageKey;
+  params: MessageParams;
+}
 const SEPARATOR: Record<Locale, string> = { 'en-US': ', ', 'zh-CN': '，' };
 
 /** The row's `event` and `params` columns. */
-export const storedLog = (text: LogText): { event: string; params: string } => ({
+export const storedLog = (text: LogText, error: LoggedError | null = null): { event: string; params: string } => ({
   event: text.key,
-  params: JSON.stringify(text.parts.length === 0 ? text.params : { ...text.params, [PARTS]: text.parts.map((p) => [p.key, p.params]) }),
+  params: JSON.stringify({
+    ...text.params,
+    ...(text.parts.length === 0 ? {} : { [PARTS]: text.parts.map((p) => [p.key, p.params]) }),
+    ...(error === null ? {} : { [ERROR]: [error.key, error.params] }),
+  }),
 });
+
+/** A failed call's error message in the reader's language; undefined when the row kept none (then the stored message is shown). */
+export function tellLogError(locale: Locale, paramsJson: string | null): string | undefined {
+  const error = (parseParams(paramsJson) as Record<string, unknown>)[ERROR];
+  if (!Array.isArray(error) || typeof error[0] !== 'string' || !(error[0] in catalogue['en-US'])) return undefined;
+  const params: unknown = error[1];
+  return t(locale, error[0] as MessageKey, typeof params === 'object' && params !== null ? (params as MessageParams) : {});
+}
 
 const KNOWN = (key: string): key is LogKey => key.startsWith('log.text.') && key in catalogue['en-US'];
 
 /** A log line as the reader reads it; undefined for an event this build does not know (then the stored text is shown). */
 export function tellLog(locale: Locale, event: string, paramsJson: string | null, labelOf: LabelOf = noLabels): string | undefined {
   if (!KNOWN(event)) return undefined;
-  const { [PARTS]: rawParts, ...params } = parseParams(paramsJson) as Record<string, unknown>;
+  const { [PARTS]: rawParts, [ERROR]: _error, ...params } = parseParams(paramsJson) as Record<string, unknown>;
   const main = t(locale, event, tellParams(locale, params as MessageParams, labelOf));
   const parts = Array.isArray(rawParts) ? rawParts : [];
   const clauses = parts

@@ -6,7 +6,7 @@ import { recordOperation } from '../modules/logs/logs.service.ts';
 import { DOCS_PREFIX } from './auth.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../lib/cut-bytes.ts';
 import { viewAsNote } from '../lib/view-as-note.ts';
-import { englishLog, logText, storedLog, type LogText } from '../lib/log-text.ts';
+import { englishLog, logText, storedLog, type LoggedError, type LogText } from '../lib/log-text.ts';
 
 /**
  * How a route appears in the operation log: its module and action, or `false` for a route
@@ -32,6 +32,8 @@ declare module 'fastify' {
     logContent: LogText | string | null;
     /** What the call did, as data for readers of the log (e.g. an import's counts); set by the handler, stored as JSON. */
     logDetails: object | null;
+    /** The domain error the call answered (set by the error handler), kept so the log tells it in the reader's language. */
+    logError: LoggedError | null;
     /** The answer's body status and message, read as it is sent. */
     logOutcome: { status: number; msg: string } | null;
   }
@@ -97,9 +99,9 @@ function defaultContent(payload: ReturnType<typeof payloadOf>): LogText {
 }
 
 /** The row's content (English, as older readers see it) and its event and parameters. */
-function lineOf(content: LogText | string): { content: string; event: string | null; params: string | null } {
+function lineOf(content: LogText | string, error: LoggedError | null): { content: string; event: string | null; params: string | null } {
   if (typeof content === 'string') return { content, event: null, params: null };
-  return { content: englishLog(content), ...storedLog(content) };
+  return { content: englishLog(content), ...storedLog(content, error) };
 }
 
 /**
@@ -114,6 +116,7 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
   app.decorateRequest('logContent', null);
   app.decorateRequest('logDetails', null);
   app.decorateRequest('logOutcome', null);
+  app.decorateRequest('logError', null);
   app.decorate('flushOperationLogs', async () => {
     while (pending.size > 0) await Promise.allSettled([...pending]);
   });
@@ -138,7 +141,7 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
         const view = request.user?.viewAs;
         const operator = view?.by.username ?? request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
         const note = view === undefined ? '' : viewAsNote(view);
-        const line = lineOf(request.logContent ?? defaultContent(payload));
+        const line = lineOf(request.logContent ?? defaultContent(payload), outcome.status === 200 ? null : request.logError);
         const write = recordOperation(db, {
           module: rule.module,
           action: rule.action,

@@ -6,7 +6,7 @@ import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Locale } from '../../lib/messages.ts';
 import { contentIn, viewAsPrefix } from '../../lib/view-as-note.ts';
-import { tellLog } from '../../lib/log-text.ts';
+import { tellLog, tellLogError } from '../../lib/log-text.ts';
 import type { LabelOf } from '../../lib/told.ts';
 import { dictLabels } from '../dicts/dicts.service.ts';
 import { DAY_MS, toIso } from '../../lib/time.ts';
@@ -72,7 +72,7 @@ const toLogItem = (row: ListRow, locale: Locale, labelOf: LabelOf): LogItem => (
   method: row.method,
   path: row.path,
   durationMs: Number(row.durationMs),
-  errorMsg: row.errorMsg,
+  errorMsg: row.errorMsg === '' ? '' : (tellLogError(locale, row.params) ?? row.errorMsg),
 });
 
 export function toFilter(query: LogListQuery): repo.LogFilter {
