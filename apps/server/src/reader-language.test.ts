@@ -2,6 +2,7 @@ import type {
   DictDataItem,
   LogItem,
   MessagePage,
+  MonitorData,
   OrderItem,
   PublicCertificate,
   PublicLinksData,
@@ -164,6 +165,13 @@ describe('the operation log is told in the reader language', () => {
     const en = (await logs(EN, 'module=order&action=create')).find((l) => l.content.includes(order.code));
     expect(en?.content).toContain('Suspicious');
     expect(en?.content).toContain('League of Legends');
+  });
+
+  it("the monitor's latest imports are told in the reader language", async () => {
+    const monitor = async (headers: Record<string, string>) =>
+      (await call<MonitorData>(ctx, 'GET', '/api/admin/monitor', { as: boss, headers })).data.latestImports;
+    expect((await monitor(ZH))[0]?.content).toMatch(/^订单导入“orders\.csv”/);
+    expect((await monitor(EN))[0]?.content).toMatch(/^Order import "orders\.csv"/);
   });
 
   it('a row written as free text before this change is shown as it was written', async () => {
