@@ -3,7 +3,7 @@ import { parseParams, tellParams, noLabels, type LabelOf } from './told.ts';
 
 /**
  * An operation-log line as an event and its parameters (decision 0097). The route that did the
- * work says what happened (`request.logContent = logText('log.order.imported', {…})`); the row
+ * work says what happened (`request.logContent = logText('log.text.order.imported', {…})`); the row
  * keeps the event key and the parameters (codes, values, counts, names: never words), and the
  * line is told when the log is read, in the reader's language. `parts` are clauses that follow
  * the main text when they apply (sessions ended, valid rows kept, an order's changes).
@@ -31,9 +31,6 @@ export const logText = (key: LogKey, params: MessageParams = {}, ...parts: Part[
   parts: parts.filter((p): p is LogPart => Boolean(p)).map((p) => ({ key: p.key, params: p.params ?? {} })),
 });
 
-export const isLogText = (value: unknown): value is LogText =>
-  typeof value === 'object' && value !== null && 'key' in value && 'params' in value && 'parts' in value;
-
 const PARTS = '_parts';
 const ERROR = '_error';
 
@@ -42,6 +39,7 @@ export interface LoggedError {
   key: MessageKey;
   params: MessageParams;
 }
+
 const SEPARATOR: Record<Locale, string> = { 'en-US': ', ', 'zh-CN': '，' };
 
 /** The row's `event` and `params` columns. */
