@@ -23,6 +23,7 @@ import {
   type TestContext,
 } from './test/context.ts';
 import { orderBody } from './test/orders.ts';
+import * as m0018 from './db/migrations/0018_text_in_reader_language.ts';
 
 /**
  * Issue 23, defect 5 "Text in the other language" (decision 0097): text the server writes
@@ -267,5 +268,45 @@ describe('the public pages are told in the reader language', () => {
     expect(cleared.data.remarkEn).toBe('');
     const en = await anon<PublicPricesData>('/api/public/prices', EN);
     expect(en.list.find((p) => p.price === 5000)?.remark).toBe('发现外挂，记录证据');
+  });
+});
+
+describe('migration 0018 on a database made before it', () => {
+  it("gives the demo's published notes their English text, and leaves a rewritten note without one", async () => {
+    const raw = ctx.db.withoutPlugins();
+    await m0018.down(raw);
+    const entry = (typeCode: string, value: string, remark: string) => ({
+      type_code: typeCode,
+      label: value,
+      value,
+      sort: 9,
+      css_class: '',
+      list_class: 'default',
+      is_default: 0,
+      parent_id: null,
+      status: 1,
+      remark,
+      created_at: Date.now(),
+    });
+    await raw
+      .insertInto('dict_data' as never)
+      .values([
+        entry(PUBLIC_PRICE_DICT, '4000', '存在可疑项，建议复检'),
+        entry(LINKSTORE_DICT, 'https://gamesafe.qq.com/', '自己写的说明'),
+      ] as never)
+      .execute();
+    await m0018.up(raw);
+    const rows = await ctx.db
+      .selectFrom('dictData')
+      .select(['value', 'remarkEn'])
+      .where('value', 'in', ['4000', 'https://gamesafe.qq.com/'])
+      .execute();
+    expect(Object.fromEntries(rows.map((r) => [r.value, r.remarkEn]))).toEqual({
+      '4000': 'Something suspicious was found; a re-check is advised',
+      'https://gamesafe.qq.com/': '',
+    });
+    // The log rows written before it have no event: they are shown as they were written.
+    const [row] = await logs(ZH, 'module=auth&action=login');
+    expect(row?.content).toMatch(/^Sign-in by /);
   });
 });
