@@ -31,12 +31,16 @@ const row = (page: Page, text: string): Locator => page.locator('.ant-table-row:
 
 const toast = (page: Page, text: string) => expect(page.locator('.ant-message-notice', { hasText: text }).first()).toBeVisible();
 
-/** Filters the operation log by module and expects a row per `contents` fragment. */
+/**
+ * Filters the operation log by module (chosen by its Chinese name) and expects a row per
+ * `contents` fragment: the lines are told in Chinese on a Chinese screen (decision 0097).
+ */
 async function expectLogged(page: Page, module: string, contents: string[], shot?: string): Promise<void> {
   await page.locator('.ant-menu').getByText('操作日志', { exact: true }).click();
   await page.waitForURL(/\/system\/log/);
   const table = page.getByTestId('log-table');
-  await table.locator('#search-system-log_module').fill(module);
+  await table.locator('#search-system-log_module').click();
+  await page.locator('.ant-select-item-option', { hasText: new RegExp(`^${module}$`) }).click();
   await table.getByTestId('search-submit').click();
   for (const content of contents) {
     await expect(row(page, content).first()).toBeVisible();
@@ -161,14 +165,9 @@ test.describe('user management', () => {
     await screenshot(shop, 'system-user-disabled-session-zh-CN');
     await shop.context().close();
 
-    await expectLogged(
-      page,
-      'user',
-      [`user ${SHOP.username}`, 'created with role shop', 'renew monthly', ': disabled'],
-      'system-log-zh-CN',
-    );
+    await expectLogged(page, '用户', [`用户 ${SHOP.username}`, '已创建，角色 shop', '已续费', '：已停用'], 'system-log-zh-CN');
     await expectNothingClipped(page, 'operation log (zh-CN, 1440)', page.getByTestId('log-table'));
-    const logRow = row(page, `user ${SHOP.username}`).filter({ hasText: 'created with role shop' }).first();
+    const logRow = row(page, `用户 ${SHOP.username}`).filter({ hasText: '已创建，角色 shop' }).first();
     await logRow.getByRole('button', { name: /详情/ }).click();
     const detail = page.getByTestId('log-detail');
     await expect(page.getByTestId('log-payload')).toContainText('"username": "e2eshop01"');
@@ -245,11 +244,11 @@ test.describe('dictionary management', () => {
     await toast(page, '字典类型删除成功');
     await expect(row(page, 'e2e_region')).toHaveCount(0);
 
-    await expectLogged(page, 'dict', [
-      'dict type e2e_region',
-      'dict data e2e_region/east "华东"',
-      'dict data e2e_region/shanghai "上海"',
-      'deleted with 1 entries',
+    await expectLogged(page, '字典', [
+      '字典 e2e_region',
+      '字典数据 e2e_region/east“华东”',
+      '字典数据 e2e_region/shanghai“上海”',
+      '已删除，连同 1 条数据',
     ]);
     await page.context().close();
   });
@@ -291,7 +290,7 @@ test.describe('role management', () => {
     await switchLanguage(page, '简体中文');
     await expect(row(page, 'auditor')).toContainText('审计员：查看订单和操作日志');
 
-    await expectLogged(page, 'role', ['role auditor', 'created with 2 permissions']);
+    await expectLogged(page, '角色', ['角色 auditor', '已创建，2 项权限']);
     await page.context().close();
   });
 });

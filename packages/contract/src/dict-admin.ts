@@ -43,7 +43,11 @@ export const DictTypeUpdateBody = Type.Object({ id: Id, ...typeFields }, { addit
 export type DictTypeUpdateBody = Static<typeof DictTypeUpdateBody>;
 
 /** A dictionary entry as the admin screen sees it (disabled ones included). */
-export const DictDataItem = Type.Intersect([DictData, Type.Object({ remark: Type.String(), createdTime: Instant })]);
+export const DictDataItem = Type.Intersect([
+  DictData,
+  /** remarkEn: the English remark ('' = none; readers fall back to remark), decision 0097. */
+  Type.Object({ remark: Type.String(), remarkEn: Type.String(), createdTime: Instant }),
+]);
 export type DictDataItem = Static<typeof DictDataItem>;
 
 export const DictDataListQuery = Type.Object(
@@ -80,6 +84,8 @@ const dataFields = {
   parentId: Type.Optional(Type.Union([Id, Type.Null()])),
   status: Type.Optional(EnabledStatus),
   remark: Type.Optional(Type.String({ maxLength: 500 })),
+  /** English remark (a published price's note, a link's description); left out keeps the stored one on update, '' clears it (decision 0097). */
+  remarkEn: Type.Optional(Type.String({ maxLength: 500 })),
 };
 /** POST /admin/dict/data creates; PUT /admin/dict/data updates (with id). */
 export const DictDataCreateBody = Type.Object(dataFields, { additionalProperties: false });

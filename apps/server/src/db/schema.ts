@@ -132,6 +132,8 @@ export interface DictDataTable {
   createdAt: number;
   /** English label (issue 15); '' = none, readers fall back to label. */
   labelEn: Generated<string>;
+  /** English remark (a price's note, a link's description; migration 0018); '' = none, readers fall back to remark. */
+  remarkEn: Generated<string>;
 }
 
 export interface PageViewsTable {
@@ -190,6 +192,10 @@ export interface OperationLogsTable {
   payload: string;
   /** What the call did, as JSON the route wrote (an import's counts); null when it wrote none (migration 0016). */
   details: string | null;
+  /** The line's event key (a `log.text.*` catalogue key), told in the reader's language; null for rows written before migration 0018. */
+  event: Generated<string | null>;
+  /** The event's parameters as JSON (codes and values, never words); null with `event`. */
+  params: Generated<string | null>;
   createdAt: number;
 }
 

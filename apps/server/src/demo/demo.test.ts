@@ -313,6 +313,8 @@ describe('the demo business', () => {
     expect(groups).toHaveLength(DEMO_LINKS.length);
     for (const group of groups) expect(links.filter((l) => l.parentId === group.id).length).toBeGreaterThanOrEqual(2);
     for (const link of links) expect(link.value).toMatch(/^https:\/\//);
+    // Every note and description the demo publishes has its English text (decision 0097).
+    for (const entry of [...prices, ...links].filter((e) => e.remark !== '')) expect(entry.remarkEn, entry.label).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it('adds nothing and changes nothing on a second start', async () => {

@@ -6,7 +6,7 @@
 import { t } from '../lib/messages.ts';
 import { viewAsNote } from '../lib/view-as-note.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, toIso } from '../lib/time.ts';
-import { formatFen } from '../modules/orders/orders.service.ts';
+import { englishLog, logText, storedLog, type LogText } from '../lib/log-text.ts';
 import type { NewOperationLog } from '../db/schema.ts';
 import { DEMO_PERIOD_DAYS, type DemoShop, type DemoSubscription } from './people.ts';
 import type { Rng } from './prng.ts';
@@ -21,6 +21,8 @@ export interface LoggedOrder {
   id: number;
   code: string;
   objWechat: string;
+  /** The game's dictionary value (told by its label when the log is read). */
+  gameName?: string;
   result: number;
   userId: number;
   amount: number;
@@ -64,13 +66,14 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
     action: string,
     method: string,
     path: string,
-    content: string,
+    text: LogText,
     payload: object,
+    note = '',
   ) =>
     rows.push({
       module,
       action,
-      content,
+      ...line(text, note),
       ...person(username),
       status: 1,
       method,
@@ -105,7 +108,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
           operatorId: null,
           module: 'auth',
           action: 'login',
-          content: `login ${username}`,
+          ...line(logText('log.text.auth.login', { username })),
           status: 0,
           method: 'POST',
           path: '/api/admin/user/login',
@@ -120,7 +123,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
         operatorId: null,
         module: 'auth',
         action: 'login',
-        content: `login ${username}`,
+        ...line(logText('log.text.auth.login', { username })),
         status: 1,
         method: 'POST',
         path: '/api/admin/user/login',
@@ -140,14 +143,31 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       'create',
       'POST',
       '/api/admin/order/create',
-      `order ${o.code} (#${o.id}): ${o.objWechat}, result ${o.result}, client #${o.userId}, ${formatFen(o.amount)}`,
+      logText('log.text.order.created', {
+        code: o.code,
+        id: o.id,
+        wechat: o.objWechat,
+        game: o.gameName ?? '',
+        result: o.result,
+        client: o.userId,
+        amountFen: o.amount,
+      }),
       { objWechat: o.objWechat, result: o.result, userId: o.userId, amount: o.amount },
     );
     if (o.updatedAt !== o.createdAt)
-      add(o.inspector, o.updatedAt, 'order', 'update', 'POST', '/api/admin/order/update', `order ${o.code} (#${o.id}): updated`, {
-        id: o.id,
-        description: '补充检测说明',
-      });
+      add(
+        o.inspector,
+        o.updatedAt,
+        'order',
+        'update',
+        'POST',
+        '/api/admin/order/update',
+        logText('log.text.order.updated', { code: o.code, id: o.id }),
+        {
+          id: o.id,
+          description: '补充检测说明',
+        },
+      );
   }
 
   for (const r of input.recharges) {
@@ -158,7 +178,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       'recharge',
       'POST',
       '/api/admin/user/recharge',
-      `user ${r.username} (#${r.userId}): recharge ${formatFen(r.amount)}, balance ${formatFen(r.balanceAfter)}`,
+      logText('log.text.user.recharge', { username: r.username, id: r.userId, amountFen: r.amount, balanceFen: r.balanceAfter }),
       { userId: r.userId, amount: r.amount },
     );
   }
@@ -173,7 +193,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
         'create',
         'POST',
         '/api/admin/user/create',
-        `user ${shop.username} (#${id}): created with role shop`,
+        logText('log.text.user.created', { username: shop.username, id, role: 'shop' }),
         { username: shop.username, nickname: shop.nickname, roleName: 'shop' },
       );
     }
@@ -187,7 +207,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
         'setStatus',
         'POST',
         '/api/admin/user/setUserStatus',
-        `user ${shop.username} (#${id}): disabled`,
+        logText('log.text.user.disabled', { username: shop.username, id }),
         { id, status: 0 },
       );
     } else if (rng.chance(0.3)) {
@@ -199,7 +219,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
         'update',
         'POST',
         '/api/admin/user/update',
-        `user ${shop.username} (#${id}): updated, role shop, status 1`,
+        logText('log.text.user.updated', { username: shop.username, id, role: 'shop', status: 1 }),
         { id, nickname: shop.nickname },
       );
     }
@@ -217,7 +237,7 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       'viewAs',
       'POST',
       '/api/admin/account/view-as',
-      `user superadmin (#${superId}): viewing as shop shop0001 (#${shopId})`,
+      logText('log.text.user.viewAsAccount', { username: 'superadmin', id: superId, role: 'shop', account: 'shop0001', accountId: shopId }),
       {
         role: 'shop',
         userId: shopId,
@@ -230,24 +250,31 @@ export function demoLogs(rng: Rng, input: LogInput): NewOperationLog[] {
       'viewAsEnd',
       'POST',
       '/api/admin/account/view-as/end',
-      `${viewAsNote({ role: 'shop', username: 'shop0001' })}user superadmin (#${superId}): switched back`,
+      logText('log.text.user.viewAsEnded', { username: 'superadmin', id: superId }),
       {},
+      viewAsNote({ role: 'shop', username: 'shop0001' }),
     );
   }
 
   return rows.filter((r) => r.createdAt <= now).sort((a, b) => a.createdAt - b.createdAt);
 }
 
-function subscriptionLog(username: string, id: number, s: DemoSubscription): [string, string, string, string, object] {
+function subscriptionLog(username: string, id: number, s: DemoSubscription): [string, string, string, LogText, object] {
   if (s.action === 'cancel')
     return [
       'cancelSubscription',
       'GET',
       '/api/admin/cancelSubscription',
-      `user ${username} (#${id}): subscription cancelled`,
+      logText('log.text.user.subscriptionCancelled', { username, id }),
       { userId: id },
     ];
-  const content = `user ${username} (#${id}): ${s.action} ${s.type ?? ''} ${s.durationDays ?? ''} days, ${toIso(s.startAt)} → ${toIso(s.endAt)}`;
+  const content = logText(s.action === 'renew' ? 'log.text.user.renew' : 'log.text.user.subscribe', {
+    username,
+    id,
+    days: s.durationDays ?? 0,
+    start: toIso(s.startAt),
+    end: toIso(s.endAt),
+  });
   return [
     'setSubscription',
     'POST',
@@ -256,3 +283,6 @@ function subscriptionLog(username: string, id: number, s: DemoSubscription): [st
     { userId: id, type: s.type, durationDays: s.durationDays, remark: s.remark },
   ];
 }
+
+/** A row's line as the routes write it (decision 0097): the English text, the event and its parameters. */
+const line = (text: LogText, note = '') => ({ content: note + englishLog(text), ...storedLog(text) });

@@ -14,16 +14,36 @@ interface DemoEntry {
   labelEn: string;
   value: string;
   remark?: string;
+  /** English remark (decision 0097): the price's note, the link's description in English. */
+  remarkEn?: string;
   cssClass?: string;
   children?: DemoEntry[];
 }
 
 /** Prices in fen, per result, as the demo shop's (db/seed.ts DEMO_SHOP_PRICES). */
 export const DEMO_PUBLIC_PRICES: readonly DemoEntry[] = [
-  { label: '正常', labelEn: 'Normal', value: '3000', remark: '未发现问题，出具检测证书' },
-  { label: '作弊', labelEn: 'Cheating', value: '5000', remark: '发现外挂，记录证据并可公开' },
-  { label: '可疑', labelEn: 'Suspicious', value: '4000', remark: '存在可疑项，建议复检' },
-  { label: '未通过', labelEn: 'Not passed', value: '2000', remark: '未能完成检测' },
+  {
+    label: '正常',
+    labelEn: 'Normal',
+    value: '3000',
+    remark: '未发现问题，出具检测证书',
+    remarkEn: 'No problem found; a check certificate is issued',
+  },
+  {
+    label: '作弊',
+    labelEn: 'Cheating',
+    value: '5000',
+    remark: '发现外挂，记录证据并可公开',
+    remarkEn: 'Cheat software found; the evidence is recorded and may be made public',
+  },
+  {
+    label: '可疑',
+    labelEn: 'Suspicious',
+    value: '4000',
+    remark: '存在可疑项，建议复检',
+    remarkEn: 'Something suspicious was found; a re-check is advised',
+  },
+  { label: '未通过', labelEn: 'Not passed', value: '2000', remark: '未能完成检测', remarkEn: 'The check could not be completed' },
 ];
 
 /** Two groups with links under them (the seed's flat game sites stay as "more links"). */
@@ -33,6 +53,7 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
     labelEn: 'Inspection tools',
     value: 'https://learn.microsoft.com/sysinternals/',
     remark: '检测员常用的系统工具',
+    remarkEn: 'System tools inspectors use every day',
     cssClass: 'icon-tool',
     children: [
       {
@@ -40,6 +61,7 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
         labelEn: 'Process Explorer',
         value: 'https://learn.microsoft.com/sysinternals/downloads/process-explorer',
         remark: '查看进程与加载的模块',
+        remarkEn: 'See processes and the modules they load',
         cssClass: 'icon-tool',
       },
       {
@@ -47,6 +69,7 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
         labelEn: 'Autoruns',
         value: 'https://learn.microsoft.com/sysinternals/downloads/autoruns',
         remark: '查看开机自启项',
+        remarkEn: 'See what starts with Windows',
         cssClass: 'icon-tool',
       },
     ],
@@ -56,6 +79,7 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
     labelEn: 'Anti-cheat policies',
     value: 'https://www.anticheatexpert.com/',
     remark: '游戏厂商的反作弊政策与公告',
+    remarkEn: "Game publishers' anti-cheat policies and notices",
     cssClass: 'icon-doc',
     children: [
       {
@@ -63,6 +87,7 @@ export const DEMO_LINKS: readonly DemoEntry[] = [
         labelEn: 'Tencent Game Security Center',
         value: 'https://gamesafe.qq.com/',
         remark: '举报外挂、查询处罚公告',
+        remarkEn: 'Report cheats and look up ban notices',
         cssClass: 'icon-community',
       },
       {
@@ -99,6 +124,7 @@ async function writeEntries(
         parentId,
         status: 1,
         remark: entry.remark ?? '',
+        remarkEn: entry.remarkEn ?? '',
         createdAt: now,
       }));
     if (existing === undefined) written += 1;

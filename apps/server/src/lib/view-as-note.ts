@@ -19,3 +19,6 @@ export function contentIn(locale: Locale, content: string): string {
   const [whole, role = '', username] = match;
   return t(locale, 'viewAs.logNote', { role, account: username === undefined ? '' : ` ${username}` }) + content.slice(whole.length);
 }
+
+/** The view-as note a stored content starts with, or '' (the rest of a told row comes from its event). */
+export const viewAsPrefix = (content: string): string => NOTE.exec(content)?.[0] ?? '';

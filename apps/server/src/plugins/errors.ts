@@ -96,6 +96,8 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       error = new AppError(503, 'errors.unavailable', {}, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
     }
     if (error instanceof AppError) {
+      // The operation log keeps the error as key and parameters, told in its reader's language (decision 0097).
+      request.logError = { key: error.key, params: error.params };
       if ((error.status === 429 || error.status === 503) && error.data && typeof error.data.retryAfterSeconds === 'number') {
         void reply.header('retry-after', String(error.data.retryAfterSeconds));
       }

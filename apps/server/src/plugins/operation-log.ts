@@ -6,6 +6,7 @@ import { recordOperation } from '../modules/logs/logs.service.ts';
 import { DOCS_PREFIX } from './auth.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../lib/cut-bytes.ts';
 import { viewAsNote } from '../lib/view-as-note.ts';
+import { englishLog, logText, storedLog, type LoggedError, type LogText } from '../lib/log-text.ts';
 
 /**
  * How a route appears in the operation log: its module and action, or `false` for a route
@@ -23,10 +24,16 @@ declare module 'fastify' {
     log?: LogRule | false;
   }
   interface FastifyRequest {
-    /** Human-readable line naming the record touched, e.g. `user shop0001 (#12): disabled`; set by the handler. */
-    logContent: string | null;
+    /**
+     * The line naming the record touched, set by the handler: an event and its parameters
+     * (`logText('log.text.user.disabled', { username, id })`), told in the reader's language when
+     * the log is read (decision 0097). A plain string is stored and shown as it is.
+     */
+    logContent: LogText | string | null;
     /** What the call did, as data for readers of the log (e.g. an import's counts); set by the handler, stored as JSON. */
     logDetails: object | null;
+    /** The domain error the call answered (set by the error handler), kept so the log tells it in the reader's language. */
+    logError: LoggedError | null;
     /** The answer's body status and message, read as it is sent. */
     logOutcome: { status: number; msg: string } | null;
   }
@@ -83,11 +90,18 @@ function outcomeOf(payload: unknown, httpStatus: number): { status: number; msg:
   return { status: httpStatus, msg: '' };
 }
 
-function defaultContent(rule: LogRule, payload: ReturnType<typeof payloadOf>): string {
+/** The line of a call whose handler set none (it failed first): the record it named, if any. */
+function defaultContent(payload: ReturnType<typeof payloadOf>): LogText {
   const target =
     payload !== null && !Array.isArray(payload) ? (payload.id ?? payload.userId ?? payload.code ?? payload.username) : undefined;
-  const named = typeof target === 'number' ? ` #${target}` : typeof target === 'string' ? ` ${target}` : '';
-  return `${rule.module} ${rule.action}${named}`;
+  const named = typeof target === 'number' ? `#${target}` : typeof target === 'string' ? target : '';
+  return named === '' ? logText('log.text.defaultNone') : logText('log.text.default', { target: named });
+}
+
+/** The row's content (English, as older readers see it) and its event and parameters. */
+function lineOf(content: LogText | string, error: LoggedError | null): { content: string; event: string | null; params: string | null } {
+  if (typeof content === 'string') return { content, event: null, params: null };
+  return { content: englishLog(content), ...storedLog(content, error) };
 }
 
 /**
@@ -102,6 +116,7 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
   app.decorateRequest('logContent', null);
   app.decorateRequest('logDetails', null);
   app.decorateRequest('logOutcome', null);
+  app.decorateRequest('logError', null);
   app.decorate('flushOperationLogs', async () => {
     while (pending.size > 0) await Promise.allSettled([...pending]);
   });
@@ -126,10 +141,13 @@ async function operationLogPlugin(app: FastifyInstance, { db }: { db: Db }): Pro
         const view = request.user?.viewAs;
         const operator = view?.by.username ?? request.user?.username ?? (typeof bodyOperator === 'string' ? bodyOperator : '');
         const note = view === undefined ? '' : viewAsNote(view);
+        const line = lineOf(request.logContent ?? defaultContent(payload), outcome.status === 200 ? null : request.logError);
         const write = recordOperation(db, {
           module: rule.module,
           action: rule.action,
-          content: cut(note + (request.logContent ?? defaultContent(rule, payload)), 512),
+          content: cut(note + line.content, 512),
+          event: line.event,
+          params: line.params,
           operator: cut(operator, 64),
           operatorId: view?.by.id ?? request.user?.id ?? null,
           status: outcome.status === 200 ? 1 : 0,

@@ -26,6 +26,7 @@ import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.
 import { createBlobStore, publicFilesBase } from '../uploads/uploads.service.ts';
 import * as account from './account.service.ts';
 import * as secondFactor from '../auth/second-factor.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 const security = [{ bearer: [] }];
 
@@ -73,7 +74,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       const item = await account.updateProfile(db, user.id, request.body, avatars);
-      request.logContent = `user ${user.username} (#${user.id}): own profile updated`;
+      request.logContent = logText('log.text.account.profile', { username: user.username, id: user.id });
       return ok(item);
     },
   );
@@ -93,7 +94,10 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       const item = await account.setAvatar(db, avatars, user.id, request.body.avatar);
-      request.logContent = `user ${user.username} (#${user.id}): own avatar ${item.avatar === '' ? 'removed' : 'set'}`;
+      request.logContent = logText(item.avatar === '' ? 'log.text.account.avatarRemoved' : 'log.text.account.avatarSet', {
+        username: user.username,
+        id: user.id,
+      });
       return ok(item);
     },
   );
@@ -113,7 +117,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       const sessionsEnded = await account.changePassword(db, user.id, user.sessionId, request.body);
-      request.logContent = `user ${user.username} (#${user.id}): own password changed, ${sessionsEnded} other sessions ended`;
+      request.logContent = logText('log.text.account.password', { username: user.username, id: user.id, count: sessionsEnded });
       return ok({ sessionsEnded });
     },
   );
@@ -154,7 +158,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       const ended = await account.endOtherSessions(db, user.id, user.sessionId);
-      request.logContent = `user ${user.username} (#${user.id}): ${ended} other sessions signed out`;
+      request.logContent = logText('log.text.account.endSessions', { username: user.username, id: user.id, count: ended });
       return ok({ ended });
     },
   );
@@ -213,7 +217,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     },
     async (request) => {
       const user = accountOwner(request);
-      request.logContent = `user ${user.username} (#${user.id}): two-step verification set-up started`;
+      request.logContent = logText('log.text.account.secondFactorEnrol', { username: user.username, id: user.id });
       return ok(await secondFactor.startEnrolment(db, config, user.id));
     },
   );
@@ -233,7 +237,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       const recoveryCodes = await secondFactor.confirmEnrolment(db, config, user.id, request.body.code);
-      request.logContent = `user ${user.username} (#${user.id}): two-step verification turned on`;
+      request.logContent = logText('log.text.account.secondFactorOn', { username: user.username, id: user.id });
       return ok({ recoveryCodes });
     },
   );
@@ -253,7 +257,7 @@ const accountRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, co
     async (request) => {
       const user = accountOwner(request);
       await secondFactor.disable(db, config, user.id, request.body);
-      request.logContent = `user ${user.username} (#${user.id}): two-step verification turned off`;
+      request.logContent = logText('log.text.account.secondFactorOff', { username: user.username, id: user.id });
       return ok(null);
     },
   );

@@ -5,6 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { publicFilesBase } from '../uploads/uploads.service.ts';
 import * as announcements from './announcements.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /** Announcements (spec §7): every signed-in user reads them, publishing and deleting need their permissions. */
 const announcementRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
@@ -17,13 +18,13 @@ const announcementRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, conf
   route(app, api.add, async (request) => {
     const user = requireUser(request);
     const item = await announcements.addAnnouncement(db, request.body, { id: user.id, name: user.nickname || user.username }, rules);
-    request.logContent = `announcement ${item.title} (#${item.id}): published`;
+    request.logContent = logText('log.text.announcement.published', { title: item.title, id: item.id });
     return ok(item);
   });
 
   route(app, api.delete, async (request) => {
     const title = await announcements.deleteAnnouncement(db, request.query.id);
-    request.logContent = `announcement ${title} (#${request.query.id}): deleted`;
+    request.logContent = logText('log.text.announcement.deleted', { title, id: request.query.id });
     return ok(null);
   });
 };

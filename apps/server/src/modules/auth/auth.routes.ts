@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { type RouteDeps, requireUser } from '../../http/route-context.ts';
 import * as auth from './auth.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, config }) => {
   app.post(
@@ -27,7 +28,7 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
     },
     async (request) => {
       const client = { ip: request.ip, userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) };
-      request.logContent = `login ${request.body.username}`;
+      request.logContent = logText('log.text.auth.login', { username: request.body.username });
       return ok(await auth.login(db, config, request.body, client));
     },
   );
@@ -45,7 +46,7 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
     },
     async (request) => {
       const username = await auth.usernameOfTicket(db, request.body.ticket);
-      request.logContent = `login ${username}: authenticator app set-up started`;
+      request.logContent = logText('log.text.auth.enrolStarted', { username });
       return ok(await auth.enrolAtLogin(db, config, request.body.ticket));
     },
   );
@@ -64,7 +65,10 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
     async (request) => {
       const client = { ip: request.ip, userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) };
       const username = await auth.usernameOfTicket(db, request.body.ticket);
-      request.logContent = `login ${username}: second step with ${request.body.recoveryCode === undefined ? 'a code' : 'a recovery code'}`;
+      request.logContent = logText(
+        request.body.recoveryCode === undefined ? 'log.text.auth.secondStepCode' : 'log.text.auth.secondStepRecovery',
+        { username },
+      );
       return ok(await auth.finishSecondFactor(db, config, request.body, client));
     },
   );
@@ -78,7 +82,7 @@ const authRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, confi
     async (request) => {
       const user = requireUser(request);
       await auth.logout(db, user.sessionId);
-      request.logContent = `user ${user.username} (#${user.id}): logged out`;
+      request.logContent = logText('log.text.user.loggedOut', { username: user.username, id: user.id });
       return ok(null);
     },
   );

@@ -335,7 +335,7 @@ describe("a super admin resets another user's second factor", () => {
       .where('status', '=', 1)
       .executeTakeFirstOrThrow();
     expect(log.operator).toBe(boss.username);
-    expect(log.content).toBe(`user ${admin.username} (#${admin.id}): two-step verification reset by ${boss.username}, sessions ended`);
+    expect(log.content).toBe(`User ${admin.username} (#${admin.id}): two-step verification reset by ${boss.username}, sessions ended`);
 
     // nothing left to reset; and not one's own
     expect(

@@ -106,6 +106,10 @@ export const countData = async (db: Db, typeCode: string, f: DataFilter) =>
 
 export const allData = (db: Db) => db.selectFrom('dictData').selectAll().orderBy('typeCode').orderBy('sort').orderBy('id').execute();
 
+/** Value and labels of every entry (disabled ones too) of these types: the words of values already stored. */
+export const labelsOfTypes = (db: Db, typeCodes: readonly string[]) =>
+  db.selectFrom('dictData').select(['typeCode', 'value', 'label', 'labelEn']).where('typeCode', 'in', typeCodes).execute();
+
 export const enabledDataOfType = (db: Db, typeCode: string) =>
   db
     .selectFrom('dictData')

@@ -4,6 +4,7 @@ import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { RouteDeps } from '../../http/route-context.ts';
 import * as dicts from './dicts.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /** Dictionaries (spec §3, §7): the store every session loads, and the admin screen's calls. */
 const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
@@ -13,20 +14,23 @@ const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
 
   route(app, api.createType, async (request) => {
     const item = await dicts.createType(db, request.body);
-    request.logContent = `dict type ${item.code} (#${item.id}): created`;
+    request.logContent = logText('log.text.dict.typeCreated', { code: item.code, id: item.id });
     return ok(item);
   });
 
   route(app, api.updateType, async (request) => {
     const { item, previousCode } = await dicts.updateType(db, request.body);
-    const renamed = previousCode === item.code ? '' : `, code ${previousCode} → ${item.code}`;
-    request.logContent = `dict type ${item.code} (#${item.id}): updated${renamed}, status ${item.status}`;
+    const renamed = previousCode !== item.code && {
+      key: 'log.text.part.codeRenamed' as const,
+      params: { from: previousCode, to: item.code },
+    };
+    request.logContent = logText('log.text.dict.typeUpdated', { code: item.code, id: item.id, status: item.status }, renamed);
     return ok(item);
   });
 
   route(app, api.deleteType, async (request) => {
     const { code, entries } = await dicts.deleteType(db, request.params.id);
-    request.logContent = `dict type ${code} (#${request.params.id}): deleted with ${entries} entries`;
+    request.logContent = logText('log.text.dict.typeDeleted', { code, id: request.params.id, count: entries });
     return ok(null);
   });
 
@@ -34,19 +38,25 @@ const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
 
   route(app, api.createData, async (request) => {
     const item = await dicts.createData(db, request.body);
-    request.logContent = `dict data ${item.typeCode}/${item.value} "${item.label}" (#${item.id}): created`;
+    request.logContent = logText('log.text.dict.dataCreated', { type: item.typeCode, value: item.value, label: item.label, id: item.id });
     return ok(item);
   });
 
   route(app, api.updateData, async (request) => {
     const item = await dicts.updateData(db, request.body);
-    request.logContent = `dict data ${item.typeCode}/${item.value} "${item.label}" (#${item.id}): updated, status ${item.status}`;
+    request.logContent = logText('log.text.dict.dataUpdated', {
+      type: item.typeCode,
+      value: item.value,
+      label: item.label,
+      id: item.id,
+      status: item.status,
+    });
     return ok(item);
   });
 
   route(app, api.deleteData, async (request) => {
     const item = await dicts.deleteData(db, request.params.id);
-    request.logContent = `dict data ${item.typeCode}/${item.value} "${item.label}" (#${item.id}): deleted`;
+    request.logContent = logText('log.text.dict.dataDeleted', { type: item.typeCode, value: item.value, label: item.label, id: item.id });
     return ok(null);
   });
 

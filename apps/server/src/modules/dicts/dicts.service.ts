@@ -12,13 +12,14 @@ import type {
   DictTypeUpdateBody,
   DictTypeWithData,
 } from '@clearplay/contract';
-import { LINKSTORE_DICT, PUBLIC_PRICE_DICT } from '@clearplay/contract';
+import { LINKSTORE_DICT, localizedLabel, PUBLIC_PRICE_DICT } from '@clearplay/contract';
 import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import type { DictDataRow, DictTypeRow } from '../../db/schema.ts';
 import { DICTIONARIES } from '../../db/seed.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { nowMs, toIso } from '../../lib/time.ts';
+import { DICT_PARAMS, type LabelOf } from '../../lib/told.ts';
 import * as repo from './dicts.repository.ts';
 
 export const toDictData = (row: DictDataRow): DictData => ({
@@ -53,6 +54,20 @@ export const enabledEntriesOf = (db: Db, typeCode: string): Promise<DictDataRow[
 /** Every entry of every type, disabled ones too (labels of values already stored). */
 export const allEntries = (db: Db): Promise<DictDataRow[]> => repo.allData(db);
 
+/**
+ * The labels of stored values of these dictionaries in a reader's language (decision 0097):
+ * English falls back to the Chinese label; a value the dictionary lacks answers undefined.
+ * Disabled entries count (a message about a game that is no longer offered still names it).
+ */
+export async function dictLabels(db: Db, typeCodes: readonly string[] = Object.values(DICT_PARAMS)): Promise<LabelOf> {
+  const rows = await repo.labelsOfTypes(db, typeCodes);
+  const byKey = new Map(rows.map((r) => [`${r.typeCode}\u0000${r.value}`, r]));
+  return (typeCode, value, locale) => {
+    const row = byKey.get(`${typeCode}\u0000${value}`);
+    return row === undefined ? undefined : localizedLabel(row.label, row.labelEn, locale);
+  };
+}
+
 /** Spec §3 "Dictionary store": enabled entries keyed by type code, flat and as trees. */
 export async function getDictStore(db: Db): Promise<DictStore> {
   const dictData: Record<string, DictData[]> = {};
@@ -86,6 +101,7 @@ export async function assertDictValue(db: Db, typeCode: string, value: string | 
 export const toDictDataItem = (row: DictDataRow): DictDataItem => ({
   ...toDictData(row),
   remark: row.remark,
+  remarkEn: row.remarkEn,
   createdTime: toIso(Number(row.createdAt)),
 });
 
@@ -253,6 +269,7 @@ export async function createData(db: Db, body: DictDataCreateBody): Promise<Dict
       parentId: body.parentId ?? null,
       status: body.status ?? 1,
       remark: body.remark ?? '',
+      remarkEn: (body.remarkEn ?? '').trim(),
       createdAt: nowMs(),
     });
     if (body.isDefault === true) await repo.unsetDefaults(trx, body.typeCode, newId);
@@ -293,6 +310,7 @@ export async function updateData(db: Db, body: DictDataUpdateBody): Promise<Dict
       parentId,
       status: body.status ?? row.status,
       remark: body.remark ?? row.remark,
+      remarkEn: body.remarkEn === undefined ? row.remarkEn : body.remarkEn.trim(),
     });
     if (isDefault === 1) await repo.unsetDefaults(trx, body.typeCode, row.id);
   });

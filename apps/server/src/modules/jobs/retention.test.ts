@@ -14,6 +14,7 @@ import { localBlobSweepStore } from './blob-sweep.ts';
 import { analyze, planOf } from '../../test/plans.ts';
 import { insertMessages } from '../messages/messages.repository.ts';
 import { oldReadMessagesQuery, retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
+import { tellLog } from '../../lib/log-text.ts';
 
 /**
  * The retention job on the configured database (TEST_DB): it removes exactly the expired
@@ -319,7 +320,11 @@ describe('retention', () => {
       as: superAdmin,
     });
     expect(list.status, list.msg).toBe(200);
-    expect(list.data.list.map((r) => r.content)).toEqual([logged[1]!.content, logged[0]!.content]);
+    // Told from their event in the reader's language (decision 0097), English here.
+    expect(list.data.list.map((r) => r.content)).toEqual([
+      'Retention removed unreferenced uploads: 1',
+      'Retention removed expired sessions: 1, ended rate-limit windows: 0, login records: 1, operation logs: 1, page views: 1, client events: 0, each older than 180 days',
+    ]);
   });
 
   it('logs a failed run as failed, with the error', async () => {
@@ -475,6 +480,8 @@ describe('retention', () => {
       .executeTakeFirstOrThrow();
     expect(row.status).toBe(1);
     expect(row.content).toMatch(/^retention: removed .* older than 180 days, 1 read message older than 90 days$/);
+    // Read in Chinese, the line is told in Chinese (decision 0097).
+    expect(tellLog('zh-CN', row.event ?? '', row.params)).toMatch(/^数据保留：删除了 .*，均早于 180 天，1 条早于 90 天的已读消息$/);
     expect(JSON.parse(row.payload)).toMatchObject({ messages: 1, messageCutoff: new Date(now - 90 * DAY_MS).toISOString() });
     await countersMatchRows();
 

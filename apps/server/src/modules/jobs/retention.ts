@@ -24,6 +24,7 @@ import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
 import { KEY_PREFIX } from '../uploads/keys.ts';
 import type { BlobSweepStore } from './blob-sweep.ts';
 import type { Job } from './scheduler.ts';
+import { logText, storedLog, type LogText } from '../../lib/log-text.ts';
 
 export const RETENTION_JOB = 'retention';
 export const UPLOAD_RETENTION_JOB = 'retention-uploads';
@@ -365,6 +366,20 @@ export function describeRun(report: RetentionReport, days: number, parts: { rows
   return `retention: removed ${said.join(', ')}${report.aborted ? ' (stopped early: shutdown)' : ''}`;
 }
 
+/** The run's operation-log line as an event (decision 0097), told in the reader's language; `content` keeps describeRun's English. */
+export function runLogText(report: RetentionReport, days: number, parts: { rows: boolean; uploads: boolean }, messageDays = 0): LogText {
+  const stopped = report.aborted && { key: 'log.text.part.stoppedEarly' as const };
+  if (!parts.rows) return logText('log.text.system.retentionUploads', { count: report.uploads }, stopped);
+  const { sessions, rateLimits, loginRecords, operationLogs, pageViews, clientEvents } = report;
+  return logText(
+    'log.text.system.retentionRows',
+    { sessions, rateLimits, loginRecords, operationLogs, pageViews, clientEvents },
+    days > 0 && { key: 'log.text.part.olderThan', params: { days } },
+    messageDays > 0 && { key: 'log.text.part.readMessages', params: { count: report.messages, days: messageDays } },
+    stopped,
+  );
+}
+
 export interface RetentionJobDeps {
   db: Db;
   retention: { days: number; uploadGraceHours: number; intervalMinutes: number; messageDays?: number };
@@ -418,6 +433,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
         await recordOperation(deps.db, {
           ...base,
           content: describeRun(report, days, { rows: part === 'rows', uploads: part === 'uploads' }, messageDays),
+          ...storedLog(runLogText(report, days, { rows: part === 'rows', uploads: part === 'uploads' }, messageDays)),
           status: 1,
           durationMs: Math.max(0, Math.round(now() - started)),
           errorMsg: '',
@@ -429,6 +445,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
         await recordOperation(deps.db, {
           ...base,
           content: `retention: ${part === 'rows' ? 'removing old rows' : 'removing unreferenced uploads'} failed`,
+          ...storedLog(logText(part === 'rows' ? 'log.text.system.retentionRowsFailed' : 'log.text.system.retentionUploadsFailed')),
           status: 0,
           durationMs: Math.max(0, Math.round(now() - started)),
           errorMsg: message.slice(0, 512),

@@ -3,14 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
 import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.ts';
-import { formatFen } from '../orders/orders.service.ts';
 import * as ledger from './ledger.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /** Shop balances (PRODUCT.md "Money"): recharges recorded by staff and each shop's ledger. */
 const ledgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.recharge, async (request) => {
     const { entry, balance, username } = await ledger.recharge(db, request.body, operatorOf(request));
-    request.logContent = `user ${username} (#${entry.userId}): recharge ${formatFen(entry.amount)}, balance ${formatFen(balance)}`;
+    request.logContent = logText('log.text.user.recharge', { username, id: entry.userId, amountFen: entry.amount, balanceFen: balance });
     return ok({ entry, balance });
   });
 

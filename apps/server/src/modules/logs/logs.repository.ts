@@ -46,6 +46,8 @@ export const listPage = (db: Db, f: LogFilter, offset: number, limit: number) =>
       'path',
       'durationMs',
       'errorMsg',
+      'event',
+      'params',
     ])
     .where((eb) => where(eb, f))
     .orderBy('createdAt', 'desc')

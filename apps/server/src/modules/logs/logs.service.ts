@@ -5,7 +5,10 @@ import type { Db } from '../../db/index.ts';
 import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Locale } from '../../lib/messages.ts';
-import { contentIn } from '../../lib/view-as-note.ts';
+import { contentIn, viewAsPrefix } from '../../lib/view-as-note.ts';
+import { tellLog, tellLogError } from '../../lib/log-text.ts';
+import type { LabelOf } from '../../lib/told.ts';
+import { dictLabels } from '../dicts/dicts.service.ts';
 import { DAY_MS, toIso } from '../../lib/time.ts';
 import * as repo from './logs.repository.ts';
 
@@ -41,13 +44,26 @@ type ListRow = Pick<
   | 'path'
   | 'durationMs'
   | 'errorMsg'
+  | 'event'
+  | 'params'
 >;
 
-const toLogItem = (row: ListRow, locale: Locale): LogItem => ({
+/**
+ * A row's line in the reader's language (decision 0097): told from its event and parameters,
+ * with the view-as note the content starts with; a row written as free text (before migration
+ * 0018, or an event this build does not know) is shown as it was written.
+ */
+function lineIn(locale: Locale, row: ListRow, labelOf: LabelOf): string {
+  const told = row.event === null ? undefined : tellLog(locale, row.event, row.params, labelOf);
+  if (told === undefined) return contentIn(locale, row.content);
+  return contentIn(locale, viewAsPrefix(row.content)) + told;
+}
+
+const toLogItem = (row: ListRow, locale: Locale, labelOf: LabelOf): LogItem => ({
   id: Number(row.id),
   module: row.module,
   action: row.action,
-  content: contentIn(locale, row.content),
+  content: lineIn(locale, row, labelOf),
   operator: row.operator,
   operatorId: row.operatorId,
   status: row.status === 1 ? 'success' : 'failed',
@@ -56,7 +72,7 @@ const toLogItem = (row: ListRow, locale: Locale): LogItem => ({
   method: row.method,
   path: row.path,
   durationMs: Number(row.durationMs),
-  errorMsg: row.errorMsg,
+  errorMsg: row.errorMsg === '' ? '' : (tellLogError(locale, row.params) ?? row.errorMsg),
 });
 
 export function toFilter(query: LogListQuery): repo.LogFilter {
@@ -104,8 +120,12 @@ export async function listLogs(db: Db, query: LogListQuery, locale: Locale = 'en
   const f = toFilter(query);
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? 20;
-  const [rows, total] = await Promise.all([repo.listPage(db, f, (page - 1) * pageSize, pageSize).execute(), countLogs(db, f)]);
-  return { list: rows.map((row) => toLogItem(row, locale)), total };
+  const [rows, total, labelOf] = await Promise.all([
+    repo.listPage(db, f, (page - 1) * pageSize, pageSize).execute(),
+    countLogs(db, f),
+    dictLabels(db),
+  ]);
+  return { list: rows.map((row) => toLogItem(row, locale, labelOf)), total };
 }
 
 /** The `details` JSON of each given row that has one (what the call recorded as data, e.g. an import's counts). */
@@ -118,5 +138,5 @@ export async function logDetails(db: Db, ids: readonly number[]): Promise<Map<nu
 export async function getLog(db: Db, id: number, locale: Locale = 'en-US'): Promise<LogDetail> {
   const row = await repo.findById(db, id);
   if (row === undefined) throw new AppError(404, 'log.notFound', { id });
-  return { ...toLogItem(row, locale), payload: row.payload, userAgent: row.userAgent };
+  return { ...toLogItem(row, locale, await dictLabels(db)), payload: row.payload, userAgent: row.userAgent };
 }

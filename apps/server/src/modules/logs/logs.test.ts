@@ -61,7 +61,7 @@ describe('recording', () => {
     expect(log).toMatchObject({
       module: 'user',
       action: 'create',
-      content: `user ${body.username} (#${created.data.id}): created with role shop`,
+      content: `User ${body.username} (#${created.data.id}): created with role shop`,
       operator: boss.username,
       operatorId: boss.id,
       status: 'success',
@@ -85,7 +85,7 @@ describe('recording', () => {
       status: 'failed',
       errorMsg: `Username "${body.username}" is already taken`,
       operator: boss.username,
-      content: `user create ${body.username}`,
+      content: `Record: ${body.username}`, // failed before the handler named it: the record the call named (decision 0097)
     });
 
     await call(ctx, 'POST', '/api/admin/user/create', { as: boss, payload: user({ username: 'abc' }) });
@@ -120,7 +120,7 @@ describe('recording', () => {
     expect(await lastLog('/api/admin/user/logout')).toMatchObject({
       action: 'logout',
       operator: logout.username,
-      content: `user ${logout.username} (#${logout.id}): logged out`,
+      content: `User ${logout.username} (#${logout.id}): signed out`,
     });
   });
 
@@ -143,7 +143,7 @@ describe('recording', () => {
       action: 'delete',
       status: 'failed',
       payload: '{"id":987654}',
-      content: 'user delete #987654',
+      content: 'Record: #987654',
       errorMsg: 'User #987654 does not exist',
     });
     await call(ctx, 'GET', '/api/admin/cancelSubscription?userId=987654', { as: boss });
@@ -182,9 +182,9 @@ describe('GET /api/admin/log/list', () => {
     const dict = await q('module=dict');
     expect(dict.total).toBe(2);
     expect(dict.list.map((l) => [l.operator, l.status, l.content])).toEqual([
-      [boss.username, 'success', expect.stringMatching(/^dict type allowed_t \(#\d+\): created$/)],
-      // refused before the body was read: the default content names the route's action
-      [shop.username, 'failed', 'dict createType'],
+      [boss.username, 'success', expect.stringMatching(/^Dictionary allowed_t \(#\d+\): created$/)],
+      // refused before the body was read: no record named (the module and action columns name the call)
+      [shop.username, 'failed', 'No record named'],
     ]);
     expect(dict.list[1]?.errorMsg).toBe('You do not have permission to do this (dict:create)');
     expect((await q('module=dict&status=failed')).list.map((l) => l.operator)).toEqual([shop.username]);

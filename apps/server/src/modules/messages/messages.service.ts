@@ -1,5 +1,4 @@
 import {
-  formatMoney,
   type Permission,
   type MessageItem,
   type MessageKind,
@@ -14,6 +13,8 @@ import type { Db } from '../../db/index.ts';
 import type { MessageRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
+import { noLabels, parseParams, tellParams, type LabelOf } from '../../lib/told.ts';
+import { dictLabels } from '../dicts/dicts.service.ts';
 import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import * as repo from './messages.repository.ts';
 
@@ -55,30 +56,14 @@ export type MessageEvent = keyof typeof EVENTS;
 const DAY_FORMAT = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' });
 export const dayText = (ms: number): string => DAY_FORMAT.format(new Date(ms));
 
-/** Parameters as told in `locale`: money (`…Fen`) formatted, a result code named. */
-function localized(locale: Locale, params: Params): Params {
-  const out: Params = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (key.endsWith('Fen')) out[key.slice(0, -3)] = formatMoney(Number(value), locale);
-    else if (key === 'result') out[key] = t(locale, `message.result.${String(value)}` as MessageKey);
-    else out[key] = value;
-  }
-  return out;
-}
-
-function parseParams(text: string): Params {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Params) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** A stored row as the reader sees it, in the reader's language. */
-export function render(locale: Locale, row: MessageRow): MessageItem {
+/**
+ * A stored row as the reader sees it, in the reader's language (decision 0097): money
+ * formatted, a result or a game (stored as its dictionary value) told by its label in that
+ * language. A row written before 0097 with a Chinese label in its parameters shows it as it is.
+ */
+export function render(locale: Locale, row: MessageRow, labelOf: LabelOf = noLabels): MessageItem {
   const event = EVENTS[row.event as MessageEvent] as (typeof EVENTS)[MessageEvent] | undefined;
-  const params = localized(locale, parseParams(row.params));
+  const params = tellParams(locale, parseParams(row.params), labelOf);
   const target: MessageTarget | null =
     row.targetType === null
       ? null
@@ -323,12 +308,13 @@ export async function listMessages(db: Db, userId: number, query: MessageListQue
   const pageSize = query.pageSize ?? 10;
   const read = query.read ?? 'all';
   const f: repo.MessageFilter = { userId, kind: query.type, isRead: read === 'all' ? undefined : read === 'read' ? 1 : 0 };
-  const [rows, total, unread] = await Promise.all([
+  const [rows, total, unread, labelOf] = await Promise.all([
     repo.listPage(db, f, (page - 1) * pageSize, pageSize),
     repo.countFiltered(db, f),
     unreadCounts(db, userId),
+    dictLabels(db),
   ]);
-  return { list: rows.map((row) => render(locale, row)), total, unread: withoutEtag(unread) };
+  return { list: rows.map((row) => render(locale, row, labelOf)), total, unread: withoutEtag(unread) };
 }
 
 /** Marks the caller's own messages read. Any id that is not theirs refuses the whole call (404: its existence is not told). */

@@ -88,7 +88,7 @@ describe('events write the right message to the right recipients', () => {
     const item = en.data.list.find((m) => m.id === Number(rows[0]?.id));
     expect(item).toMatchObject({ title: `New order ${order?.code}`, read: false, target: { type: 'order', id: order?.id } });
     expect(item?.content).toContain('¥30.00');
-    expect(item?.content).toContain('cheating');
+    expect(item?.content).toContain('Cheating'); // the result's dictionary label in English (decision 0097)
     const zh = await list(shop, 'type=message', 'zh-CN');
     expect(zh.data.list.find((m) => m.id === item?.id)?.title).toBe(`新订单 ${order?.code}`);
     expect(zh.data.list.find((m) => m.id === item?.id)?.content).toContain('作弊');

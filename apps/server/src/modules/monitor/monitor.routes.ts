@@ -1,7 +1,7 @@
 import { MonitorData } from '@clearplay/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok, responses } from '../../lib/envelope.ts';
-import type { RouteDeps } from '../../http/route-context.ts';
+import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { monitorData } from './monitor.service.ts';
 
 /** The monitor screen's one call (issue 13): read-only, refreshed every 30 s by the screen, so not logged. */
@@ -18,7 +18,7 @@ const monitorRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) 
         response: responses(MonitorData),
       },
     },
-    async () => ok(await monitorData(db)),
+    async (request) => ok(await monitorData(db, undefined, localeOf(request))),
   );
 };
 

@@ -2,6 +2,7 @@ import type { MonitorData, MonitorImport } from '@clearplay/contract';
 import type { Db } from '../../db/index.ts';
 import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
+import type { Locale } from '../../lib/messages.ts';
 import { listLogs, logDetails } from '../logs/logs.service.ts';
 import { readImportLogDetails, type ImportLogDetails } from '../orders/orders.service.ts';
 import * as repo from './monitor.repository.ts';
@@ -34,13 +35,13 @@ export function importOutcome(status: 'success' | 'failed', content: string, det
   return rejected > 0 ? 'partial' : 'succeeded';
 }
 
-/** GET /admin/monitor: today's (Shanghai) orders per hour, staff online now, the latest imports. */
-export async function monitorData(db: Db, now = nowMs()): Promise<MonitorData> {
+/** GET /admin/monitor: today's (Shanghai) orders per hour, staff online now, the latest imports (their lines in the reader's language). */
+export async function monitorData(db: Db, now = nowMs(), locale: Locale = 'en-US'): Promise<MonitorData> {
   const today = businessDayOf(now);
   const [perHour, staff, imports] = await Promise.all([
     repo.ordersPerHour(db, today, today + DAY_MS),
     repo.staffSeenSince(db, now - ONLINE_WINDOW_MINUTES * MINUTE_MS),
-    listLogs(db, { module: 'order', action: 'import', page: 1, pageSize: LATEST_IMPORTS }),
+    listLogs(db, { module: 'order', action: 'import', page: 1, pageSize: LATEST_IMPORTS }, locale),
   ]);
   const details = await logDetails(
     db,

@@ -11,8 +11,9 @@ import { exportOrders } from './orders.export.ts';
 import { importTemplate } from './import/template.ts';
 import { importSheetFile, stopImportThread } from './import/thread.ts';
 import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
-import { importLogDetails } from './import/outcome.ts';
+import { importLogDetails, importLogText } from './import/outcome.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
+import { logText } from '../../lib/log-text.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['order'];
@@ -71,11 +72,11 @@ const orderFileRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db, 
     async (request) => {
       const file = await readUploadedFile(request);
       const name = file.fileName.slice(0, 120);
-      request.logContent = `order import "${name}" (${file.data.length} bytes)`;
+      request.logContent = logText('log.text.order.importStarted', { name, bytes: file.data.length });
       const keepValid = request.query.keepValid ?? false;
       const database = { target: config.database, limits: config.dbLimits };
       const result = await importSheetFile(db, database, file.data, operatorOf(request), localeOf(request), keepValid);
-      request.logContent = `order import "${name}": ${result.total} rows, ${result.imported} imported, ${result.rejected.length} rejected${keepValid ? ' (valid rows kept)' : ''}`;
+      request.logContent = importLogText(name, result, keepValid);
       request.logDetails = importLogDetails(result);
       return ok(result);
     },

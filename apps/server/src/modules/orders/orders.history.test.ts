@@ -296,7 +296,7 @@ describe('the override in the operation log', () => {
           await ctx.db
             .selectFrom('operationLogs')
             .select('content')
-            .where('content', 'like', `order ${code} %${updated ? 'updated' : ''}%`)
+            .where('content', 'like', `Order ${code} %${updated ? 'updated' : ''}%`)
             .orderBy('id', 'desc')
             .executeTakeFirstOrThrow()
         ).content,
@@ -316,14 +316,14 @@ describe('the override in the operation log', () => {
       payload: { ...base, ifChangedMac: 0, changedMacProposed: 1 },
     });
     expect(overridden.status, overridden.msg).toBe(200);
-    expect(await logOf(overridden.data.code, false)).toContain('changed MAC proposed 1, set 0 (override)');
+    expect(await logOf(overridden.data.code, false)).toContain('MAC change proposed 1, set 0 (override)');
     const { code: _c, userName: _u, inspectorName: _i, createdTime: _ct, updatedTime: _ut, view: _v, ...fields } = overridden.data;
     const updated = await call<OrderItem>(ctx, 'POST', '/api/admin/order/update', {
       as: admin,
       payload: { ...fields, ifChangedMac: 1, changedMacProposed: 0 },
     });
     expect(updated.status, updated.msg).toBe(200);
-    expect(await logOf(overridden.data.code, true)).toContain('changed MAC proposed 0, set 1 (override)');
+    expect(await logOf(overridden.data.code, true)).toContain('MAC change proposed 0, set 1 (override)');
   });
 });
 

@@ -16,6 +16,7 @@ import * as repo from './orders.history.repository.ts';
 import type { OrderWithNamesRow } from './orders.repository.ts';
 import { displayName, seesAll } from './orders.rules.ts';
 import { visibleOrder } from './orders.service.ts';
+import type { LogPart } from '../../lib/log-text.ts';
 
 /**
  * Target history (issue 17, decision 0059): what the service remembers of a chat ID and a
@@ -102,10 +103,12 @@ export async function orderHistory(db: Db, query: OrderHistoryQuery, op: Operato
  * The operation log's note when the inspector overrode the history's "changed MAC" proposal
  * (decision 0059): empty when no proposal was sent or the saved flag follows it.
  */
-export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?: 0 | 1 }): string {
-  if (body.changedMacProposed === undefined) return '';
+export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?: 0 | 1 }): LogPart | undefined {
+  if (body.changedMacProposed === undefined) return undefined;
   const final = body.ifChangedMac ?? 0;
-  return final === body.changedMacProposed ? '' : `; changed MAC proposed ${body.changedMacProposed}, set ${final} (override)`;
+  return final === body.changedMacProposed
+    ? undefined
+    : { key: 'log.text.part.changedMac', params: { changedMacFrom: body.changedMacProposed, changedMacTo: final } };
 }
 
 /**

@@ -981,7 +981,7 @@ describe('a large file', () => {
       .where('action', '=', 'import')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(log.content).toBe('order import "bulk.xlsx": 10000 rows, 10000 imported, 0 rejected');
+    expect(log.content).toBe('Order import "bulk.xlsx": 10000 rows, 10000 imported, 0 rejected');
     expect(log.status).toBe(1);
   });
 });

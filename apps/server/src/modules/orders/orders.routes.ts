@@ -8,6 +8,7 @@ import { changedMacNote, markRepeatTargets } from './orders.history.ts';
 import { withSignedImages } from './orders.images.ts';
 import { orderProfile } from './orders.profile.ts';
 import * as orders from './orders.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /** Detection orders (spec §3 Order; PRODUCT.md "Orders"). Import, export and download: orders.files.routes.ts. */
 const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
@@ -39,19 +40,19 @@ const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) =
 
   route(app, api.create, async (request) => {
     const item = await orders.createOrder(db, request.body, operatorOf(request));
-    request.logContent = `order ${item.code} (#${item.id}): ${item.objWechat}, result ${item.result}, client #${item.userId}, ${orders.formatFen(item.amount ?? 0)}${changedMacNote(request.body)}`;
+    request.logContent = logText('log.text.order.created', orders.createdLogParams(item), changedMacNote(request.body));
     return ok(signed(item, request.host));
   });
 
   route(app, api.update, async (request) => {
     const { item, changes } = await orders.updateOrder(db, request.body, operatorOf(request));
-    request.logContent = `order ${item.code} (#${item.id}): updated${changes.length > 0 ? `, ${changes.join(', ')}` : ''}${changedMacNote(request.body)}`;
+    request.logContent = logText('log.text.order.updated', { code: item.code, id: item.id }, ...changes, changedMacNote(request.body));
     return ok(signed(item, request.host));
   });
 
   route(app, api.delete, async (request) => {
     const codes = await orders.deleteOrders(db, request.body.ids, operatorOf(request));
-    request.logContent = `orders deleted (${codes.length}): ${codes.join(', ').slice(0, 400)}`;
+    request.logContent = logText('log.text.order.deleted', { count: codes.length, codes: codes.join(', ').slice(0, 400) });
     return ok({ deleted: codes.length });
   });
 };

@@ -33,6 +33,7 @@ import {
   type OrderInput,
   type OrderValues,
 } from './orders.rules.ts';
+import type { LogPart } from '../../lib/log-text.ts';
 
 /**
  * Detection orders (spec §3 Order, PRODUCT.md "Orders" and "Money"): who sees which order,
@@ -278,8 +279,19 @@ async function editable(db: Db, id: number, op: Operator): Promise<OrderRow> {
   return row;
 }
 
-export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): Promise<{ item: OrderItem; changes: string[] }> {
-  const changes: string[] = [];
+/** The parameters of an order's "recorded" log line (decision 0097): codes and values, told when read. */
+export const createdLogParams = (item: OrderItem) => ({
+  code: item.code,
+  id: item.id,
+  wechat: item.objWechat,
+  game: item.gameName,
+  result: item.result,
+  client: item.userId ?? '',
+  amountFen: item.amount ?? 0,
+});
+
+export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): Promise<{ item: OrderItem; changes: LogPart[] }> {
+  const changes: LogPart[] = [];
   await writeTransaction(db, async (trx) => {
     const existing = await editable(trx, body.id, op);
     const input = fromBody(body);
@@ -316,7 +328,7 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
           op,
           now,
         );
-      changes.push(`client #${existing.userId} → #${values.userId}`);
+      changes.push({ key: 'log.text.part.client', params: { from: existing.userId, to: values.userId } });
     } else if (oldAmount !== values.amount) {
       await ledger.post(
         trx,
@@ -332,8 +344,9 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
       );
     }
     await messages.orderChanged(trx, factsOf(existing), factsOf({ ...values, id: existing.id, code: existing.code }), now);
-    if (existing.result !== values.result) changes.push(`result ${existing.result} → ${values.result}`);
-    if (oldAmount !== values.amount) changes.push(`amount ${formatFen(oldAmount)} → ${formatFen(values.amount)}`);
+    if (existing.result !== values.result)
+      changes.push({ key: 'log.text.part.result', params: { resultFrom: existing.result, resultTo: values.result } });
+    if (oldAmount !== values.amount) changes.push({ key: 'log.text.part.amount', params: { fromFen: oldAmount, toFen: values.amount } });
   });
   return { item: await orderDetail(db, body.id, op), changes };
 }

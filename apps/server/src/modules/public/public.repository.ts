@@ -13,6 +13,8 @@ const PUBLIC_COLUMNS = [
   'resultDict.label as resultLabel',
   'resultDict.labelEn as resultLabelEn',
   'resultDict.listClass as resultClass',
+  'gameDict.label as gameLabel',
+  'gameDict.labelEn as gameLabelEn',
 ] as const;
 
 export type PublicOrderRow = {
@@ -24,12 +26,17 @@ export type PublicOrderRow = {
   resultLabel: string | null;
   resultLabelEn: string | null;
   resultClass: string | null;
+  gameLabel: string | null;
+  gameLabelEn: string | null;
 };
 
-/** Orders with their result's dictionary entry (label, tag colour) joined, so a call is one query. */
+/** Orders with their result's and game's dictionary entries (labels, tag colour) joined, so a call is one query. */
 const ordersWithResult = (db: Db) =>
   db
     .selectFrom('orders')
+    .leftJoin('dictData as gameDict', (join) =>
+      join.on('gameDict.typeCode', '=', ORDER_DICTS.game).onRef('gameDict.value', '=', 'orders.gameName'),
+    )
     .leftJoin('dictData as resultDict', (join) =>
       join
         .on('resultDict.typeCode', '=', ORDER_DICTS.result)

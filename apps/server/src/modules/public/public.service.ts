@@ -38,7 +38,8 @@ export function maskChatId(id: string): string {
 
 const toPublicOrder = (row: repo.PublicOrderRow, locale: Locale): PublicOrder => ({
   code: row.code,
-  gameName: row.gameName,
+  // The game's label in the reader's language (decision 0097); a value the dictionary lacks as stored.
+  gameName: row.gameLabel === null ? row.gameName : localizedLabel(row.gameLabel, row.gameLabelEn, locale),
   result: row.result,
   resultLabel: row.resultLabel === null ? String(row.result) : localizedLabel(row.resultLabel, row.resultLabelEn, locale),
   resultClass: row.resultClass ?? 'default',
@@ -93,7 +94,7 @@ export async function links(db: Db, locale: Locale): Promise<PublicLinkGroup[]> 
     id: r.id,
     title: localizedLabel(r.label, r.labelEn, locale),
     url: r.value,
-    description: r.remark,
+    description: localizedLabel(r.remark, r.remarkEn, locale),
     icon: r.cssClass,
   });
   for (const r of rows) if (r.parentId === null || !byId.has(r.parentId)) groups.set(r.id, { ...toLink(r), links: [] });
@@ -104,12 +105,16 @@ export async function links(db: Db, locale: Locale): Promise<PublicLinkGroup[]> 
   return [...groups.values()];
 }
 
-/** Published prices (decision 0050): `public_price` entries in display order, label as written, value in fen. */
+/** Published prices (decision 0050): `public_price` entries in display order, label and note in the reader's language (0097), value in fen. */
 export async function prices(db: Db, locale: Locale): Promise<PublicPrice[]> {
   const rows = await enabledEntriesOf(db, PUBLIC_PRICE_DICT);
   return rows
     .filter((r) => /^\d{1,9}$/.test(r.value))
-    .map((r) => ({ label: localizedLabel(r.label, r.labelEn, locale), price: Number(r.value), remark: r.remark }));
+    .map((r) => ({
+      label: localizedLabel(r.label, r.labelEn, locale),
+      price: Number(r.value),
+      remark: localizedLabel(r.remark, r.remarkEn, locale),
+    }));
 }
 
 /** Checks recorded and cheaters caught, from order_daily's counters. */

@@ -5,6 +5,7 @@ import { route } from '../../http/endpoint.ts';
 import { ok, responses } from '../../lib/envelope.ts';
 import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as roles from './roles.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /** Roles (spec §3 Role, §6): permissions from the contract's catalogue. */
 const roleRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
@@ -28,19 +29,19 @@ const roleRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
 
   route(app, api.create, async (request) => {
     const item = await roles.createRole(db, request.body, operatorOf(request));
-    request.logContent = `role ${item.name} (#${item.id}): created with ${item.permissions.length} permissions`;
+    request.logContent = logText('log.text.role.created', { name: item.name, id: item.id, count: item.permissions.length });
     return ok(item);
   });
 
   route(app, api.update, async (request) => {
     const item = await roles.updateRole(db, request.body, operatorOf(request));
-    request.logContent = `role ${item.name} (#${item.id}): updated, ${item.permissions.length} permissions`;
+    request.logContent = logText('log.text.role.updated', { name: item.name, id: item.id, count: item.permissions.length });
     return ok(item);
   });
 
   route(app, api.delete, async (request) => {
     const name = await roles.deleteRole(db, request.query.id);
-    request.logContent = `role ${name} (#${request.query.id}): deleted`;
+    request.logContent = logText('log.text.role.deleted', { name, id: request.query.id });
     return ok(null);
   });
 };

@@ -22,6 +22,7 @@ import { Type } from 'typebox';
 import { ok, responses } from '../../lib/envelope.ts';
 import { operatorOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
 import * as users from './users.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['user'];
@@ -66,7 +67,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const item = await users.createUser(db, request.body, operatorOf(request));
-      request.logContent = `user ${item.username} (#${item.id}): created with role ${item.roleName}`;
+      request.logContent = logText('log.text.user.created', { username: item.username, id: item.id, role: item.roleName });
       return ok(item);
     },
   );
@@ -85,8 +86,12 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const { item, sessionsEnded } = await users.updateUser(db, request.body, operatorOf(request));
-      const ended = sessionsEnded === null ? '' : `, sessions ended (${sessionsEnded})`;
-      request.logContent = `user ${item.username} (#${item.id}): updated, role ${item.roleName}, status ${item.status}${ended}`;
+      const ended = sessionsEnded !== null && { key: 'log.text.part.sessionsEnded' as const, params: { count: sessionsEnded } };
+      request.logContent = logText(
+        'log.text.user.updated',
+        { username: item.username, id: item.id, role: item.roleName, status: item.status },
+        ended,
+      );
       return ok(item);
     },
   );
@@ -105,7 +110,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const username = await users.resetPassword(db, request.body, operatorOf(request));
-      request.logContent = `user ${username} (#${request.body.id}): password reset, sessions ended`;
+      request.logContent = logText('log.text.user.passwordReset', { username, id: request.body.id });
       return ok(null);
     },
   );
@@ -125,7 +130,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     async (request) => {
       const operator = { ...operatorOf(request), roleName: requireUser(request).role.name };
       const username = await users.resetSecondFactor(db, request.body.id, operator);
-      request.logContent = `user ${username} (#${request.body.id}): two-step verification reset by ${operator.username}, sessions ended`;
+      request.logContent = logText('log.text.user.secondFactorReset', { username, id: request.body.id, operator: operator.username });
       return ok(null);
     },
   );
@@ -144,7 +149,10 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const username = await users.setUserStatus(db, request.body, operatorOf(request));
-      request.logContent = `user ${username} (#${request.body.id}): ${request.body.status === 1 ? 'enabled' : 'disabled'}`;
+      request.logContent = logText(request.body.status === 1 ? 'log.text.user.enabled' : 'log.text.user.disabled', {
+        username,
+        id: request.body.id,
+      });
       return ok(null);
     },
   );
@@ -157,7 +165,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const username = await users.deleteUser(db, request.query.id, operatorOf(request));
-      request.logContent = `user ${username} (#${request.query.id}): deleted`;
+      request.logContent = logText('log.text.user.deleted', { username, id: request.query.id });
       return ok(null);
     },
   );
@@ -176,7 +184,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const { item, record, username } = await users.setSubscription(db, request.body, operatorOf(request));
-      request.logContent = `user ${username} (#${item.id}): ${record.action} ${record.type ?? ''} ${record.durationDays ?? ''} days, ${record.startDate} → ${record.endDate}`;
+      request.logContent = users.subscriptionLogText(username, item.id, record);
       return ok(item);
     },
   );
@@ -195,7 +203,7 @@ const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => 
     },
     async (request) => {
       const username = await users.cancelSubscription(db, request.query.userId, operatorOf(request));
-      request.logContent = `user ${username} (#${request.query.userId}): subscription cancelled`;
+      request.logContent = logText('log.text.user.subscriptionCancelled', { username, id: request.query.userId });
       return ok(null);
     },
   );

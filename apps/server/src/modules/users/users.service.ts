@@ -27,6 +27,7 @@ import { countEntriesOf } from '../ledger/ledger.service.ts';
 import { passwordReset, subscriptionRenewed } from '../messages/messages.service.ts';
 import { countOrdersOf } from '../orders/orders.service.ts';
 import * as repo from './users.repository.ts';
+import { logText, type LogText } from '../../lib/log-text.ts';
 
 /** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
 export const EXPIRING_WITHIN_MS = 7 * DAY_MS;
@@ -341,6 +342,16 @@ export const toSubscriptionRecord = (row: SubscriptionRow): SubscriptionRecord =
   remark: row.remark,
   createdTime: toIso(Number(row.createdAt)),
 });
+
+/** The log line of a subscription set (decision 0097): subscribed or renewed, for how long, from and to. */
+export const subscriptionLogText = (username: string, id: number, record: SubscriptionRecord): LogText =>
+  logText(record.action === 'renew' ? 'log.text.user.renew' : 'log.text.user.subscribe', {
+    username,
+    id,
+    days: record.durationDays ?? 0,
+    start: record.startDate,
+    end: record.endDate,
+  });
 
 /**
  * Subscribe or renew (PRODUCT.md): monthly 30 days, yearly 365, custom as given. While the

@@ -5,6 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { authenticate, currentUser } from '../auth/auth.service.ts';
 import { endViewAs, startViewAs } from './view-as.service.ts';
+import { logText } from '../../lib/log-text.ts';
 
 /**
  * Switch roles (decision 0060). Both routes are open to any signed-in session and decide in
@@ -16,9 +17,11 @@ const viewAsRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.start, async (request) => {
     const user = requireUser(request);
     const target = await startViewAs(db, user, request.body);
+    const viewer = { username: user.username, id: user.id, role: request.body.role };
     request.logContent =
-      `user ${user.username} (#${user.id}): viewing as ${request.body.role}` +
-      (target.userId === null ? '' : ` ${target.username ?? ''} (#${target.userId})`);
+      target.userId === null
+        ? logText('log.text.user.viewAs', viewer)
+        : logText('log.text.user.viewAsAccount', { ...viewer, account: target.username ?? '', accountId: target.userId });
     // The answer is the session as it now is: the viewed role (and account).
     return ok(currentUser(await authenticate(db, request.headers.authorization)));
   });
@@ -27,8 +30,8 @@ const viewAsRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
     const user = requireUser(request);
     const ended = await endViewAs(db, user);
     request.logContent = ended
-      ? `user ${user.viewAs?.by.username ?? ''} (#${user.viewAs?.by.id ?? 0}): switched back`
-      : 'not viewing as another role';
+      ? logText('log.text.user.viewAsEnded', { username: user.viewAs?.by.username ?? '', id: user.viewAs?.by.id ?? 0 })
+      : logText('log.text.user.notViewing');
     return ok({ ended });
   });
 };

@@ -284,11 +284,11 @@ describe('switching roles', () => {
       ['user', 'create', 'failed', superAdmin.id],
       ['account', 'viewAsEnd', 'success', superAdmin.id],
     ]);
-    expect(rows[1]?.content).toBe(`user ${superAdmin.username} (#${superAdmin.id}): viewing as shop ${shop.username} (#${shop.id})`);
+    expect(rows[1]?.content).toBe(`User ${superAdmin.username} (#${superAdmin.id}): viewing as shop ${shop.username} (#${shop.id})`);
     expect(rows[2]?.content).toMatch(new RegExp(`^\\[viewing as shop ${shop.username}\\] `));
-    expect(rows[3]?.content).toBe(`[viewing as shop ${shop.username}] user ${superAdmin.username} (#${superAdmin.id}): switched back`);
+    expect(rows[3]?.content).toBe(`[viewing as shop ${shop.username}] User ${superAdmin.username} (#${superAdmin.id}): switched back`);
     const zh = (await list('zh-CN')).reverse();
-    expect(zh[3]?.content).toBe(`[以 shop ${shop.username} 身份查看] user ${superAdmin.username} (#${superAdmin.id}): switched back`);
+    expect(zh[3]?.content).toBe(`[以 shop ${shop.username} 身份查看] 用户 ${superAdmin.username}（#${superAdmin.id}）：已切换回来`);
     // Stored in one form.
     const stored = await ctx.db
       .selectFrom('operationLogs')

@@ -9,6 +9,7 @@ import { getLogs, logListQueryKey } from './api/logs.ts';
 import { LogDetailDrawer } from './components/LogDetailDrawer.tsx';
 import './logs.css';
 import { formatDate } from '../../lib/date.ts';
+import { actionWord, LOG_ACTIONS, LOG_MODULES, moduleWord } from './log-words.ts';
 
 /** The operation log (spec §2, §3): every change, who, when, from where, and how it ended. */
 export default function LogsPage() {
@@ -16,8 +17,20 @@ export default function LogsPage() {
   const [detail, setDetail] = useState<number | null>(null);
 
   const columns: SearchTableColumn<LogItem>[] = [
-    { key: 'module', title: t('log.field.module'), width: 110, search: { type: 'input' } },
-    { key: 'action', title: t('log.field.action'), width: 130, search: { type: 'input' } },
+    {
+      key: 'module',
+      title: t('log.field.module'),
+      width: 110,
+      search: { type: 'select', options: LOG_MODULES.map((m) => ({ value: m, label: moduleWord(t, m) })) },
+      render: (_, l) => moduleWord(t, l.module),
+    },
+    {
+      key: 'action',
+      title: t('log.field.action'),
+      width: 130,
+      search: { type: 'select', options: LOG_ACTIONS.map((a) => ({ value: a, label: actionWord(t, a) })) },
+      render: (_, l) => actionWord(t, l.action),
+    },
     {
       key: 'content',
       title: t('log.field.content'),

@@ -11,6 +11,7 @@ import { visitsEnUS } from './visits.en-US.ts';
 import { historyEnUS } from './history.en-US.ts';
 import { settingsEnUS } from './settings.en-US.ts';
 import { viewAsEnUS } from './view-as.en-US.ts';
+import { logsEnUS } from './logs.en-US.ts';
 import { i18nEnUS } from './i18n.en-US.ts';
 
 /** English messages of the logged-in screens. Same keys as zh-CN.ts: the type makes sure of it. */
@@ -295,6 +296,7 @@ const screensEnUS: ScreenMessages = {
   ...settingsEnUS,
   ...pagesEnUS,
   ...viewAsEnUS,
+  ...logsEnUS,
   ...i18nEnUS,
 };
 

@@ -10,6 +10,7 @@ import { visitsZhCN } from './visits.zh-CN.ts';
 import { historyZhCN } from './history.zh-CN.ts';
 import { settingsZhCN } from './settings.zh-CN.ts';
 import { viewAsZhCN } from './view-as.zh-CN.ts';
+import { logsZhCN } from './logs.zh-CN.ts';
 import { i18nZhCN } from './i18n.zh-CN.ts';
 /**
  * Chinese messages of the logged-in screens (tables, forms, the image uploader). A chunk of
@@ -298,6 +299,7 @@ const screensZhCN = {
   ...settingsZhCN,
   ...pagesZhCN,
   ...viewAsZhCN,
+  ...logsZhCN,
   ...i18nZhCN,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { OrderImportResult } from '@clearplay/contract';
+import { logText, type LogText } from '../../../lib/log-text.ts';
 
 /**
  * What an import did, recorded as data on its operation-log row (`details`), so a reader (the
@@ -22,6 +23,14 @@ export const importLogDetails = (result: OrderImportResult): ImportLogDetails =>
   rejected: result.rejected.length,
   keepValid: result.keepValid,
 });
+
+/** The import's operation-log line (decision 0097): its file and counts, told in the reader's language. */
+export const importLogText = (name: string, result: OrderImportResult, keepValid: boolean): LogText =>
+  logText(
+    'log.text.order.imported',
+    { name, total: result.total, imported: result.imported, rejected: result.rejected.length },
+    keepValid && { key: 'log.text.part.validKept' },
+  );
 
 const count = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 

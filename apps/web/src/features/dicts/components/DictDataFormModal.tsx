@@ -19,6 +19,7 @@ interface Values {
   parentId?: number | null;
   status: 0 | 1;
   remark?: string;
+  remarkEn?: string;
 }
 
 interface ParentOption {
@@ -78,6 +79,7 @@ export function DictDataFormModal({
       parentId: values.parentId ?? null,
       status: values.status,
       remark: values.remark?.trim() ?? '',
+      remarkEn: values.remarkEn?.trim() ?? '',
     };
     return editing ? update.mutateAsync({ id: entry.id, ...body }) : create.mutateAsync(body);
   };
@@ -108,6 +110,7 @@ export function DictDataFormModal({
               parentId: entry.parentId,
               status: entry.status === 1 ? 1 : 0,
               remark: entry.remark,
+              remarkEn: entry.remarkEn,
             }
           : { typeCode, sort: 0, listClass: 'default', isDefault: false, status: 1, parentId: null }
       }
@@ -169,8 +172,11 @@ export function DictDataFormModal({
           ]}
         />
       </Form.Item>
-      <Form.Item name="remark" label={t('common.remark')}>
-        <Input.TextArea maxLength={500} rows={2} />
+      <Form.Item name="remark" label={t('dict.data.field.remarkZh')} rules={[{ max: 500 }]}>
+        <Input.TextArea maxLength={500} rows={2} data-testid="dict-data-form-remark" />
+      </Form.Item>
+      <Form.Item name="remarkEn" label={t('dict.data.field.remarkEn')} extra={t('dict.data.field.remarkEn.help')} rules={[{ max: 500 }]}>
+        <Input.TextArea maxLength={500} rows={2} data-testid="dict-data-form-remark-en" />
       </Form.Item>
     </FormModal>
   );

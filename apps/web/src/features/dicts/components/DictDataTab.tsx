@@ -110,6 +110,7 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
               isDefault: d.isDefault,
               parentId: d.parentId,
               remark: d.remark,
+              remarkEn: d.remarkEn,
               status,
             })
           }
@@ -118,6 +119,13 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       ),
     },
     { key: 'remark', title: t('common.remark'), ellipsis: true, render: (_, d) => <span data-user-data="">{d.remark || '-'}</span> },
+    {
+      key: 'remarkEn',
+      title: t('dict.data.field.remarkEn'),
+      ellipsis: true,
+      defaultHidden: true,
+      render: (_, d) => <span data-user-data="">{d.remarkEn || '-'}</span>,
+    },
     { key: 'createdTime', title: t('common.createdTime'), width: 170, defaultHidden: true, render: (_, d) => formatDate(d.createdTime) },
     {
       key: 'actions',

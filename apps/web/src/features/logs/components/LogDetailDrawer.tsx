@@ -2,6 +2,7 @@ import { Alert, Descriptions, Drawer, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLogDetail } from '../api/logs.ts';
 import { formatDate } from '../../../lib/date.ts';
+import { actionWord, moduleWord } from '../log-words.ts';
 
 /** The payload as indented JSON when it is JSON (a cut payload is shown as it came). */
 export function prettyPayload(payload: string): string {
@@ -40,8 +41,8 @@ export function LogDetailDrawer({ id, onClose }: { id: number | null; onClose: (
             column={1}
             styles={{ label: { width: 130 } }}
             items={[
-              { key: 'module', label: t('log.field.module'), children: log.module },
-              { key: 'action', label: t('log.field.action'), children: log.action },
+              { key: 'module', label: t('log.field.module'), children: moduleWord(t, log.module) },
+              { key: 'action', label: t('log.field.action'), children: actionWord(t, log.action) },
               { key: 'content', label: t('log.field.content'), children: log.content },
               {
                 key: 'status',
