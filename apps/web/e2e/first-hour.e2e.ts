@@ -5,7 +5,7 @@
 // on the public page. The harness's net watches every step: no error toast, console error or
 // refused call, no clipped column, no text in the other language outside user data.
 // Screenshots: docs/screenshots/first-hour-shop-<step>-<language>-<width>.png.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   ADMIN_PASSWORD,
   DEMO_PASSWORD,
@@ -50,8 +50,8 @@ async function newcomer(locale: 'zh-CN' | 'en-US', size: keyof typeof SIZES): Pr
   return page;
 }
 
-const shot = (page: Page, step: string, locale: string, size: number) =>
-  settledScreenshot(page, `first-hour-shop-${step}-${locale}-${size}`);
+const shot = (page: Page, step: string, locale: string, size: number, show?: Locator) =>
+  settledScreenshot(page, `first-hour-shop-${step}-${locale}-${size}`, { show });
 
 test.describe("the shop's first hour", () => {
   for (const locale of ['zh-CN', 'en-US'] as const) {
@@ -106,7 +106,7 @@ test.describe("the shop's first hour", () => {
         await page.goto('/user/info');
         await expect(page.getByTestId('account-balance')).toHaveText(/¥/);
         await expect(page.getByTestId('account-ledger').locator('.ant-table-row').first()).toBeVisible();
-        await shot(page, 'ledger', locale, size);
+        await shot(page, 'ledger', locale, size, page.getByTestId('account-ledger'));
 
         // The certificate of the order it opened, as its customer would see it.
         await page.goto(`/verify/${code}`);
@@ -121,7 +121,7 @@ test.describe("the shop's first hour", () => {
         await page.getByTestId('public-lookup-input').fill(objWechat);
         await page.getByTestId('public-lookup-submit').click();
         await expect(page.getByTestId('public-lookup-result')).toBeVisible();
-        await shot(page, 'lookup', locale, size);
+        await shot(page, 'lookup', locale, size, page.getByTestId('public-lookup-result'));
         await page.context().close();
       });
     }
