@@ -1,12 +1,12 @@
 import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
+import { accountEndpoints, authEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /**
  * POST /api/admin/user/login. Part of the session life cycle: no session dialog, no 401 redirect.
  * Quiet: the form itself shows why a sign-in failed, once (no toast besides it).
  */
-export const login = (body: LoginBody): Promise<LoginData> =>
-  api.post<LoginData>('/admin/user/login', body, { session: 'guard', quiet: true });
+export const login = (body: LoginBody): Promise<LoginData> => api.call(authEndpoints.login, { body, session: 'guard', quiet: true });
 
 /**
  * The language the user saved in their settings (GET /admin/account/profile), applied at
@@ -14,6 +14,6 @@ export const login = (body: LoginBody): Promise<LoginData> =>
  */
 export const savedLocale = (): Promise<AccountProfile['locale']> =>
   api
-    .get<AccountProfile>('/admin/account/profile', { session: 'guard', quiet: true })
+    .call(accountEndpoints.profile, { session: 'guard', quiet: true })
     .then((p) => p.locale)
     .catch(() => null);
