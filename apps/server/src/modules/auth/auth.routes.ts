@@ -1,4 +1,4 @@
-import { authEndpoints as api } from '@clearplay/contract';
+import { authEndpoints as api, loginStepEndpoints as steps } from '@clearplay/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -12,13 +12,13 @@ const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) =>
     return ok(await auth.login(db, config, request.body, client));
   });
 
-  route(app, api.loginEnrol, async (request) => {
+  route(app, steps.enrol, async (request) => {
     const username = await auth.usernameOfTicket(db, request.body.ticket);
     request.logContent = `login ${username}: authenticator app set-up started`;
     return ok(await auth.enrolAtLogin(db, config, request.body.ticket));
   });
 
-  route(app, api.loginSecondFactor, async (request) => {
+  route(app, steps.secondFactor, async (request) => {
     const client = { ip: request.ip, userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) };
     const username = await auth.usernameOfTicket(db, request.body.ticket);
     request.logContent = `login ${username}: second step with ${request.body.recoveryCode === undefined ? 'a code' : 'a recovery code'}`;

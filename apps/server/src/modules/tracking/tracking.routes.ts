@@ -1,4 +1,9 @@
-import { authEndpoints as authApi, Status, trackingEndpoints as trackingApi } from '@clearplay/contract';
+import {
+  authEndpoints as authApi,
+  Status,
+  trackingEndpoints as trackingApi,
+  visitStatEndpoints as visitStatApi,
+} from '@clearplay/contract';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { route } from '../../http/endpoint.ts';
@@ -63,7 +68,7 @@ const trackingRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
     { bodyLimit: EVENT_BODY_LIMIT, config: rateLimited },
   );
 
-  route(app, trackingApi.overview, async () => ok(await visitOverview(db)));
+  route(app, visitStatApi.overview, async () => ok(await visitOverview(db)));
 
   route(app, authApi.session, async (request) => ok({ expiresAt: toIso(requireUser(request).sessionExpiresAt) }));
 };

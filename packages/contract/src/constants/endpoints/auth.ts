@@ -3,8 +3,9 @@ import { endpoint } from './endpoint.ts';
 const tag = 'auth';
 
 /**
- * Signing in and out, and the signed-in user. The sign-in steps are open to anyone (they act on
- * the account whose password or ticket is sent); the rest act on the caller's own session.
+ * Signing in and out, and the signed-in user (the login page's first load carries this group).
+ * Signing in is open to anyone (it acts on the account whose password is sent); the rest act on
+ * the caller's own session.
  */
 export const authEndpoints = {
   login: endpoint({
@@ -15,24 +16,6 @@ export const authEndpoints = {
     summary: 'Log in; answers a bearer token, or (two-step verification) the step that comes next and its ticket',
     tag,
     schemas: (s) => ({ body: s.LoginBody, response: s.LoginData }),
-  }),
-  loginEnrol: endpoint({
-    method: 'POST',
-    path: '/admin/user/login/enrol',
-    access: { auth: 'public', records: 'own' },
-    log: { module: 'auth', action: 'secondFactorEnrol' },
-    summary: 'Sign-in of an account that must set up an authenticator app: its secret and QR code (ticket of step enrol)',
-    tag,
-    schemas: (s) => ({ body: s.LoginEnrolBody, response: s.TotpEnrolment }),
-  }),
-  loginSecondFactor: endpoint({
-    method: 'POST',
-    path: '/admin/user/login/second-factor',
-    access: { auth: 'public', records: 'own' },
-    log: { module: 'auth', action: 'login' },
-    summary: "Finish a sign-in with the authenticator's code or a recovery code; answers a bearer token",
-    tag,
-    schemas: (s) => ({ body: s.SecondFactorBody, response: s.SecondFactorLoginData }),
   }),
   logout: endpoint({
     method: 'GET',

@@ -16,10 +16,12 @@ import { viewAsEndpoints } from './view-as.ts';
 import { healthEndpoints } from './health.ts';
 import { messageEndpoints } from './messages.ts';
 import { authEndpoints } from './auth.ts';
+import { loginStepEndpoints } from './login-steps.ts';
 import { userEndpoints } from './users.ts';
 import { accountEndpoints } from './account.ts';
 import { uploadEndpoints } from './uploads.ts';
 import { trackingEndpoints } from './tracking.ts';
+import { visitStatEndpoints } from './visit-stats.ts';
 import { monitorEndpoints } from './monitor.ts';
 import { publicEndpoints } from './public.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -37,10 +39,12 @@ export { viewAsEndpoints } from './view-as.ts';
 export { healthEndpoints } from './health.ts';
 export { messageEndpoints } from './messages.ts';
 export { authEndpoints } from './auth.ts';
+export { loginStepEndpoints } from './login-steps.ts';
 export { userEndpoints } from './users.ts';
 export { accountEndpoints } from './account.ts';
 export { uploadEndpoints } from './uploads.ts';
 export { trackingEndpoints } from './tracking.ts';
+export { visitStatEndpoints } from './visit-stats.ts';
 export { monitorEndpoints } from './monitor.ts';
 export { publicEndpoints } from './public.ts';
 
@@ -57,10 +61,12 @@ export const endpoints = {
   health: healthEndpoints,
   messages: messageEndpoints,
   auth: authEndpoints,
+  loginSteps: loginStepEndpoints,
   users: userEndpoints,
   account: accountEndpoints,
   uploads: uploadEndpoints,
   tracking: trackingEndpoints,
+  visitStats: visitStatEndpoints,
   monitor: monitorEndpoints,
   public: publicEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;

@@ -26,14 +26,4 @@ export const trackingEndpoints = {
     tag,
     schemas: (s) => ({ body: s.EventBody, response: s.Empty }),
   }),
-  overview: endpoint({
-    method: 'GET',
-    path: '/admin/visit-stats/overview',
-    // Every visitor's page views, counted together.
-    access: { auth: 'user', permission: 'workplace:view', records: 'any' },
-    log: false,
-    summary: 'Visit statistics: page views and unique visitors today and per Shanghai day for 30 days, top pages, referrers and events',
-    tag,
-    schemas: (s) => ({ response: s.VisitOverview }),
-  }),
 };

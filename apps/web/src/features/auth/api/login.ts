@@ -1,5 +1,5 @@
 import type { AccountProfile, LoginBody, LoginData } from '@clearplay/contract';
-import { accountEndpoints, authEndpoints } from '@clearplay/contract/constants';
+import { authEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -8,12 +8,12 @@ import { api } from '../../../lib/api-client.ts';
  */
 export const login = (body: LoginBody): Promise<LoginData> => api.call(authEndpoints.login, { body, session: 'guard', quiet: true });
 
-/**
- * The language the user saved in their settings (GET /admin/account/profile), applied at
- * sign-in on any browser; null when they chose none or the call fails (the sign-in goes on).
- */
+/** Starts loading the saved-language call (a sign-in began): it is ready when the session is. */
+export const loadSavedLocale = () => import('./saved-locale.ts');
+
+/** The language the user saved in their settings, or null (saved-locale.ts; also when its code failed to load). */
 export const savedLocale = (): Promise<AccountProfile['locale']> =>
-  api
-    .call(accountEndpoints.profile, { session: 'guard', quiet: true })
-    .then((p) => p.locale)
-    .catch(() => null);
+  loadSavedLocale().then(
+    (module) => module.savedLocale(),
+    () => null,
+  );
