@@ -1,4 +1,4 @@
-import { endpointList, fillPath, pathParamNames, SEEDED_ROLE_PERMISSIONS, type Endpoint } from '@clearplay/contract';
+import { endpointList, fillPath, pathParamNames, SEEDED_ROLE_PERMISSIONS, sessionEndpoints, type Endpoint } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, loginAs, type LoggedIn, type TestContext } from '../test/context.ts';
 
@@ -25,7 +25,7 @@ function rolesLetThrough({ access: { permission } }: Endpoint): string[] {
  * which would end the session the following rows go with (auth.test.ts covers it).
  */
 const DECLARED: [Method, string, string[]][] = endpointList()
-  .filter(({ name, endpoint }) => endpoint.access.auth === 'user' && name !== 'auth.logout')
+  .filter(({ endpoint }) => endpoint.access.auth === 'user' && endpoint !== sessionEndpoints.logout)
   .map(({ endpoint }) => {
     const params = Object.fromEntries(pathParamNames(endpoint.path).map((name) => [name, 999999]));
     return [endpoint.method, `/api${fillPath(endpoint.path, params)}`, rolesLetThrough(endpoint)];

@@ -1,4 +1,4 @@
-import { authEndpoints as api, loginStepEndpoints as steps } from '@clearplay/contract';
+import { authEndpoints as api, loginStepEndpoints as steps, sessionEndpoints as session } from '@clearplay/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -25,14 +25,14 @@ const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) =>
     return ok(await auth.finishSecondFactor(db, config, request.body, client));
   });
 
-  route(app, api.logout, async (request) => {
+  route(app, session.logout, async (request) => {
     const user = requireUser(request);
     await auth.logout(db, user.sessionId);
     request.logContent = `user ${user.username} (#${user.id}): logged out`;
     return ok(null);
   });
 
-  route(app, api.info, async (request) => ok(auth.currentUser(requireUser(request))));
+  route(app, session.info, async (request) => ok(auth.currentUser(requireUser(request))));
 };
 
 export default authRoutes;

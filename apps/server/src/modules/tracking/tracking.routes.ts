@@ -1,5 +1,5 @@
 import {
-  authEndpoints as authApi,
+  sessionEndpoints as sessionApi,
   Status,
   trackingEndpoints as trackingApi,
   visitStatEndpoints as visitStatApi,
@@ -70,7 +70,7 @@ const trackingRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
 
   route(app, visitStatApi.overview, async () => ok(await visitOverview(db)));
 
-  route(app, authApi.session, async (request) => ok({ expiresAt: toIso(requireUser(request).sessionExpiresAt) }));
+  route(app, sessionApi.check, async (request) => ok({ expiresAt: toIso(requireUser(request).sessionExpiresAt) }));
 };
 
 export default trackingRoutes;

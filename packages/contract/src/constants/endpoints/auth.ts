@@ -3,9 +3,9 @@ import { endpoint } from './endpoint.ts';
 const tag = 'auth';
 
 /**
- * Signing in and out, and the signed-in user (the login page's first load carries this group).
- * Signing in is open to anyone (it acts on the account whose password is sent); the rest act on
- * the caller's own session.
+ * Signing in: open to anyone, it acts on the account whose password is sent. Alone in its file,
+ * so the login page's first load carries this one declaration (the session's calls are in
+ * session.ts, the second step in login-steps.ts).
  */
 export const authEndpoints = {
   login: endpoint({
@@ -16,30 +16,5 @@ export const authEndpoints = {
     summary: 'Log in; answers a bearer token, or (two-step verification) the step that comes next and its ticket',
     tag,
     schemas: (s) => ({ body: s.LoginBody, response: s.LoginData }),
-  }),
-  logout: endpoint({
-    method: 'GET',
-    path: '/admin/user/logout',
-    access: { auth: 'user', records: 'own' },
-    log: { module: 'auth', action: 'logout' },
-    summary: 'End this session',
-    tag,
-    schemas: (s) => ({ response: s.Empty }),
-  }),
-  info: endpoint({
-    method: 'GET',
-    path: '/admin/user/info',
-    access: { auth: 'user', records: 'own' },
-    summary: 'The signed-in user',
-    tag,
-    schemas: (s) => ({ response: s.CurrentUser }),
-  }),
-  session: endpoint({
-    method: 'GET',
-    path: '/admin/user/session',
-    access: { auth: 'user', records: 'own' },
-    summary: 'Check the session: answers when it ends (an authenticated call that changes nothing)',
-    tag,
-    schemas: (s) => ({ response: s.SessionData }),
   }),
 };

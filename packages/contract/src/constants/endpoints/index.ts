@@ -16,6 +16,7 @@ import { viewAsEndpoints } from './view-as.ts';
 import { healthEndpoints } from './health.ts';
 import { messageEndpoints } from './messages.ts';
 import { authEndpoints } from './auth.ts';
+import { sessionEndpoints } from './session.ts';
 import { loginStepEndpoints } from './login-steps.ts';
 import { userEndpoints } from './users.ts';
 import { accountEndpoints } from './account.ts';
@@ -39,6 +40,7 @@ export { viewAsEndpoints } from './view-as.ts';
 export { healthEndpoints } from './health.ts';
 export { messageEndpoints } from './messages.ts';
 export { authEndpoints } from './auth.ts';
+export { sessionEndpoints } from './session.ts';
 export { loginStepEndpoints } from './login-steps.ts';
 export { userEndpoints } from './users.ts';
 export { accountEndpoints } from './account.ts';
@@ -61,6 +63,7 @@ export const endpoints = {
   health: healthEndpoints,
   messages: messageEndpoints,
   auth: authEndpoints,
+  session: sessionEndpoints,
   loginSteps: loginStepEndpoints,
   users: userEndpoints,
   account: accountEndpoints,

@@ -1,4 +1,4 @@
-import { authEndpoints } from '@clearplay/contract/constants';
+import { sessionEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -7,6 +7,6 @@ import { api } from '../../../lib/api-client.ts';
  * reset happens whatever this call answers) is composed in app/session.ts, which also has
  * the `useLogout` hook, because it touches several features.
  */
-export const logoutRequest = (): Promise<null> => api.call(authEndpoints.logout, { session: 'guard', endsSession: true });
+export const logoutRequest = (): Promise<null> => api.call(sessionEndpoints.logout, { session: 'guard', endsSession: true });
 
 export const logoutMutationKey = ['auth', 'logout'] as const;
