@@ -5,6 +5,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, defineConfig, type Manifest, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { echartsTrim } from './echarts-trim.ts';
+import { endpointsTrim } from './endpoints-trim.ts';
 import type { Prerendered } from './src/prerender/login.tsx';
 import type { PublicPrerendered } from './src/prerender/public.tsx';
 
@@ -370,7 +371,16 @@ const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/](?
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), antdIsBrightOnly(), antdUniqueProviderOnDemand(), devPublicPages(), prerenderLogin(), precompress(), echartsTrim()],
+  plugins: [
+    react(),
+    antdIsBrightOnly(),
+    antdUniqueProviderOnDemand(),
+    devPublicPages(),
+    prerenderLogin(),
+    precompress(),
+    echartsTrim(),
+    endpointsTrim(),
+  ],
   resolve: {
     // ECharts and zrender each ship their own copy of tslib 2.3; one copy, shared with the
     // app's other chunks, instead of two inside the chart chunk (decision 0073).

@@ -1,4 +1,4 @@
-import { endpointList, pathParamNames, UNDECLARED_ROUTES } from '@clearplay/contract';
+import { endpointList, pathParamNames } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemasOf } from './http/endpoint.ts';
 import { API_PREFIX } from './routes.ts';
@@ -6,9 +6,8 @@ import { createTestContext, type TestContext } from './test/context.ts';
 
 /**
  * Declarations and routes held together (decision 0096): every endpoint declared in the
- * contract is registered once, from its declaration, with its method and path; every route
- * under /api comes from a declaration, or is on the contract's shrinking list of routes not
- * yet declared (UNDECLARED_ROUTES), and nothing on that list is declared or gone.
+ * contract is registered once, from its declaration, with its method and path, and every route
+ * under /api comes from a declaration.
  */
 let ctx: TestContext;
 beforeAll(async () => {
@@ -17,7 +16,6 @@ beforeAll(async () => {
 afterAll(() => ctx.destroy());
 
 const declared = endpointList();
-const below = (url: string) => url.slice(API_PREFIX.length);
 
 describe('endpoints and routes', () => {
   it('registers every declaration once, from the declaration, at its method and path', () => {
@@ -33,23 +31,12 @@ describe('endpoints and routes', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('registers no route without a declaration, except those listed as not yet declared', () => {
+  it('registers no route without a declaration', () => {
     const known = new Set(declared.map(({ endpoint }) => endpoint));
-    const undeclared = new Set(UNDECLARED_ROUTES);
     const stray = ctx.app.apiRoutes
-      .filter((route) =>
-        route.endpoint === undefined ? !undeclared.has(`${route.method} ${below(route.url)}`) : !known.has(route.endpoint),
-      )
+      .filter((route) => route.endpoint === undefined || !known.has(route.endpoint))
       .map((route) => `${route.method} ${route.url}`);
     expect(stray).toEqual([]);
-  });
-
-  it('lists as not yet declared only routes that still exist and are still undeclared', () => {
-    const raw = new Set(
-      ctx.app.apiRoutes.filter((route) => route.endpoint === undefined).map((route) => `${route.method} ${below(route.url)}`),
-    );
-    expect(UNDECLARED_ROUTES.filter((line) => !raw.has(line))).toEqual([]);
-    expect(new Set(UNDECLARED_ROUTES).size).toBe(UNDECLARED_ROUTES.length);
   });
 
   it('declares each method and path once, its path parameters in its params schema, and a permission only for signed-in calls', () => {
@@ -57,7 +44,7 @@ describe('endpoints and routes', () => {
     const seen = new Set<string>();
     for (const { name, endpoint } of declared) {
       const key = `${endpoint.method} ${endpoint.path}`;
-      if (seen.has(key) || UNDECLARED_ROUTES.includes(key)) wrong.push(`${name}: ${key} twice`);
+      if (seen.has(key)) wrong.push(`${name}: ${key} twice`);
       seen.add(key);
       const params = schemasOf(endpoint).params as { properties?: Record<string, unknown> } | undefined;
       const inPath = pathParamNames(endpoint.path).sort();

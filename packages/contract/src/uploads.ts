@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TLiteral } from 'typebox';
 import { UPLOAD_PURPOSES } from './constants/uploads.ts';
 
 /**
@@ -10,9 +10,13 @@ import { UPLOAD_PURPOSES } from './constants/uploads.ts';
  * default, to this server's own implementation of the provider's upload API.
  */
 
+/** One literal schema per purpose, typed as the tuple it is (a plain `map` would type the union `never`). */
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K] & string> };
+const purposeLiterals = UPLOAD_PURPOSES.map((p) => Type.Literal(p)) as unknown as Literals<typeof UPLOAD_PURPOSES>;
+
 export const UploadTokenQuery = Type.Object(
   {
-    purpose: Type.Union(UPLOAD_PURPOSES.map((p) => Type.Literal(p))),
+    purpose: Type.Union(purposeLiterals),
     /**
      * A key this server handed out earlier, to get a fresh token for the same key: an
      * interrupted chunked upload can then resume (the SDK's cache is keyed by file and key).

@@ -7,8 +7,9 @@
  * the same schemas.
  */
 import * as contract from '@clearplay/contract';
-import type { BodyOf, Endpoint, EndpointSchemas, ParamsOf, QueryOf, ResponseOf, SchemaKit } from '@clearplay/contract';
+import type { BodyOf, Endpoint, EndpointSchemas, MultipartForm, ParamsOf, QueryOf, ResponseOf, SchemaKit } from '@clearplay/contract';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { ErrorEnvelope, responses } from '../lib/envelope.ts';
 
@@ -61,9 +62,11 @@ export function schemasOf(declared: Endpoint): EndpointSchemas {
 
 /** `never` (a part the call does not have) read as `unknown`. */
 type Part<T> = [T] extends [never] ? unknown : T;
+/** The body as the server sees it: a multipart one is read from the request's parts, not `request.body`. */
+type BodyPart<E> = BodyOf<E> extends MultipartForm ? unknown : Part<BodyOf<E>>;
 
 /** The request of a declared call: its params, query and body typed by the declaration. */
-export type EndpointRequest<E> = FastifyRequest<{ Params: Part<ParamsOf<E>>; Querystring: Part<QueryOf<E>>; Body: Part<BodyOf<E>> }>;
+export type EndpointRequest<E> = FastifyRequest<{ Params: Part<ParamsOf<E>>; Querystring: Part<QueryOf<E>>; Body: BodyPart<E> }>;
 
 /** What a handler answers: the envelope with the declared data, or the reply it sent itself (a file). */
 export type EndpointAnswer<E> = { status: number; msg: string; data: ResponseOf<E> } | FastifyReply;
@@ -74,7 +77,7 @@ export type EndpointHandler<E> = (request: EndpointRequest<E>, reply: FastifyRep
 export interface RouteExtras {
   config?: Omit<FastifyContextConfig, 'auth' | 'permission' | 'log' | 'endpoint'>;
   bodyLimit?: number;
-  /** Extra OpenAPI answers (a file route's 200). */
+  /** Extra OpenAPI answers (a file route's 200: `fileAnswer(type, description)`). */
   response?: Record<string, unknown>;
 }
 
@@ -84,6 +87,11 @@ type AnyFastify = FastifyInstance<any, any, any, any, any>;
 const BEARER = [{ bearer: [] }];
 /** A file route's error answers (its 200, the file, comes in `extras.response`). */
 const FILE_ERRORS = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+
+/** A file route's 200 in the OpenAPI document: the bytes of this type (its errors are the envelope). */
+export const fileAnswer = (type: string, description: string) => ({
+  200: { description, content: { [type]: { schema: Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' }) } } },
+});
 
 /** Registers the route of a declared endpoint with its handler. */
 export function route<E extends Endpoint>(app: AnyFastify, declared: E, handler: EndpointHandler<E>, extras: RouteExtras = {}): void {
@@ -106,7 +114,8 @@ export function route<E extends Endpoint>(app: AnyFastify, declared: E, handler:
       ...(access.auth === 'user' ? { security: BEARER } : {}),
       ...(params === undefined ? {} : { params }),
       ...(query === undefined ? {} : { querystring: query }),
-      ...(body === undefined ? {} : { body }),
+      // A multipart body is read by the handler itself (its parts, with their size limits).
+      ...(body === undefined || body === 'multipart' ? {} : { body }),
       response: { ...(response === 'file' ? FILE_ERRORS : responses(response)), ...extras.response },
     },
     handler: handler as unknown as RouteHandlerMethod,

@@ -1,14 +1,14 @@
 import { useDeferredValue, useState } from 'react';
 import { Select, type SelectProps } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { UserOption } from '@clearplay/contract';
+import type { UserSearchQuery } from '@clearplay/contract';
+import { userEndpoints } from '@clearplay/contract/constants';
 import { api } from '../lib/api-client.ts';
 
 export const userSearchQueryKey = (keyword: string, roleName?: string) => ['users', 'search', { keyword, roleName }] as const;
 
 /** GET /admin/user/search: the light look-up for pickers. */
-export const searchUsers = (params: { keyword?: string; roleName?: string; limit?: number }, signal?: AbortSignal) =>
-  api.get<UserOption[]>('/admin/user/search', { params, signal });
+export const searchUsers = (query: UserSearchQuery, signal?: AbortSignal) => api.call(userEndpoints.search, { query, signal });
 
 export interface UserSelectProps extends Omit<SelectProps, 'options' | 'showSearch' | 'filterOption' | 'onSearch'> {
   /** Only users of this role (e.g. 'shop', 'inspector'). */

@@ -1,4 +1,4 @@
-import type { ApiEnvelope, BodyOf, Endpoint, ParamsOf, QueryOf, ResponseOf } from '@clearplay/contract';
+import type { ApiEnvelope, BodyOf, Endpoint, EndpointSchemas, ParamsOf, QueryOf, ResponseOf } from '@clearplay/contract';
 import { fillPath, SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { i18n, currentLocale } from './i18n.ts';
 import { getToken } from './storage.ts';
@@ -372,17 +372,30 @@ function callIfChanged<E extends Endpoint<'GET'>>(
   });
 }
 
+/** A declared endpoint answered with a file (`response: 'file'`). */
+export type FileEndpoint = Endpoint<'GET', string, EndpointSchemas & { response: 'file' }>;
+
+/**
+ * Fetches the file a declared endpoint answers and saves it under the server's file name
+ * (`fallbackName` when it sends none): `api.download(orderEndpoints.export, { query, fallbackName })`.
+ * A JSON answer is an envelope and goes through the error catalogue like every other call.
+ */
+async function download<E extends FileEndpoint>(endpoint: E, input: CallInput<E> & { fallbackName: string }): Promise<string> {
+  const { params, query, body: _body, ...options } = input as RequestOptions & { query?: RequestOptions['params']; fallbackName: string };
+  const { blob, fileName } = await fetchFile(fillPath(endpoint.path, params as Record<string, string | number> | undefined), {
+    ...options,
+    params: query,
+  });
+  saveBlob(blob, fileName);
+  return fileName;
+}
+
 export const api = {
   call,
   callIfChanged,
+  download,
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) => request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, options),
-  /** Fetch a file answer and save it under the server's file name. */
-  download: async (path: string, options: Omit<RequestOptions, 'body'> & { fallbackName: string }) => {
-    const { blob, fileName } = await fetchFile(path, options);
-    saveBlob(blob, fileName);
-    return fileName;
-  },
 };

@@ -3,6 +3,7 @@
 // "briefly unavailable" in the caller's language (decision 0083); so does the app for a 503
 // that carries no envelope (a proxy's page while the server restarts).
 import { screen } from '@testing-library/react';
+import { orderEndpoints } from '@clearplay/contract/constants';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveApi } from '../test/fake-api.ts';
 import { api } from './api-client.ts';
@@ -49,7 +50,7 @@ describe('a 503 (the service briefly unavailable)', () => {
 
   it('on a download, from a proxy, says the same', async () => {
     proxyPage();
-    await expect(api.download('/admin/order/export', { fallbackName: 'orders.xlsx' })).rejects.toMatchObject({
+    await expect(api.download(orderEndpoints.export, { fallbackName: 'orders.xlsx' })).rejects.toMatchObject({
       message: UNAVAILABLE['zh-CN'],
     });
     expect(await screen.findByText(UNAVAILABLE['zh-CN'])).toBeTruthy();

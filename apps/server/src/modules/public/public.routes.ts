@@ -1,23 +1,13 @@
-import {
-  PUBLIC_RATE_LIMITS,
-  PublicCertificate,
-  PublicCodeParams,
-  PublicFigures,
-  PublicLinksData,
-  PublicLookupData,
-  PublicLookupQuery,
-  PublicPricesData,
-} from '@clearplay/contract';
+import { PUBLIC_RATE_LIMITS, publicEndpoints as api } from '@clearplay/contract';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { route } from '../../http/endpoint.ts';
 import { AppError } from '../../lib/errors.ts';
-import { ok, responses } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { databaseRateLimit } from '../rate-limit/rate-limit.service.ts';
 import * as pub from './public.service.ts';
 
-const tags = ['public'];
 const MINUTE = 60_000;
 
 /** How long a browser (and, for the shared ones, a proxy) may keep an answer; set on success only. */
@@ -31,7 +21,7 @@ const SHARED = 'public, max-age=300';
  * (decision 0074). Over the limit: a 429 envelope in the caller's language with Retry-After,
  * through the app's error handler.
  */
-const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+const publicRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   await app.register(
     rateLimit,
     databaseRateLimit({ db, log: app.log }, (_request, context) => {
@@ -41,87 +31,63 @@ const publicRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) =
   );
   const limit = (max: number) => ({ max, timeWindow: MINUTE });
 
-  app.get(
-    '/public/lookup',
-    {
-      config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.lookup) },
-      schema: {
-        tags,
-        summary: 'Public orders of exactly this chat ID (no prefix search; private orders are never told apart from none)',
-        querystring: PublicLookupQuery,
-        response: responses(PublicLookupData),
-      },
-    },
+  route(
+    app,
+    api.lookup,
     async (request, reply) => {
       const list = await pub.lookup(db, request.query.chatId, localeOf(request));
       cache(reply, 'private, max-age=60');
       void reply.header('vary', 'accept-language');
       return ok({ list });
     },
+    { config: { rateLimit: limit(PUBLIC_RATE_LIMITS.lookup) } },
   );
 
-  app.get(
-    '/public/verify/:code',
-    {
-      config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.verify) },
-      schema: {
-        tags,
-        summary: 'The certificate of a public order by its verification code (404 for an unknown code or a private order)',
-        params: PublicCodeParams,
-        response: responses(PublicCertificate),
-      },
-    },
+  route(
+    app,
+    api.verify,
     async (request, reply) => {
       const item = await pub.certificate(db, request.params.code, localeOf(request));
       cache(reply, SHARED);
       void reply.header('vary', 'accept-language');
       return ok(item);
     },
+    { config: { rateLimit: limit(PUBLIC_RATE_LIMITS.verify) } },
   );
 
-  app.get(
-    '/public/links',
-    {
-      config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.read) },
-      schema: { tags, summary: 'The link store: groups of links from the linkstore dictionary', response: responses(PublicLinksData) },
-    },
+  route(
+    app,
+    api.links,
     async (request, reply) => {
       const groups = await pub.links(db, localeOf(request));
       cache(reply, SHARED);
       void reply.header('vary', 'accept-language');
       return ok({ groups });
     },
+    { config: { rateLimit: limit(PUBLIC_RATE_LIMITS.read) } },
   );
 
-  app.get(
-    '/public/prices',
-    {
-      config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.read) },
-      schema: {
-        tags,
-        summary: 'Published prices (fen) from the public_price dictionary; empty when none',
-        response: responses(PublicPricesData),
-      },
-    },
+  route(
+    app,
+    api.prices,
     async (request, reply) => {
       const list = await pub.prices(db, localeOf(request));
       cache(reply, SHARED);
       void reply.header('vary', 'accept-language');
       return ok({ list });
     },
+    { config: { rateLimit: limit(PUBLIC_RATE_LIMITS.read) } },
   );
 
-  app.get(
-    '/public/figures',
-    {
-      config: { auth: 'public', rateLimit: limit(PUBLIC_RATE_LIMITS.read) },
-      schema: { tags, summary: 'Checks recorded and cheaters caught (from the daily counters)', response: responses(PublicFigures) },
-    },
+  route(
+    app,
+    api.figures,
     async (_request, reply) => {
       const figures = await pub.figures(db);
       cache(reply, SHARED);
       return ok(figures);
     },
+    { config: { rateLimit: limit(PUBLIC_RATE_LIMITS.read) } },
   );
 };
 

@@ -1,8 +1,7 @@
-import { roleEndpoints as api, RoleItem } from '@clearplay/contract';
+import { roleEndpoints as api } from '@clearplay/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
 import { route } from '../../http/endpoint.ts';
-import { ok, responses } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as roles from './roles.service.ts';
 import { logText } from '../../lib/log-text.ts';
@@ -11,21 +10,7 @@ import { logText } from '../../lib/log-text.ts';
 const roleRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.list, async (request) => ok(await roles.listRolesPage(db, request.query)));
 
-  // Not yet declared: the users feature calls it (contract UNDECLARED_ROUTES).
-  app.get(
-    '/admin/role/all',
-    {
-      // The user form's role picker needs them too.
-      config: { auth: 'user', permission: ['role:view', 'user:view'] },
-      schema: {
-        tags: ['role'],
-        summary: 'Every role (for pickers)',
-        security: [{ bearer: [] }],
-        response: responses(Type.Array(RoleItem)),
-      },
-    },
-    async () => ok(await roles.allRoles(db)),
-  );
+  route(app, api.all, async () => ok(await roles.allRoles(db)));
 
   route(app, api.create, async (request) => {
     const item = await roles.createRole(db, request.body, operatorOf(request));

@@ -1,8 +1,13 @@
-import { Empty, EventBody, PageViewBody, SessionData, Status, VisitOverview } from '@clearplay/contract';
+import {
+  sessionEndpoints as sessionApi,
+  Status,
+  trackingEndpoints as trackingApi,
+  visitStatEndpoints as visitStatApi,
+} from '@clearplay/contract';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { ok, responses } from '../../lib/envelope.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { route } from '../../http/endpoint.ts';
+import { ok } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toIso } from '../../lib/time.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
@@ -34,7 +39,7 @@ const rateLimited = { rateLimit: { max: TRACKING_RATE_MAX, timeWindow: TRACKING_
  * `global: false`, counting in the database: decision 0074); the answer past it is a 429
  * envelope in the caller's language.
  */
-const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
+const trackingRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   await app.register(
     rateLimit,
     databaseRateLimit({ db, log: app.log }, (_request, context) => {
@@ -43,59 +48,29 @@ const trackingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db })
     }),
   );
 
-  app.post(
-    '/visit-stats/create',
-    {
-      bodyLimit: PAGE_VIEW_BODY_LIMIT,
-      config: { auth: 'optional', log: false, ...rateLimited },
-      schema: { tags: ['tracking'], summary: 'Record a page view', body: PageViewBody, response: responses(Empty) },
-    },
+  route(
+    app,
+    trackingApi.pageView,
     async (request) => {
       await recordPageView(db, request.body, visitor(request));
       return ok(null);
     },
+    { bodyLimit: PAGE_VIEW_BODY_LIMIT, config: rateLimited },
   );
 
-  app.post(
-    '/analytics/event',
-    {
-      bodyLimit: EVENT_BODY_LIMIT,
-      config: { auth: 'optional', log: false, ...rateLimited },
-      schema: { tags: ['tracking'], summary: 'Record a client event', body: EventBody, response: responses(Empty) },
-    },
+  route(
+    app,
+    trackingApi.event,
     async (request) => {
       await recordEvent(db, request.body, visitor(request));
       return ok(null);
     },
+    { bodyLimit: EVENT_BODY_LIMIT, config: rateLimited },
   );
 
-  app.get(
-    '/admin/visit-stats/overview',
-    {
-      config: { auth: 'user', permission: 'workplace:view', log: false },
-      schema: {
-        tags: ['tracking'],
-        summary: 'Visit statistics: page views and unique visitors today and per Shanghai day for 30 days, top pages, referrers and events',
-        security: [{ bearer: [] }],
-        response: responses(VisitOverview),
-      },
-    },
-    async () => ok(await visitOverview(db)),
-  );
+  route(app, visitStatApi.overview, async () => ok(await visitOverview(db)));
 
-  app.get(
-    '/admin/user/session',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Check the session: answers when it ends (an authenticated call that changes nothing)',
-        security: [{ bearer: [] }],
-        response: responses(SessionData),
-      },
-    },
-    async (request) => ok({ expiresAt: toIso(requireUser(request).sessionExpiresAt) }),
-  );
+  route(app, sessionApi.check, async (request) => ok({ expiresAt: toIso(requireUser(request).sessionExpiresAt) }));
 };
 
 export default trackingRoutes;

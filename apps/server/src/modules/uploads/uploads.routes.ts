@@ -1,9 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../http/endpoint.ts';
 import { AppError } from '../../lib/errors.ts';
-import { ok, responses } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import { t } from '../../lib/messages.ts';
 import { localeOf, requireUser } from '../../http/route-context.ts';
-import { UploadTokenData, UploadTokenQuery } from '@clearplay/contract';
+import { uploadEndpoints as api } from '@clearplay/contract';
 import type { UploadsConfig } from './uploads.config.ts';
 import { createEvidenceUrls, createUploadSigner, InvalidUploadKeyError, issueUploadToken } from './uploads.service.ts';
 
@@ -12,32 +13,19 @@ export interface UploadRouteDeps {
   config: { dataDir: string; uploads: UploadsConfig };
 }
 
-const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, { config }) => {
+const uploadRoutes: FastifyPluginAsync<UploadRouteDeps> = async (app, { config }) => {
   const signer = createUploadSigner(config.uploads, config.dataDir, await createEvidenceUrls(config));
 
-  app.get(
-    '/admin/upload/token',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags: ['uploads'],
-        summary: 'A short-lived upload token for one evidence image or an avatar, with the key it may be stored under',
-        security: [{ bearer: [] }],
-        querystring: UploadTokenQuery,
-        response: responses(UploadTokenData),
-      },
-    },
-    async (request) => {
-      try {
-        return ok(issueUploadToken(signer, request.query, requireUser(request).id));
-      } catch (error) {
-        if (error instanceof InvalidUploadKeyError) {
-          throw new AppError(400, 'errors.validation', { field: 'key', message: t(localeOf(request), 'validation.invalid') });
-        }
-        throw error;
+  route(app, api.token, async (request) => {
+    try {
+      return ok(issueUploadToken(signer, request.query, requireUser(request).id));
+    } catch (error) {
+      if (error instanceof InvalidUploadKeyError) {
+        throw new AppError(400, 'errors.validation', { field: 'key', message: t(localeOf(request), 'validation.invalid') });
       }
-    },
-  );
+      throw error;
+    }
+  });
 };
 
 export default uploadRoutes;

@@ -1,4 +1,4 @@
-import type { PublicCertificate, PublicFigures, PublicLinksData, PublicLookupData, PublicPricesData } from '@clearplay/contract';
+import { publicEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../lib/api-client.ts';
 
 /**
@@ -7,8 +7,8 @@ import { api } from '../../lib/api-client.ts';
  */
 const quiet = { quiet: true, session: 'guard' } as const;
 
-export const lookupChatId = (chatId: string) => api.get<PublicLookupData>('/public/lookup', { ...quiet, params: { chatId } });
-export const fetchCertificate = (code: string) => api.get<PublicCertificate>(`/public/verify/${encodeURIComponent(code)}`, quiet);
-export const fetchLinks = () => api.get<PublicLinksData>('/public/links', quiet);
-export const fetchPrices = () => api.get<PublicPricesData>('/public/prices', quiet);
-export const fetchFigures = () => api.get<PublicFigures>('/public/figures', quiet);
+export const lookupChatId = (chatId: string) => api.call(publicEndpoints.lookup, { ...quiet, query: { chatId } });
+export const fetchCertificate = (code: string) => api.call(publicEndpoints.verify, { ...quiet, params: { code } });
+export const fetchLinks = () => api.call(publicEndpoints.links, quiet);
+export const fetchPrices = () => api.call(publicEndpoints.prices, quiet);
+export const fetchFigures = () => api.call(publicEndpoints.figures, quiet);

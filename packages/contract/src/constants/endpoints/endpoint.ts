@@ -20,12 +20,21 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What a declaration's `schemas` function is given: every contract schema, and TypeBox's `Type`. */
 export type SchemaKit = typeof Schemas & { Type: typeof Type };
 
-/** The schemas of one call. `response` is the envelope's `data`; `'file'` for a file answer. */
+/**
+ * The schemas of one call. `response` is the envelope's `data`; `'file'` for a file answer (the
+ * web saves it: `api.download`). `body: 'multipart'` for a form with a file (the web sends a
+ * FormData; the server reads the parts itself).
+ */
 export interface EndpointSchemas {
   params?: TSchema;
   query?: TSchema;
-  body?: TSchema;
+  body?: TSchema | 'multipart';
   response: TSchema | 'file';
+}
+
+/** A multipart body as the web sends it (a browser FormData fits; the contract has no DOM types). */
+export interface MultipartForm {
+  append(name: string, value: unknown, fileName?: string): void;
 }
 
 /**
@@ -83,8 +92,12 @@ type StaticAt<S, K extends keyof EndpointSchemas> = K extends keyof S ? (S[K] ex
 export type ParamsOf<E> = StaticAt<SchemasOf<E>, 'params'>;
 /** The query string of a call (`never` when it has none). */
 export type QueryOf<E> = StaticAt<SchemasOf<E>, 'query'>;
-/** The body of a call (`never` when it has none). */
-export type BodyOf<E> = StaticAt<SchemasOf<E>, 'body'>;
+/** The body of a call (`never` when it has none; a FormData for a multipart one). */
+export type BodyOf<E> = 'body' extends keyof SchemasOf<E>
+  ? SchemasOf<E>['body'] extends 'multipart'
+    ? MultipartForm
+    : StaticAt<SchemasOf<E>, 'body'>
+  : never;
 /** The envelope's `data` of a call's answer. */
 export type ResponseOf<E> = StaticAt<SchemasOf<E>, 'response'>;
 

@@ -15,6 +15,16 @@ import { orderEndpoints } from './orders.ts';
 import { viewAsEndpoints } from './view-as.ts';
 import { healthEndpoints } from './health.ts';
 import { messageEndpoints } from './messages.ts';
+import { authEndpoints } from './auth.ts';
+import { sessionEndpoints } from './session.ts';
+import { loginStepEndpoints } from './login-steps.ts';
+import { userEndpoints } from './users.ts';
+import { accountEndpoints } from './account.ts';
+import { uploadEndpoints } from './uploads.ts';
+import { trackingEndpoints } from './tracking.ts';
+import { visitStatEndpoints } from './visit-stats.ts';
+import { monitorEndpoints } from './monitor.ts';
+import { publicEndpoints } from './public.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
@@ -29,7 +39,16 @@ export { orderEndpoints } from './orders.ts';
 export { viewAsEndpoints } from './view-as.ts';
 export { healthEndpoints } from './health.ts';
 export { messageEndpoints } from './messages.ts';
-export { UNDECLARED_ROUTES } from './undeclared.ts';
+export { authEndpoints } from './auth.ts';
+export { sessionEndpoints } from './session.ts';
+export { loginStepEndpoints } from './login-steps.ts';
+export { userEndpoints } from './users.ts';
+export { accountEndpoints } from './account.ts';
+export { uploadEndpoints } from './uploads.ts';
+export { trackingEndpoints } from './tracking.ts';
+export { visitStatEndpoints } from './visit-stats.ts';
+export { monitorEndpoints } from './monitor.ts';
+export { publicEndpoints } from './public.ts';
 
 export const endpoints = {
   dicts: dictEndpoints,
@@ -43,6 +62,16 @@ export const endpoints = {
   viewAs: viewAsEndpoints,
   health: healthEndpoints,
   messages: messageEndpoints,
+  auth: authEndpoints,
+  session: sessionEndpoints,
+  loginSteps: loginStepEndpoints,
+  users: userEndpoints,
+  account: accountEndpoints,
+  uploads: uploadEndpoints,
+  tracking: trackingEndpoints,
+  visitStats: visitStatEndpoints,
+  monitor: monitorEndpoints,
+  public: publicEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every declaration with its name, `group.call`. */

@@ -74,4 +74,38 @@ export const orderEndpoints = {
     tag,
     schemas: (s) => ({ query: s.OrderHistoryQuery, response: s.OrderHistory }),
   }),
+  // ── files: the web saves the answer (api.download) or sends a form (the import) ──
+  importTemplate: endpoint({
+    method: 'GET',
+    path: '/admin/order/import/template',
+    access: { auth: 'user', permission: 'order:import', records: 'shared' },
+    summary: 'The import template (xlsx), headers in the caller’s language',
+    tag,
+    schemas: () => ({ response: 'file' }),
+  }),
+  import: endpoint({
+    method: 'POST',
+    path: '/admin/order/import',
+    access: { auth: 'user', permission: 'order:import', records: 'scoped' },
+    log: { module: 'order', action: 'import' },
+    summary: 'Import orders from an xlsx or csv file (multipart field "file"); all or nothing unless keepValid',
+    tag,
+    schemas: (s) => ({ query: s.OrderImportQuery, body: 'multipart', response: s.OrderImportResult }),
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/admin/order/export',
+    access: { auth: 'user', permission: 'order:export', records: 'scoped' },
+    summary: 'The orders the list shows for these filters, streamed as xlsx',
+    tag,
+    schemas: (s) => ({ query: s.OrderExportQuery, response: 'file' }),
+  }),
+  download: endpoint({
+    method: 'GET',
+    path: '/admin/order/download',
+    access: { auth: 'user', permission: 'order:download', records: 'scoped' },
+    summary: 'An order’s images by kind and a one-page summary, as a ZIP',
+    tag,
+    schemas: (s) => ({ query: s.IdQuery, response: 'file' }),
+  }),
 };

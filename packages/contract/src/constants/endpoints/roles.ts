@@ -12,6 +12,15 @@ export const roleEndpoints = {
     tag,
     schemas: (s) => ({ query: s.RoleListQuery, response: s.Page(s.RoleItem) }),
   }),
+  all: endpoint({
+    method: 'GET',
+    path: '/admin/role/all',
+    // The user form's role picker needs them too.
+    access: { auth: 'user', permission: ['role:view', 'user:view'], records: 'shared' },
+    summary: 'Every role (for pickers)',
+    tag,
+    schemas: (s) => ({ response: s.Type.Array(s.RoleItem) }),
+  }),
   create: endpoint({
     method: 'POST',
     path: '/admin/role/create',

@@ -2,21 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AccountAvatarBody,
   AccountPageQuery,
-  AccountProfile,
   AccountUpdateBody,
-  ActiveSession,
-  EndedSessions,
-  LedgerPage,
-  LoginHistoryPage,
   PasswordChangeBody,
-  PasswordChangeResult,
   SecondFactorDisableBody,
-  SecondFactorRecoveryCodes,
-  SecondFactorState,
-  SubscriptionRecord,
-  TotpEnrolment,
-  UploadTokenData,
 } from '@clearplay/contract';
+import { accountEndpoints, uploadEndpoints } from '@clearplay/contract/constants';
 import type { GetUploadToken } from '../../../components/ImageUploader/index.ts';
 import { api } from '../../../lib/api-client.ts';
 import { userStore } from '../../../lib/current-user.ts';
@@ -32,23 +22,20 @@ export const accountKeys = {
   secondFactor: ['account', 'second-factor'] as const,
 };
 
-export const getProfile = () => api.get<AccountProfile>('/admin/account/profile');
-export const getLogins = (query: AccountPageQuery, signal?: AbortSignal) =>
-  api.get<LoginHistoryPage>('/admin/account/logins', { params: { ...query }, signal });
-export const getOwnLedger = (query: AccountPageQuery, signal?: AbortSignal) =>
-  api.get<LedgerPage>('/admin/account/ledger', { params: { ...query }, signal });
+export const getProfile = () => api.call(accountEndpoints.profile);
+export const getLogins = (query: AccountPageQuery, signal?: AbortSignal) => api.call(accountEndpoints.logins, { query, signal });
+export const getOwnLedger = (query: AccountPageQuery, signal?: AbortSignal) => api.call(accountEndpoints.ledger, { query, signal });
 
 export const useProfile = () => useQuery({ queryKey: accountKeys.profile, queryFn: getProfile });
-export const useSessions = () =>
-  useQuery({ queryKey: accountKeys.sessions, queryFn: () => api.get<ActiveSession[]>('/admin/account/sessions') });
+export const useSessions = () => useQuery({ queryKey: accountKeys.sessions, queryFn: () => api.call(accountEndpoints.sessions) });
 export const useOwnSubscriptions = (enabled: boolean) =>
-  useQuery({ queryKey: accountKeys.subscriptions, queryFn: () => api.get<SubscriptionRecord[]>('/admin/account/subscriptions'), enabled });
+  useQuery({ queryKey: accountKeys.subscriptions, queryFn: () => api.call(accountEndpoints.subscriptions), enabled });
 
 /** Edits the profile; the navbar's user (user info) is fetched again so it shows the new name. */
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AccountUpdateBody) => api.post<AccountProfile>('/admin/account/profile', body),
+    mutationFn: (body: AccountUpdateBody) => api.call(accountEndpoints.updateProfile, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -56,7 +43,7 @@ export function useUpdateProfile() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PasswordChangeBody) => api.post<PasswordChangeResult>('/admin/account/password', body),
+    mutationFn: (body: PasswordChangeBody) => api.call(accountEndpoints.password, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 }
@@ -64,7 +51,7 @@ export function useChangePassword() {
 export function useEndOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<EndedSessions>('/admin/account/sessions/end-others'),
+    mutationFn: () => api.call(accountEndpoints.endOtherSessions),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 }
@@ -75,13 +62,13 @@ export function useEndOtherSessions() {
  * tells a failure itself.
  */
 export const avatarTokenGetter: GetUploadToken = ({ key }) =>
-  api.get<UploadTokenData>('/admin/upload/token', { params: { purpose: 'avatar', key }, quiet: true });
+  api.call(uploadEndpoints.token, { query: { purpose: 'avatar', key }, quiet: true });
 
 /** Saves my avatar ('' removes it); the navbar's user shows it at once. */
 export function useSetAvatar() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AccountAvatarBody) => api.post<AccountProfile>('/admin/account/avatar', body),
+    mutationFn: (body: AccountAvatarBody) => api.call(accountEndpoints.avatar, { body }),
     onSuccess: (saved) => {
       const current = userStore.get();
       if (current !== null) userStore.set({ ...current, avatar: saved.avatar });
@@ -93,21 +80,21 @@ export function useSetAvatar() {
 // ── two-step verification (decision 0091) ──
 
 export const useSecondFactor = () =>
-  useQuery({ queryKey: accountKeys.secondFactor, queryFn: () => api.get<SecondFactorState>('/admin/account/second-factor') });
+  useQuery({ queryKey: accountKeys.secondFactor, queryFn: () => api.call(accountEndpoints.secondFactor) });
 
 /** Starts setting up an authenticator app: its secret and QR code. */
-export const useStartEnrolment = () => useMutation({ mutationFn: () => api.post<TotpEnrolment>('/admin/account/second-factor/enrol') });
+export const useStartEnrolment = () => useMutation({ mutationFn: () => api.call(accountEndpoints.secondFactorEnrol) });
 
 /** Confirms the set-up with the app's first code; answers the ten recovery codes (the state is fetched again once they are put away). */
 export const useConfirmEnrolment = () =>
   useMutation({
-    mutationFn: (code: string) => api.post<SecondFactorRecoveryCodes>('/admin/account/second-factor/confirm', { code }, { quiet: true }),
+    mutationFn: (code: string) => api.call(accountEndpoints.secondFactorConfirm, { body: { code }, quiet: true }),
   });
 
 export function useDisableSecondFactor() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SecondFactorDisableBody) => api.post<null>('/admin/account/second-factor/disable', body, { quiet: true }),
+    mutationFn: (body: SecondFactorDisableBody) => api.call(accountEndpoints.secondFactorDisable, { body, quiet: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.secondFactor }),
   });
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CurrentUser } from '@clearplay/contract';
+import { sessionEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 export const userInfoQueryKey = ['auth', 'user-info'] as const;
@@ -8,8 +9,7 @@ export const userInfoQueryKey = ['auth', 'user-info'] as const;
  * GET /api/admin/user/info. Spec §4/§8: the logged-out dialog is skipped for this call; the
  * route guard handles its failure (logout, then login with a redirect).
  */
-export const getUserInfo = (signal?: AbortSignal): Promise<CurrentUser> =>
-  api.get<CurrentUser>('/admin/user/info', { signal, session: 'guard' });
+export const getUserInfo = (signal?: AbortSignal): Promise<CurrentUser> => api.call(sessionEndpoints.info, { signal, session: 'guard' });
 
 /** Loaded once per session (spec §4): never stale, dropped on logout. */
 export const userInfoQueryOptions = () =>

@@ -1,3 +1,4 @@
+import { sessionEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -6,6 +7,6 @@ import { api } from '../../../lib/api-client.ts';
  * reset happens whatever this call answers) is composed in app/session.ts, which also has
  * the `useLogout` hook, because it touches several features.
  */
-export const logoutRequest = (): Promise<null> => api.get<null>('/admin/user/logout', { session: 'guard', endsSession: true });
+export const logoutRequest = (): Promise<null> => api.call(sessionEndpoints.logout, { session: 'guard', endsSession: true });
 
 export const logoutMutationKey = ['auth', 'logout'] as const;

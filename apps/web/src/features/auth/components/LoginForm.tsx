@@ -11,7 +11,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { setLocale } from '../../../lib/i18n.ts';
 import { StorageKey, removeToken, setToken, storage } from '../../../lib/storage.ts';
 import { warmUpScreen, warmUpUser } from '../../../lib/warm-up.ts';
-import { login, savedLocale } from '../api/login.ts';
+import { loadSavedLocale, login, savedLocale } from '../api/login.ts';
 import { afterLoginLocation } from '../redirect.ts';
 
 // Loaded on click, so the modal code is not part of the login page's first load.
@@ -72,6 +72,7 @@ export function LoginForm() {
       const signedIn = login({ username: name, password: values.password, remember: values.remember });
       // The next screen's code loads while the server checks the password, not after.
       warmUpScreen(next);
+      loadSavedLocale().catch(() => undefined);
       const answer = await signedIn;
       if ('secondFactor' in answer) {
         // The code (or setting up the app) comes next; no session yet.

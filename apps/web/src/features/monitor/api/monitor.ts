@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { MonitorData } from '@clearplay/contract';
+import { monitorEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 export const monitorQueryKey = ['monitor'] as const;
 /** The monitor refreshes this often while the page is visible. */
 export const MONITOR_REFRESH_MS = 30_000;
 
-export const getMonitor = (signal?: AbortSignal) => api.get<MonitorData>('/admin/monitor', { signal });
+export const getMonitor = (signal?: AbortSignal) => api.call(monitorEndpoints.overview, { signal });
 
 /**
  * Today's live figures, every 30 s while the browser tab is visible: react-query pauses the

@@ -1,3 +1,5 @@
+import type { QueryOf } from '@clearplay/contract';
+import { orderEndpoints } from '@clearplay/contract/constants';
 import type { QueryValue } from '../../../lib/api-client.ts';
 import { api } from '../../../lib/api-client.ts';
 
@@ -29,4 +31,8 @@ export function exportParams(filters: Record<string, unknown>): Record<string, Q
 
 /** GET /admin/order/export with the list's filters: the server streams an xlsx; it is saved. */
 export const exportOrders = (filters: Record<string, unknown>, fallbackName = 'orders.xlsx') =>
-  api.download('/admin/order/export', { params: exportParams(filters), fallbackName });
+  api.download(orderEndpoints.export, {
+    // The list's filters as the list sends them (the export takes the same ones; the server checks them).
+    query: exportParams(filters) as QueryOf<typeof orderEndpoints.export>,
+    fallbackName,
+  });

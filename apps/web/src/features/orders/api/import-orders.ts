@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
-import { neutraliseFormula } from '@clearplay/contract/constants';
+import { neutraliseFormula, orderEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import { orderKeys } from './orders.ts';
 
@@ -10,13 +10,13 @@ export const IMPORT_ACCEPT = '.xlsx,.csv';
 export const isImportFile = (name: string): boolean => /\.(xlsx|csv)$/i.test(name);
 
 /** GET /admin/order/import/template: the xlsx template, headers in the current language. */
-export const downloadImportTemplate = (fallbackName: string) => api.download('/admin/order/import/template', { fallbackName });
+export const downloadImportTemplate = (fallbackName: string) => api.download(orderEndpoints.importTemplate, { fallbackName });
 
 /** POST /admin/order/import?keepValid=: all-or-nothing unless `keepValid`. */
 export function importOrders(file: File, keepValid: boolean, signal?: AbortSignal): Promise<OrderImportResult> {
   const body = new FormData();
   body.append('file', file, file.name);
-  return api.post<OrderImportResult>('/admin/order/import', body, { params: { keepValid }, signal });
+  return api.call(orderEndpoints.import, { body, query: { keepValid }, signal });
 }
 
 /** The import as a mutation: when anything was imported, every order query is refreshed. */

@@ -39,4 +39,4 @@ export const useDeleteOrders = () =>
   useOrderMutation((ids: readonly number[]) => api.call(orderEndpoints.delete, { body: { ids: [...ids] } }));
 
 /** Saves the order's ZIP (images by kind plus a summary) under the server's file name. */
-export const downloadOrder = (id: number) => api.download('/admin/order/download', { params: { id }, fallbackName: `order-${id}.zip` });
+export const downloadOrder = (id: number) => api.download(orderEndpoints.download, { query: { id }, fallbackName: `order-${id}.zip` });

@@ -1,4 +1,5 @@
-import type { UploadPurpose, UploadTokenData } from '@clearplay/contract';
+import type { UploadPurpose } from '@clearplay/contract';
+import { uploadEndpoints } from '@clearplay/contract/constants';
 import type { GetUploadToken } from '../../../components/ImageUploader/index.ts';
 import { api } from '../../../lib/api-client.ts';
 
@@ -10,4 +11,4 @@ import { api } from '../../../lib/api-client.ts';
 export const uploadTokenGetter =
   (purpose: UploadPurpose): GetUploadToken =>
   ({ key }) =>
-    api.get<UploadTokenData>('/admin/upload/token', { params: { purpose, key }, quiet: true });
+    api.call(uploadEndpoints.token, { query: { purpose, key }, quiet: true });

@@ -1,5 +1,5 @@
 import type { EventBody, PageViewBody } from '@clearplay/contract';
-import type { TrackedEvent } from '@clearplay/contract/constants';
+import { trackingEndpoints, type TrackedEvent } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 import type { RouteChange } from '../../../lib/route-listener.ts';
 
@@ -15,14 +15,14 @@ const FIELD_MAX = 512;
  */
 export function trackPageView(body: PageViewBody, options: { publicPage?: boolean } = {}): void {
   api
-    .post('/visit-stats/create', body, { quiet: true, keepalive: true, session: options.publicPage ? 'guard' : 'default' })
+    .call(trackingEndpoints.pageView, { body, quiet: true, keepalive: true, session: options.publicPage ? 'guard' : 'default' })
     .catch(() => undefined);
 }
 
 /** One of the app's named events (contract TRACKED_EVENTS); `data` goes along as it is. */
 export function trackEvent(event: TrackedEvent, data?: unknown): void {
   const body: EventBody = { event, data, timestamp: Date.now() };
-  api.post('/analytics/event', body, { quiet: true, keepalive: true }).catch(() => undefined);
+  api.call(trackingEndpoints.event, { body, quiet: true, keepalive: true }).catch(() => undefined);
 }
 
 /**

@@ -1,16 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ResetPasswordBody,
-  RoleItem,
   SetSubscriptionBody,
   SetUserStatusBody,
-  SubscriptionRecord,
   UserCreateBody,
-  UserItem,
   UserListQuery,
   UserUpdateBody,
 } from '@clearplay/contract';
-import type { TablePage } from '../../../components/SearchTable/index.ts';
+import { roleEndpoints, userEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
 
 /** Every query of the users screen starts with this key; a change invalidates it. */
@@ -20,13 +17,12 @@ export const subscriptionsQueryKey = (userId: number) => [...usersQueryKey, 'sub
 /** The role options of the user form and filter (GET /admin/role/all). */
 export const roleOptionsQueryKey = ['roles', 'all'] as const;
 
-export const getUsers = (params: UserListQuery, signal?: AbortSignal) =>
-  api.get<TablePage<UserItem>>('/admin/user/list', { params, signal });
+export const getUsers = (params: UserListQuery, signal?: AbortSignal) => api.call(userEndpoints.list, { query: params, signal });
 
 export const getSubscriptions = (userId: number, signal?: AbortSignal) =>
-  api.get<SubscriptionRecord[]>('/admin/user/subscriptions', { params: { userId }, signal });
+  api.call(userEndpoints.subscriptions, { query: { userId }, signal });
 
-export const getRoleOptions = (signal?: AbortSignal) => api.get<RoleItem[]>('/admin/role/all', { signal });
+export const getRoleOptions = (signal?: AbortSignal) => api.call(roleEndpoints.all, { signal });
 
 export const useRoleOptions = () =>
   useQuery({ queryKey: roleOptionsQueryKey, queryFn: ({ signal }) => getRoleOptions(signal), staleTime: 60_000 });
@@ -47,12 +43,12 @@ function useUserMutation<Vars, Result = null>(mutationFn: (vars: Vars) => Promis
   });
 }
 
-export const useCreateUser = () => useUserMutation((body: UserCreateBody) => api.post<UserItem>('/admin/user/create', body));
-export const useUpdateUser = () => useUserMutation((body: UserUpdateBody) => api.post<UserItem>('/admin/user/update', body));
-export const useResetPassword = () => useUserMutation((body: ResetPasswordBody) => api.post<null>('/admin/user/resetPassword', body));
-export const useResetSecondFactor = () => useUserMutation((id: number) => api.post<null>('/admin/user/resetSecondFactor', { id }));
-export const useSetUserStatus = () => useUserMutation((body: SetUserStatusBody) => api.post<null>('/admin/user/setUserStatus', body));
-export const useDeleteUser = () => useUserMutation((id: number) => api.get<null>('/admin/user/delete', { params: { id } }));
-export const useSetSubscription = () => useUserMutation((body: SetSubscriptionBody) => api.post<UserItem>('/admin/setSubscription', body));
+export const useCreateUser = () => useUserMutation((body: UserCreateBody) => api.call(userEndpoints.create, { body }));
+export const useUpdateUser = () => useUserMutation((body: UserUpdateBody) => api.call(userEndpoints.update, { body }));
+export const useResetPassword = () => useUserMutation((body: ResetPasswordBody) => api.call(userEndpoints.resetPassword, { body }));
+export const useResetSecondFactor = () => useUserMutation((id: number) => api.call(userEndpoints.resetSecondFactor, { body: { id } }));
+export const useSetUserStatus = () => useUserMutation((body: SetUserStatusBody) => api.call(userEndpoints.setStatus, { body }));
+export const useDeleteUser = () => useUserMutation((id: number) => api.call(userEndpoints.delete, { query: { id } }));
+export const useSetSubscription = () => useUserMutation((body: SetSubscriptionBody) => api.call(userEndpoints.setSubscription, { body }));
 export const useCancelSubscription = () =>
-  useUserMutation((userId: number) => api.get<null>('/admin/cancelSubscription', { params: { userId } }));
+  useUserMutation((userId: number) => api.call(userEndpoints.cancelSubscription, { query: { userId } }));
