@@ -266,6 +266,7 @@ async function screenProblems(page: Page): Promise<string[]> {
       const data = texts.length ? journeyUserData() : undefined;
       found = [
         ...(await clippedCells(page, path)).map((text) => `clipped: ${text}`),
+        ...(await chartsCutOnScreen(page, path)).map((text) => `clipped: ${text}`),
         ...(data ? otherLanguage(lang, texts, data).map((text) => `${path}: not in ${lang}: ${text}`) : []),
       ];
     } catch (error) {
@@ -702,6 +703,29 @@ export async function clippedCells(page: Page, screen: string, scope?: Locator):
  */
 export async function expectNothingClipped(page: Page, screen: string, scope?: Locator): Promise<void> {
   await until(() => clippedCells(page, screen, scope), 5_000).toEqual([]);
+}
+
+/**
+ * Every chart shown on `page` (the app's `EChart` boxes) whose drawing reaches the left or
+ * right side of its canvas, as `<screen>: chart <test id> is cut at its left side` (see
+ * `chartsCutAtSides`); [] when none does.
+ */
+export async function chartsCutOnScreen(page: Page, screen: string): Promise<string[]> {
+  const cut = await page.locator('.echart').evaluateAll((boxes) =>
+    boxes.flatMap((box) => {
+      const canvas = box.querySelector('canvas');
+      if (!canvas || !box.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) || canvas.width === 0) return [];
+      const context = canvas.getContext('2d');
+      if (!context) return [];
+      const strip = Math.max(2, Math.ceil(2 * window.devicePixelRatio));
+      const inked = (x: number) => context.getImageData(x, 0, strip, canvas.height).data.some((v, i) => i % 4 === 3 && v > 0);
+      const id = box.getAttribute('data-testid') ?? '(chart)';
+      return [inked(0) ? `${id} is cut at its left side` : '', inked(canvas.width - strip) ? `${id} is cut at its right side` : ''].filter(
+        Boolean,
+      );
+    }),
+  );
+  return cut.map((text) => `${screen}: chart ${text}`);
 }
 
 /**

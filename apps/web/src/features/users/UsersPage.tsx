@@ -117,7 +117,14 @@ export default function UsersPage() {
       },
       render: (_, u) => <Tag color={u.roleIsAdmin ? 'geekblue' : 'default'}>{u.roleName}</Tag>,
     },
-    { key: 'wechat', title: t('user.field.wechat'), width: 130, ellipsis: true, search: { type: 'input' } },
+    // One word: whole, on one line; the column grows to the longest on the page (decision 0090).
+    {
+      key: 'wechat',
+      title: t('user.field.wechat'),
+      width: 130,
+      search: { type: 'input' },
+      render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{u.wechat}</span>,
+    },
     { key: 'phone', title: t('user.field.phone'), width: 130, search: { type: 'input' } },
     {
       key: 'status',

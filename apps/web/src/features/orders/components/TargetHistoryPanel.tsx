@@ -14,7 +14,14 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
   const staff = records.some((r) => r.userName !== null);
   const columns: TableColumnsType<HistoryRecord> = [
     { key: 'createdTime', title: t('history.col.date'), dataIndex: 'createdTime', render: (v: string) => formatOrderTime(v), width: 140 },
-    { key: 'objWechat', title: t('order.field.objWechat'), dataIndex: 'objWechat', ellipsis: true },
+    // A chat ID and a MAC are one word each: whole, on one line; the table scrolls sideways when
+    // the panel is narrower than its rows.
+    {
+      key: 'objWechat',
+      title: t('order.field.objWechat'),
+      dataIndex: 'objWechat',
+      render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span>,
+    },
     {
       key: 'gameName',
       title: t('order.field.gameName'),
@@ -29,7 +36,16 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
       render: (v: number) => <DictTag type={ORDER_DICTS.result} value={v} />,
       width: 90,
     },
-    { key: 'mac', title: t('order.field.mac'), dataIndex: 'mac', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+    {
+      key: 'mac',
+      title: t('order.field.mac'),
+      dataIndex: 'mac',
+      render: (v: string) => (
+        <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+          {v}
+        </Typography.Text>
+      ),
+    },
     ...(staff
       ? [
           { key: 'userName', title: t('order.field.userName'), dataIndex: 'userName', ellipsis: true },
@@ -43,6 +59,7 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
       rowKey="id"
       columns={columns}
       dataSource={records}
+      scroll={{ x: 'max-content' }}
       pagination={records.length > 5 ? { pageSize: 5, size: 'small', showSizeChanger: false } : false}
       data-testid={testId}
     />
