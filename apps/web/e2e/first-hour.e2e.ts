@@ -1,10 +1,13 @@
-// The shop's first hour (issue 23's net), on the demo business, in both languages at 1440 × 900
-// and 390 × 844: shop0001 signs in on the login form, finds its orders and opens one, opens a
-// notice (an announcement the owner has just published) and a message from the bell, reads its
-// balance and ledger in the user centre, shows an order's certificate, and looks a chat ID up
-// on the public page. The harness's net watches every step: no error toast, console error or
-// refused call, no clipped column, no text in the other language outside user data.
-// Screenshots: docs/screenshots/first-hour-shop-<step>-<language>-<width>.png.
+// The first hour of a shop and of an inspector (issue 23's net), on the demo business, in both
+// languages at 1440 × 900 and 390 × 844. The shop: shop0001 signs in on the login form, finds
+// its orders and opens one, opens a notice (an announcement the owner has just published) and a
+// message from the bell, reads its balance and ledger in the user centre, shows an order's
+// certificate, and looks a chat ID up on the public page. The inspector: inspector01 signs in,
+// records an order with two evidence images for a target the demo has checked before (its
+// history beside the form), lands on the success page and opens the order's profile with its
+// images. The harness's net watches every step: no error toast, console error or refused call,
+// no clipped column or chart label, no text in the other language outside user data.
+// Screenshots: docs/screenshots/first-hour-{shop,inspector}-<step>-<language>-<width>.png.
 import type { Locator, Page } from '@playwright/test';
 import {
   ADMIN_PASSWORD,
@@ -12,12 +15,16 @@ import {
   expect,
   login,
   newContext,
+  pick,
   settledScreenshot,
   signInToken,
   test,
   until,
   useApp,
 } from './harness.ts';
+import { fillOrderForm } from './order-form.ts';
+import screensEnUS from '../src/locales/screens/en-US.ts';
+import screensZhCN from '../src/locales/screens/zh-CN.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -50,8 +57,8 @@ async function newcomer(locale: 'zh-CN' | 'en-US', size: keyof typeof SIZES): Pr
   return page;
 }
 
-const shot = (page: Page, step: string, locale: string, size: number, show?: Locator) =>
-  settledScreenshot(page, `first-hour-shop-${step}-${locale}-${size}`, { show });
+const shot = (page: Page, step: string, locale: string, size: number, show?: Locator, person = 'shop') =>
+  settledScreenshot(page, `first-hour-${person}-${step}-${locale}-${size}`, { show });
 
 test.describe("the shop's first hour", () => {
   for (const locale of ['zh-CN', 'en-US'] as const) {
@@ -122,6 +129,161 @@ test.describe("the shop's first hour", () => {
         await page.getByTestId('public-lookup-submit').click();
         await expect(page.getByTestId('public-lookup-result')).toBeVisible();
         await shot(page, 'lookup', locale, size, page.getByTestId('public-lookup-result'));
+        await page.context().close();
+      });
+    }
+  }
+});
+
+test.describe("the inspector's first hour", () => {
+  for (const locale of ['zh-CN', 'en-US'] as const) {
+    for (const size of [1440, 390] as const) {
+      test(`inspector01 in ${locale} at ${size}: an order with evidence for a known target, its history, the success page and the profile`, async () => {
+        test.setTimeout(180_000);
+        // A target the demo has checked before: the history panel has its records.
+        const { objWechat } = app.server
+          .db()
+          .prepare('select obj_wechat as objWechat from orders group by obj_wechat having count(*) >= 2 order by obj_wechat limit 1')
+          .get() as { objWechat: string };
+        const page = await newcomer(locale, size);
+        await page.goto('/login');
+        await login(page, 'inspector01', DEMO_PASSWORD);
+        await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+        await expect(page.locator('.ant-table-tbody > tr.ant-table-row').first()).toBeVisible();
+        await shot(page, 'orders', locale, size, undefined, 'inspector');
+
+        // The order form page: a known target, its history beside the form, two evidence images.
+        await page.goto('/form/order');
+        const form = await fillOrderForm(page, locale, { objWechat, name: '首小时目标', mac: 'aa:bb:cc:dd:ee:61', withImages: true });
+        const history = form.getByTestId('history-panel');
+        await expect(history.getByTestId('history-same-target').locator('.ant-table-row').first()).toBeVisible();
+        await shot(page, 'form', locale, size, history, 'inspector');
+        await form.getByTestId('order-form-page-submit').click();
+
+        // The success page, then the order's profile with its images.
+        const success = page.getByTestId('result-success');
+        await expect(success).toBeVisible();
+        const code = (await success.getByTestId('result-order-code').textContent()) ?? '';
+        expect(code).toMatch(/^[A-Z2-9]{8}$/);
+        await shot(page, 'success', locale, size, undefined, 'inspector');
+        await success.getByTestId('result-to-profile').click();
+        const profile = page.getByTestId('order-profile');
+        await expect(profile.getByTestId('order-profile-fields')).toContainText(code);
+        const images = profile.getByTestId('order-profile-images').locator('img');
+        await expect(images).toHaveCount(2);
+        await until(() =>
+          images.evaluateAll((imgs) =>
+            imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+          ),
+        ).toBe(true);
+        await shot(page, 'profile', locale, size, undefined, 'inspector');
+        await page.context().close();
+      });
+    }
+  }
+});
+
+/** The screens' texts the owner's journey looks for, in each language. */
+const OWNER_TEXT = {
+  'zh-CN': {
+    created: screensZhCN['feedback.create.success'],
+    subscribed: screensZhCN['feedback.subscribe.success'],
+    role: screensZhCN['user.field.role'],
+  },
+  'en-US': {
+    created: screensEnUS['feedback.create.success'],
+    subscribed: screensEnUS['feedback.subscribe.success'],
+    role: screensEnUS['user.field.role'],
+  },
+} as const;
+
+test.describe("the owner's first hour", () => {
+  for (const locale of ['zh-CN', 'en-US'] as const) {
+    for (const size of [1440, 390] as const) {
+      test(`superadmin in ${locale} at ${size}: the workplace, an announcement, a new shop with prices and a subscription, the log, an export, the settings, switch roles`, async () => {
+        test.setTimeout(180_000);
+        const text = OWNER_TEXT[locale];
+        const suffix = `${locale === 'zh-CN' ? 'zh' : 'en'}${size}`;
+        const page = await newcomer(locale, size);
+        await page.goto('/login');
+        await login(page, 'superadmin', ADMIN_PASSWORD);
+        await until(() => new URL(page.url()).pathname).toBe('/dashboard/workplace');
+        await expect(page.getByTestId('workplace-announcements')).toBeVisible();
+        await shot(page, 'workplace', locale, size, undefined, 'owner');
+
+        // An announcement, published from the workplace, shows there without a reload.
+        const title = `${TEXT[locale].title} ${suffix}`;
+        await page.getByTestId('workplace-publish').click();
+        const publish = page.locator('.ant-modal').filter({ has: page.getByTestId('announcement-title') });
+        await publish.getByTestId('announcement-title').fill(title);
+        await publish.getByTestId('announcement-editor').click();
+        await page.keyboard.type(TEXT[locale].body);
+        await publish.locator('.ant-modal-footer .ant-btn-primary').click();
+        await expect(page.getByTestId('workplace-announcements')).toContainText(title);
+
+        // A new shop with its four prices, then a month's subscription.
+        const username = `firsthour${suffix}`;
+        await page.goto('/system/user');
+        await page.getByTestId('user-create').click();
+        const form = page.locator('.ant-modal').filter({ has: page.getByTestId('user-form-username') });
+        await form.getByTestId('user-form-username').fill(username);
+        await form.getByTestId('user-form-password').fill('Shop#2026first');
+        await form.getByTestId('user-form-nickname').fill(`首小时店铺 ${suffix}`);
+        await pick(page, form, text.role, /^shop/);
+        await form.getByTestId('user-form-wechat').fill(`wx_${username}`);
+        await form.getByTestId('user-form-phone').fill(`${locale === 'zh-CN' ? '138' : '139'}0013${String(size).padStart(4, '0')}`);
+        await form.getByTestId('user-form-defaultPrice').fill('30');
+        await form.getByTestId('user-form-defaultPriceCheat').fill('50');
+        await form.getByTestId('user-form-defaultPriceSuspect').fill('40');
+        await form.getByTestId('user-form-defaultPriceNotPass').fill('20');
+        await form.locator('.ant-modal-footer .ant-btn-primary').click();
+        await expect(page.locator('.ant-message-notice', { hasText: text.created }).first()).toBeVisible();
+        await page.getByTestId(`user-subscribe-${username}`).click();
+        const subscribe = page.locator('.ant-modal').filter({ has: page.getByTestId('subscription-new-end') });
+        await expect(subscribe.getByTestId('subscription-new-end')).toHaveText(/\d{4}/);
+        await subscribe.locator('.ant-modal-footer .ant-btn-primary').click();
+        await expect(page.locator('.ant-message-notice', { hasText: text.subscribed }).first()).toBeVisible();
+        await shot(
+          page,
+          'users',
+          locale,
+          size,
+          page.locator('.ant-table-row:visible').filter({ hasText: username }).locator('td').first(),
+          'owner',
+        );
+
+        // The log tells both, in the reader's language.
+        await page.goto('/system/log');
+        const logRows = page.locator('.ant-table-row:visible').filter({ hasText: username });
+        await expect(logRows.first()).toBeVisible();
+        await shot(page, 'log', locale, size, undefined, 'owner');
+
+        // The order list's export saves an xlsx.
+        await page.goto('/order/inspect');
+        await expect(page.locator('.ant-table-tbody > tr.ant-table-row:visible').first()).toBeVisible();
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('order-export').click()]);
+        expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+
+        // The settings drawer opens and closes.
+        const float = page.getByTestId('settings-float');
+        await ((await float.isVisible()) ? float : page.getByTestId('settings-open')).click();
+        await expect(page.getByTestId('settings-drawer')).toBeVisible();
+        await shot(page, 'settings', locale, size, undefined, 'owner');
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('settings-drawer')).toBeHidden();
+
+        // Switch roles: the app as the new shop sees it, then back.
+        await page.getByTestId('user-menu').click();
+        await page.getByTestId('user-view-as').click();
+        const viewAs = page.locator('.ant-modal').filter({ has: page.getByTestId('view-as-role-shop') });
+        await page.getByTestId('view-as-role-shop').click();
+        await pick(page, viewAs, locale === 'zh-CN' ? '店铺账号' : 'Shop account', new RegExp(username), username);
+        await viewAs.locator('.ant-modal-footer .ant-btn-primary').click();
+        await expect(page.getByTestId('view-as-banner')).toContainText(username);
+        await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
+        await shot(page, 'view-as', locale, size, undefined, 'owner');
+        await page.getByTestId('view-as-end').click();
+        await until(() => new URL(page.url()).pathname).toBe('/dashboard/workplace');
         await page.context().close();
       });
     }

@@ -12,21 +12,15 @@ import type { Locator, Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { OrderItem, OrderProfile } from '@clearplay/contract';
-import { allowProblems, DEMO_PASSWORD, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
-import { png } from './png.ts';
+import { allowProblems, DEMO_PASSWORD, expect, settledScreenshot, test, until, useApp } from './harness.ts';
+import { fillOrderForm, formPage, type Locale } from './order-form.ts';
 
 const app = useApp({ DEMO: '1' });
 
-type Locale = 'zh-CN' | 'en-US';
 type TablePageData<T> = { list: T[]; total: number };
 
 // shop0001's prices in fen: normal, cheating, failed, suspicious
 const PRICES = { default_price: 3800, default_price_cheat: 6600, default_price_not_pass: 2500, default_price_suspect: 4200 };
-
-const LABELS = {
-  'zh-CN': { game: '游戏', result: '检测结果', shop: '客户店铺', normal: /^正常$/ },
-  'en-US': { game: 'Game', result: 'Result', shop: 'Client shop', normal: /^(正常|Normal)$/ },
-} as const;
 
 function setPrices(prices: Record<string, number>): void {
   const set = Object.keys(prices)
@@ -48,31 +42,10 @@ async function apiPost<T>(page: Page, path: string, body: unknown): Promise<T> {
   return envelope.data;
 }
 
-/** The form page's visible form (a kept tab may hold another, hidden). */
-const formPage = (page: Page): Locator => page.locator('[data-testid="order-form-page"]:visible');
-
-/** Fills the order form page for shop0001 with a normal result; optionally uploads one image of each of two kinds. */
+/** Fills the order form page for shop0001 with a normal result (38.00 at PRICES); optionally uploads one image of each of two kinds. */
 async function fill(page: Page, locale: Locale, objWechat: string, withImages: boolean): Promise<Locator> {
-  const form = formPage(page);
-  await expect(form).toBeVisible();
-  const labels = LABELS[locale];
-  await form.getByTestId('order-form-objWechat').fill(objWechat);
-  await form.getByTestId('order-form-objWechatName').fill('表单页目标');
-  await form.getByTestId('order-form-objClientName').fill('目标所属店铺乙');
-  await form.getByTestId('order-form-mac').fill('aa:bb:cc:dd:ee:51');
-  await pick(page, form, labels.game, /./);
-  await pick(page, form, labels.result, labels.normal);
-  await pick(page, form, labels.shop, /shop0001/, 'shop0001');
+  const form = await fillOrderForm(page, locale, { objWechat, name: '表单页目标', mac: 'aa:bb:cc:dd:ee:51', withImages });
   await expect(form.getByTestId('order-form-amount')).toHaveValue('38.00');
-  if (withImages) {
-    const upload = async (field: string, buffer: Buffer, name: string) => {
-      const box = form.locator(`#${field}`);
-      await box.locator('input[type=file]').setInputFiles([{ name, buffer, mimeType: 'image/png' }]);
-      await expect(box.locator('.ant-upload-list-item-done')).toHaveCount(1);
-    };
-    await upload('certImages', png(40, 30, [200, 40, 40]), 'cert.png');
-    await upload('proofImages', png(48, 32, [40, 40, 200]), 'proof.png');
-  }
   return form;
 }
 
