@@ -16,8 +16,8 @@ import {
   login,
   newContext,
   pick,
+  publishAnnouncement,
   settledScreenshot,
-  signInToken,
   test,
   until,
   useApp,
@@ -34,17 +34,6 @@ const TEXT = {
   'zh-CN': { title: '系统升级通知', body: '今晚 23:00 起检测服务暂停 30 分钟。' },
   'en-US': { title: 'Maintenance tonight', body: 'Checks pause for 30 minutes from 23:00.' },
 } as const;
-
-/** The owner publishes an announcement (as the super admin does on the workplace), for every user's bell. */
-async function publish(title: string, body: string): Promise<void> {
-  const token = await signInToken(app.server.url, 'superadmin', ADMIN_PASSWORD);
-  const answer = await fetch(`${app.server.url}/api/admin/announcement/add`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ title, type: 'notice', content: `<p>${body}</p>` }),
-  });
-  expect(((await answer.json()) as { status: number }).status).toBe(200);
-}
 
 /** A new visitor of the login page in `locale` at `size`, not signed in. */
 async function newcomer(locale: 'zh-CN' | 'en-US', size: keyof typeof SIZES): Promise<Page> {
@@ -66,7 +55,7 @@ test.describe("the shop's first hour", () => {
       test(`shop0001 in ${locale} at ${size}: orders, a notice and a message, the ledger, a certificate, the public look-up`, async () => {
         test.setTimeout(180_000);
         const title = `${TEXT[locale].title} ${size}`;
-        await publish(title, TEXT[locale].body);
+        await publishAnnouncement(app.server.url, title, `<p>${TEXT[locale].body}</p>`);
         const page = await newcomer(locale, size);
 
         // Signs in on the form and lands on its orders.

@@ -463,6 +463,17 @@ export async function signInToken(baseURL: string, username: string, password: s
   return body.data.token;
 }
 
+/** The owner publishes a notice (as the workplace's publish dialog does), through the API as the super admin. */
+export async function publishAnnouncement(baseURL: string, title: string, content: string): Promise<void> {
+  const token = await signInToken(baseURL, 'superadmin', ADMIN_PASSWORD);
+  const answer = await fetch(`${baseURL}/api/admin/announcement/add`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ title, type: 'notice', content }),
+  });
+  expect(((await answer.json()) as { status: number }).status).toBe(200);
+}
+
 export async function login(page: Page, username: string, password: string): Promise<void> {
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
@@ -706,49 +717,36 @@ export async function expectNothingClipped(page: Page, screen: string, scope?: L
 }
 
 /**
- * Every chart shown on `page` (the app's `EChart` boxes) whose drawing reaches the left or
- * right side of its canvas, as `<screen>: chart <test id> is cut at its left side` (see
- * `chartsCutAtSides`); [] when none does.
+ * The sides of each chart box in `boxes` whose canvas has ink in its outermost pixel columns,
+ * as `<test id> is cut at its left side`. ECharts draws on a canvas and nothing of a chart is
+ * meant to touch its box's sides (the grids keep a margin), so ink there is a label the box
+ * cuts, like a referrer shown as "ttps://…". Hidden boxes (a tab kept alive) are skipped.
  */
-export async function chartsCutOnScreen(page: Page, screen: string): Promise<string[]> {
-  const cut = await page.locator('.echart').evaluateAll((boxes) =>
-    boxes.flatMap((box) => {
+function inkedSides(boxes: Locator): Promise<string[]> {
+  return boxes.evaluateAll((elements) =>
+    elements.flatMap((box) => {
       const canvas = box.querySelector('canvas');
       if (!canvas || !box.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) || canvas.width === 0) return [];
+      const id = box.getAttribute('data-testid') ?? '(chart)';
       const context = canvas.getContext('2d');
-      if (!context) return [];
+      if (!context) return [`${id} has no 2d canvas`];
       const strip = Math.max(2, Math.ceil(2 * window.devicePixelRatio));
       const inked = (x: number) => context.getImageData(x, 0, strip, canvas.height).data.some((v, i) => i % 4 === 3 && v > 0);
-      const id = box.getAttribute('data-testid') ?? '(chart)';
-      return [inked(0) ? `${id} is cut at its left side` : '', inked(canvas.width - strip) ? `${id} is cut at its right side` : ''].filter(
-        Boolean,
-      );
+      return [inked(0) ? 'left' : '', inked(canvas.width - strip) ? 'right' : '']
+        .filter(Boolean)
+        .map((side) => `${id} is cut at its ${side} side`);
     }),
   );
-  return cut.map((text) => `${screen}: chart ${text}`);
 }
 
-/**
- * The charts (by test id) whose drawing reaches the left or right side of their canvas, as
- * `<screen>: chart <id> is cut at its left side`; [] when none does. ECharts draws on a canvas
- * and nothing of a chart is meant to touch its box's sides (the grids keep a margin), so ink in
- * the outermost pixel columns is a label the box cuts, like a referrer shown as "ttps://…".
- */
+/** Every chart shown on `page` (the app's `EChart` boxes) cut at a side (see `inkedSides`), as `<screen>: chart …`. */
+export async function chartsCutOnScreen(page: Page, screen: string): Promise<string[]> {
+  return (await inkedSides(page.locator('.echart'))).map((text) => `${screen}: chart ${text}`);
+}
+
+/** The charts `testIds` (each waited for until drawn) cut at a side (see `inkedSides`), as `<screen>: chart …`. */
 export async function chartsCutAtSides(page: Page, screen: string, testIds: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const id of testIds) {
-    const sides = await page
-      .getByTestId(id)
-      .locator('canvas')
-      .first()
-      .evaluate((canvas: HTMLCanvasElement) => {
-        const context = canvas.getContext('2d');
-        if (!context) return ['(no 2d canvas)'];
-        const strip = Math.max(2, Math.ceil(2 * window.devicePixelRatio));
-        const inked = (x: number) => context.getImageData(x, 0, strip, canvas.height).data.some((v, i) => i % 4 === 3 && v > 0);
-        return [inked(0) ? 'left' : '', inked(canvas.width - strip) ? 'right' : ''].filter(Boolean);
-      });
-    out.push(...sides.map((side) => `${screen}: chart ${id} is cut at its ${side} side`));
-  }
-  return out;
+  for (const id of testIds) await page.getByTestId(id).locator('canvas').first().waitFor();
+  const boxes = page.locator(testIds.map((id) => `[data-testid="${id}"]`).join(', '));
+  return (await inkedSides(boxes)).map((text) => `${screen}: chart ${text}`);
 }

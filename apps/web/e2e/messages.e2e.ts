@@ -4,7 +4,7 @@
 // details and is read, and "all read" clears the badge; "view more" opens the full page. The
 // inspector's box holds the demo's suspicious-order todos. Screenshots in both languages.
 import type { Page } from '@playwright/test';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
+import { DEMO_PASSWORD, expect, pick, publishAnnouncement, settledScreenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -141,23 +141,8 @@ test.describe('the message box', () => {
   });
 
   test('a shop reads a new announcement from its notice, in the box and on the full page, with no error toast', async () => {
-    const login = await fetch(`${app.server.url}/api/admin/user/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'superadmin', password: ADMIN_PASSWORD }),
-    });
-    const { data: session } = (await login.json()) as { data: { token: string } };
     const title = `春节营业时间 ${Date.now().toString(36)}`;
-    const published = await fetch(`${app.server.url}/api/admin/announcement/add`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session.token}` },
-      body: JSON.stringify({
-        title,
-        type: 'notice',
-        content: '<p>初七开工，<strong>初八</strong>起正常检测。<script>alert(1)</script></p>',
-      }),
-    });
-    expect(((await published.json()) as { status: number }).status).toBe(200);
+    await publishAnnouncement(app.server.url, title, '<p>初七开工，<strong>初八</strong>起正常检测。<script>alert(1)</script></p>');
 
     const shop = await app.signedIn('shop0002', DEMO_PASSWORD, '/order/inspect');
     const before = await app.apiGet<Unread>(shop, '/admin/message/unread');

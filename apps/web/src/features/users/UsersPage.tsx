@@ -123,7 +123,7 @@ export default function UsersPage() {
       title: t('user.field.wechat'),
       width: 130,
       search: { type: 'input' },
-      render: (_, u) => <span style={{ whiteSpace: 'nowrap' }}>{u.wechat}</span>,
+      render: (_, u) => <span className="one-word">{u.wechat}</span>,
     },
     { key: 'phone', title: t('user.field.phone'), width: 130, search: { type: 'input' } },
     {

@@ -20,7 +20,7 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
       key: 'objWechat',
       title: t('order.field.objWechat'),
       dataIndex: 'objWechat',
-      render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span>,
+      render: (v: string) => <span className="one-word">{v}</span>,
     },
     {
       key: 'gameName',
@@ -41,7 +41,7 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
       title: t('order.field.mac'),
       dataIndex: 'mac',
       render: (v: string) => (
-        <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+        <Typography.Text code className="one-word">
           {v}
         </Typography.Text>
       ),
@@ -168,10 +168,10 @@ export function TargetHistoryPanel({ history, loading }: { history: OrderHistory
 export function RepeatTargetMark({ order }: { order: OrderItem }) {
   const { t } = useTranslation();
   // On one line: a chat ID is one word, and its column grows to fit it (decision 0090).
-  if (order.repeatTarget !== true) return <span style={{ whiteSpace: 'nowrap' }}>{order.objWechat}</span>;
+  if (order.repeatTarget !== true) return <span className="one-word">{order.objWechat}</span>;
   return (
     <Tooltip title={t('history.repeatMarker')}>
-      <span data-testid={`order-repeat-${order.code}`} style={{ whiteSpace: 'nowrap' }}>
+      <span data-testid={`order-repeat-${order.code}`} className="one-word">
         <WarningFilled style={{ color: 'var(--ant-color-error, #ff4d4f)', marginInlineEnd: 4 }} aria-label={t('history.repeatMarker')} />
         {order.objWechat}
       </span>
