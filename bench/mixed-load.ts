@@ -26,7 +26,7 @@ export interface MixedResult {
   rps: number;
   p50: number;
   p99: number;
-  /** Non-2xx answers and connection errors. */
+  /** Connection errors and answers other than a 200 envelope. */
   errors: number;
   /** Calls the client gave up on after `timeoutSeconds` without an answer. */
   timeouts: number;
@@ -39,6 +39,8 @@ export interface MixedResult {
   failed: Record<keyof Mix, number>;
   /** The load client's own event-loop delay during the run (ms): a blocked client reads answers late. */
   clientLoopDelay: { p99: number; max: number };
+  /** The creates: every target chat ID handed to the client, and the orders acknowledged (200) with their id and code. */
+  creates: { sent: string[]; acked: { id: number; code: string; objWechat: string }[] };
 }
 
 /** A sign-in over HTTP; the `authorization` header value. */
@@ -116,6 +118,13 @@ export interface MixedOptions {
   /** The client's per-call timeout (autocannon's default, 10 s). */
   timeoutSeconds?: number;
   seed?: number;
+  /**
+   * No creates in the run's last seconds (3 by default; reads instead), so that every create is
+   * answered before the client closes its connections at the end: a call still in flight then
+   * gets no answer, and whether the server wrote it is unknowable. With it, a create without an
+   * answer is one the client gave up on, and the books can be exact (bench/books.ts).
+   */
+  quietEndSeconds?: number;
 }
 
 /** One connection of the load client: its port and when its TCP handshake completed (wall-clock ms). */
@@ -147,12 +156,16 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
   const answered: Record<keyof Mix, number> = { list: 0, detail: 0, create: 0 };
   const failed: Record<keyof Mix, number> = { list: 0, detail: 0, create: 0 };
   let created = 0;
+  let started = performance.now();
+  const createsUntil = (opts.seconds - (opts.quietEndSeconds ?? 3)) * 1000;
+  const sent: string[] = [];
+  const acked: MixedResult['creates']['acked'] = [];
   // Every call gets headers of its own: autocannon writes Content-Length into the headers object
   // it is handed, so a shared one would carry a POST's length into the next GET. The kind of the
   // call in flight is kept in the connection's context (one call at a time per connection).
   const request: autocannon.Request = {
     setupRequest: (req, ctx) => {
-      const context = ctx as { kind?: keyof Mix };
+      const context = ctx as { kind?: keyof Mix; objWechat?: string };
       const roll = random() * total;
       if (roll < opts.mix.list) {
         context.kind = 'list';
@@ -164,7 +177,7 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
           body: undefined,
         };
       }
-      if (roll < opts.mix.list + opts.mix.detail) {
+      if (roll < opts.mix.list + opts.mix.detail || performance.now() - started > createsUntil) {
         context.kind = 'detail';
         return {
           ...req,
@@ -180,8 +193,10 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
       const result = pick([0, 1, 2, 3]);
       const n = created++;
       const hex = (v: number) => (v & 255).toString(16).padStart(2, '0');
+      context.objWechat = `load_${opts.seed ?? 24}_${now}_${n}`;
+      sent.push(context.objWechat);
       const body = JSON.stringify({
-        objWechat: `load_${opts.seed ?? 24}_${now}_${n}`,
+        objWechat: context.objWechat,
         objWechatName: `压测目标 ${n}`,
         gameName: pick(fx.gameNames),
         mac: `02-00-00-${hex(n >> 16)}-${hex(n >> 8)}-${hex(n)}`,
@@ -200,10 +215,20 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
         body,
       };
     },
-    onResponse: (status, _body, ctx) => {
-      const kind = (ctx as { kind?: keyof Mix }).kind ?? 'list';
+    onResponse: (status, body, ctx) => {
+      const context = ctx as { kind?: keyof Mix; objWechat?: string };
+      const kind = context.kind ?? 'list';
       answered[kind]++;
-      if (status !== 200) failed[kind]++;
+      // The envelope's own status too: a refusal is answered with HTTP 200 and status 4xx inside.
+      let envelope: { status?: number; data?: { id?: number; code?: string } } = {};
+      try {
+        envelope = JSON.parse(body) as typeof envelope;
+      } catch {
+        // not JSON: counted as failed below
+      }
+      if (status !== 200 || envelope.status !== 200) failed[kind]++;
+      else if (kind === 'create' && envelope.data?.id !== undefined && context.objWechat !== undefined)
+        acked.push({ id: envelope.data.id, code: envelope.data.code ?? '', objWechat: context.objWechat });
     },
   };
 
@@ -212,7 +237,7 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
   const timeoutTimes: number[] = [];
   const sockets: ClientSocket[] = [];
   let clientNo = 0;
-  const started = performance.now();
+  started = performance.now();
   loopDelay.enable();
   const r = await autocannon({
     url: app.url,
@@ -242,13 +267,15 @@ export async function mixedLoad(app: Proc, fx: Fixtures, opts: MixedOptions): Pr
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    errors: r.errors - r.timeouts + r.non2xx,
+    // Connection errors, and every answer that was not a 200 envelope (HTTP or the envelope's status).
+    errors: r.errors - r.timeouts + failed.list + failed.detail + failed.create,
     timeouts: r.timeouts,
     connectionsTimedOut: timedOut.size,
     timeoutTimes,
     answered,
     failed,
     clientLoopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    creates: { sent, acked },
     sockets,
   };
 }
