@@ -1,18 +1,17 @@
 // The books after a load (issue 25 "Load"): read straight from the database beside the server,
 // once the run has ended and the server has finished what it was given.
 // - every acknowledged create is there, under the id and code it was answered with;
-// - no verification code twice;
-// - every user's balance is the sum of their ledger, and their last entry's balance after;
+// - what apps/server/src/reliability/books.ts checks: no verification code twice, every user's
+//   balance the sum of their ledger, the order counters equal to a recount of the orders;
 // - the workplace's figures (total, per result, balance) equal a recount of the rows;
-// - the counters the list and the workplace read (order_daily, order_hourly, order_game_daily,
-//   order_user_daily) equal a recount of the orders;
 // - the run's orders in the database minus the acknowledged creates equals the creates that got
 //   no answer (sent, never answered: a timeout, or still in flight when the run ended), and none
 //   of them is a create that was refused.
 import { CompiledQuery } from 'kysely';
+import { readBooks } from '../apps/server/src/reliability/books.ts';
 import type { Proc } from './lib.ts';
 import type { MixedResult } from './mixed-load.ts';
-import type { Target } from './targets.ts';
+import { appOn, type Target } from './targets.ts';
 
 export interface Books {
   /** The checks that failed, each a sentence; empty when the books hold. */
@@ -65,25 +64,15 @@ export async function checkBooks(target: Target, app: Proc, adminBearer: string,
   const strangers = ours.filter((o) => !sentSet.has(o.obj_wechat)).length;
   if (strangers > 0) broken.push(`${strangers} orders of the run were never sent`);
 
-  const dupCodes = await rows<{ code: string; n: unknown }>(
-    target,
-    'select code, count(*) as n from orders group by code having count(*) > 1',
-  );
-  if (dupCodes.length > 0) broken.push(`${dupCodes.length} verification codes are used by more than one order (e.g. ${dupCodes[0]!.code})`);
-
-  const balances = await rows<{ id: unknown; balance: unknown; sum: unknown; last: unknown; entries: unknown }>(
-    target,
-    `select u.id, u.balance,
-       (select coalesce(sum(l.amount), 0) from ledger_entries l where l.user_id = u.id) as sum,
-       (select l.balance_after from ledger_entries l where l.user_id = u.id order by l.id desc limit 1) as last,
-       (select count(*) from ledger_entries l where l.user_id = u.id) as entries
-     from users u`,
-  );
-  const offBalance = balances.filter((b) => num(b.balance) !== num(b.sum) || (num(b.entries) > 0 && num(b.last) !== num(b.balance)));
-  if (offBalance.length > 0)
-    broken.push(
-      `${offBalance.length} users' balance differs from the sum of their ledger (e.g. user ${num(offBalance[0]!.id)}: ${num(offBalance[0]!.balance)} vs ${num(offBalance[0]!.sum)})`,
-    );
+  // Balances against ledgers, codes, the counters against the orders (the server's own check).
+  const { db } = appOn(target);
+  let books;
+  try {
+    books = await readBooks(db);
+  } finally {
+    await db.destroy();
+  }
+  broken.push(...books.broken);
 
   // The workplace's figures against a recount.
   const res = await fetch(`${app.url}/api/admin/workplace`, { headers: { authorization: adminBearer } });
@@ -92,47 +81,20 @@ export async function checkBooks(target: Target, app: Proc, adminBearer: string,
       data: { balance: number; total: { count: number; amount: number }; results: { result: number; count: number; amount: number }[] };
     }
   ).data;
-  const [total] = await rows<{ n: unknown; amount: unknown }>(
-    target,
-    'select count(*) as n, coalesce(sum(amount), 0) as amount from orders',
-  );
   const perResult = await rows<{ result: unknown; n: unknown; amount: unknown }>(
     target,
     'select result, count(*) as n, coalesce(sum(amount), 0) as amount from orders group by result',
   );
-  const [ledger] = await rows<{ s: unknown }>(target, 'select coalesce(sum(amount), 0) as s from ledger_entries');
-  if (w.total.count !== num(total?.n) || w.total.amount !== num(total?.amount))
+  if (w.total.count !== books.orders.n || w.total.amount !== books.orders.amount)
     broken.push(
-      `the workplace's total ${w.total.count} orders / ${w.total.amount} fen, a recount ${num(total?.n)} / ${num(total?.amount)}`,
+      `the workplace's total ${w.total.count} orders / ${w.total.amount} fen, a recount ${books.orders.n} / ${books.orders.amount}`,
     );
   for (const r of perResult) {
     const shown = w.results.find((x) => x.result === num(r.result));
     if (shown?.count !== num(r.n) || shown.amount !== num(r.amount))
       broken.push(`the workplace's result ${num(r.result)}: ${shown?.count} / ${shown?.amount}, a recount ${num(r.n)} / ${num(r.amount)}`);
   }
-  if (w.balance !== num(ledger?.s)) broken.push(`the workplace's balance ${w.balance}, the ledger's sum ${num(ledger?.s)}`);
-
-  // The counters against the orders.
-  for (const [table, key] of [
-    ['order_daily', 'result, if_public'],
-    ['order_hourly', 'result, if_public'],
-    ['order_game_daily', 'game_name, result'],
-    ['order_user_daily', 'user_id, result'],
-  ] as const) {
-    const counted = await rows<{ n: unknown; amount: unknown; k: string }>(
-      target,
-      `select ${key.replace(', ', " || ':' || ")} as k, sum(n) as n, sum(amount) as amount from ${table} group by ${key}`,
-    );
-    const recount = await rows<{ n: unknown; amount: unknown; k: string }>(
-      target,
-      `select ${key.replace(', ', " || ':' || ")} as k, count(*) as n, sum(amount) as amount from orders group by ${key}`,
-    );
-    const want = new Map(recount.map((r) => [String(r.k), `${num(r.n)}/${num(r.amount)}`]));
-    const got = new Map(counted.filter((r) => num(r.n) !== 0).map((r) => [String(r.k), `${num(r.n)}/${num(r.amount)}`]));
-    const off = [...new Set([...want.keys(), ...got.keys()])].filter((k) => want.get(k) !== got.get(k));
-    if (off.length > 0)
-      broken.push(`${table}: ${off.length} groups differ from a recount (e.g. ${off[0]}: ${got.get(off[0]!)} vs ${want.get(off[0]!)})`);
-  }
+  if (w.balance !== books.ledger.amount) broken.push(`the workplace's balance ${w.balance}, the ledger's sum ${books.ledger.amount}`);
 
   return {
     broken,
@@ -140,7 +102,7 @@ export async function checkBooks(target: Target, app: Proc, adminBearer: string,
     acked: acked.length,
     unanswered,
     refused,
-    ordersTotal: num(total?.n),
-    usersChecked: balances.length,
+    ordersTotal: books.orders.n,
+    usersChecked: books.usersChecked,
   };
 }

@@ -130,6 +130,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
       prefix: LOCAL_UPLOAD_PREFIX,
       dataDir: config.dataDir,
       uploadsDir: config.uploadsDir,
+      alone: config.instances === 'single',
       maxImageBytes: config.uploads.maxImageBytes,
       bucket: LOCAL_BUCKET,
       ...resolveUploadKeys(config.dataDir, config.uploads.uploadKeys),

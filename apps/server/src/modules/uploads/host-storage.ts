@@ -65,6 +65,19 @@ export class MultipartStaging {
     await mkdir(this.dir, { recursive: true });
   }
 
+  /**
+   * At the start of the only process writing here (INSTANCES=single): the half-written record
+   * files (`*.tmp`, renamed over a record once written) a crash left in the uploads' folders.
+   * The parts' bytes stay: a part without its record is simply sent again, and the upload resumes.
+   */
+  async removeCrashLeftovers(): Promise<void> {
+    for (const id of await readdir(this.dir)) {
+      if (!UPLOAD_ID.test(id)) continue;
+      const names = await readdir(this.folder(id)).catch(() => [] as string[]);
+      for (const name of names) if (name.endsWith('.tmp')) await rm(join(this.folder(id), name), { force: true });
+    }
+  }
+
   private folder(id: string): string {
     return join(this.dir, id);
   }

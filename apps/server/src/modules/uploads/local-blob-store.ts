@@ -30,16 +30,18 @@ export class LocalBlobStore implements BlobStore {
   /**
    * Creates the folders; `fresh` also clears tmp/ of leftovers of a crash, for the host at start:
    * files untouched for STALE_TMP_MS. A file still being written belongs to an upload in flight,
-   * maybe on another instance that shares the folder (UPLOADS_DIR), and is left alone.
+   * maybe on another instance that shares the folder (UPLOADS_DIR), and is left alone. `alone`:
+   * this process is the only one writing here (INSTANCES=single), so nothing in tmp/ can be in
+   * flight at its start: every file there is a crash's leftover (a kill -9 mid-upload) and goes.
    */
-  async prepare(fresh = false, now: number = Date.now()): Promise<void> {
+  async prepare(fresh = false, now: number = Date.now(), alone = false): Promise<void> {
     await mkdir(this.filesDir, { recursive: true });
     await mkdir(this.tmpDir, { recursive: true });
     if (!fresh) return;
     for (const name of await readdir(this.tmpDir)) {
       const path = join(this.tmpDir, name);
       const info = await stat(path).catch(() => null);
-      if (info !== null && info.mtimeMs < now - STALE_TMP_MS) await rm(path, { recursive: true, force: true });
+      if (info !== null && (alone || info.mtimeMs < now - STALE_TMP_MS)) await rm(path, { recursive: true, force: true });
     }
   }
 

@@ -71,6 +71,8 @@ export interface LocalUploadHostOptions {
   uploadIdTtlSeconds?: number;
   /** Clock, milliseconds; tests move it. */
   now?: () => number;
+  /** The only process writing the image folder (INSTANCES=single): its start sweeps every crash leftover. */
+  alone?: boolean;
 }
 
 /** Form fields besides the file: token, key, fname, crc32, x:*, x-qn-meta-*. */
@@ -96,8 +98,9 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
   const uploadIdTtl = options.uploadIdTtlSeconds ?? 24 * 3600;
   const completing = new Set<string>();
 
-  await store.prepare(true);
+  await store.prepare(true, now(), options.alone === true);
   await staging.prepare();
+  if (options.alone === true) await staging.removeCrashLeftovers();
   await staging.removeExpired(nowSeconds());
   const sweeper = setInterval(
     () => void staging.removeExpired(nowSeconds()).catch((error: unknown) => app.log.warn({ err: error }, 'upload sweep failed')),
