@@ -240,7 +240,7 @@ test.describe('order inspect (spec §2 detection records)', () => {
     await page.context().close();
   });
 
-  test("another shop's public order shows to shop0001 in the reduced view: no amount, no client", async () => {
+  test("another shop's public order shows to shop0001 in the reduced view: no amount, no client, no inspector", async () => {
     const root = await tokenOf('superadmin', ADMIN_PASSWORD);
     const roles = await call<{ id: number; name: string }[]>(root, '/admin/role/all');
     const shopRole = roles.find((r) => r.name === 'shop');
@@ -283,7 +283,7 @@ test.describe('order inspect (spec §2 detection records)', () => {
     const cells = await shared.locator('td').allTextContents();
     expect(cells).not.toContain('¥15.00');
     expect(cells.join('|')).not.toContain('另一家店铺');
-    expect(cells.filter((cell) => cell === '—').length).toBeGreaterThanOrEqual(2); // client and amount
+    expect(cells.filter((cell) => cell === '—').length).toBeGreaterThanOrEqual(3); // client, inspector and amount
 
     await shared.getByTestId(`order-detail-${order.code}`).click();
     const detail = detailModal(page);
@@ -297,6 +297,7 @@ test.describe('order inspect (spec §2 detection records)', () => {
     expect(labels).toContain('目标所属店铺');
     expect(labels).not.toContain('金额');
     expect(labels).not.toContain('客户店铺');
+    expect(labels).not.toContain('检测员');
     await detail.getByTestId('order-detail-close').click();
     await expect(detail).toBeHidden();
     await page.context().close();

@@ -28,8 +28,8 @@ export const OrderItem = Type.Object({
   /** The client shop's nickname (username when it has none). */
   userName: Type.Union([Type.String(), Type.Null()]),
   objClientName: Type.String(),
-  inspectorId: Type.Integer(),
-  inspectorName: Type.String(),
+  inspectorId: Type.Union([Type.Integer(), Type.Null()]),
+  inspectorName: Type.Union([Type.String(), Type.Null()]),
   amount: Type.Union([Type.Integer(), Type.Null()]),
   ifPublic: Flag,
   ifChangedMac: Flag,

@@ -168,7 +168,8 @@ describe('with the embedded upload host', () => {
     expect(reduced.summary).not.toContain('Amount');
     expect(reduced.summary).not.toContain('Client shop');
     expect(reduced.summary).not.toContain('Shop A');
-    expect(reduced.summary).toContain("Another shop's public record: the amount and the client shop are not shown.");
+    expect(reduced.summary).not.toContain('Inspector');
+    expect(reduced.summary).toContain("Another shop's public record: the amount, the client shop and the inspector are not shown.");
     expect(reduced.summary).toContain('Target WeChat ID: dl_public');
   });
 

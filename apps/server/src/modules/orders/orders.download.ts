@@ -193,7 +193,7 @@ export function summaryText(
     line('result', labels.result),
     ...(full ? [line('userName', item.userName ?? '')] : []),
     line('objClientName', item.objClientName),
-    line('inspectorName', item.inspectorName),
+    ...(full ? [line('inspectorName', item.inspectorName ?? '')] : []),
     ...(full && item.amount !== null ? [line('amount', formatMoney(item.amount, locale))] : []),
     line('ifPublic', labels.ifPublic),
     line('ifChangedMac', labels.ifChangedMac),

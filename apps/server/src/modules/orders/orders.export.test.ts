@@ -208,6 +208,7 @@ describe('GET /admin/order/export', () => {
     const reduced = rowOf(exported, 'exp_b2')!;
     expect(reduced[col('Amount')]).toBeNull();
     expect(reduced[col('Client shop')]).toBeNull();
+    expect(reduced[col('Inspector')]).toBeNull();
     expect(reduced[col('Verification code')]).toBe(created.b2!.code);
     // Filtering by another shop shows nothing.
     expect((await exportAs(shopA, `?userId=${shopB.id}`)).rows).toHaveLength(1);

@@ -118,7 +118,7 @@ export function exportCells(
     result: text(labelOf(dict, 'result', row.result)),
     userName: full ? text(displayName(row.client_nickname, row.client_username)) : null,
     objClientName: text(row.obj_client_name),
-    inspectorName: text(displayName(row.inspector_nickname, row.inspector_username)),
+    inspectorName: full ? text(displayName(row.inspector_nickname, row.inspector_username)) : null,
     // A number cell (it sums and sorts in the sheet) whose format `"¥"#,##0.00` shows it as formatMoney does.
     amount: full ? fenToYuan(Number(row.amount)) : null,
     ifPublic: text(labelOf(dict, 'ifPublic', row.if_public === 1 ? 1 : 0)),

@@ -43,6 +43,8 @@ import type { LogPart } from '../../lib/log-text.ts';
 
 /** For other modules (the ledger's log lines), which reach this one only through its service. */
 export { formatFen };
+/** For the workplace's order lists: evidence goes out signed, as from the order list (decision 0082). */
+export { withSignedImages } from './orders.images.ts';
 /** For the monitor: an import's outcome as its operation-log row records it. */
 export { readImportLogDetails, type ImportLogDetails } from './import/outcome.ts';
 
@@ -60,8 +62,8 @@ export function toOrderItem(row: repo.OrderWithNamesRow, op: Operator): OrderIte
     userId: full ? row.userId : null,
     userName: full ? displayName(row.clientNickname, row.clientUsername) : null,
     objClientName: row.objClientName,
-    inspectorId: row.inspectorId,
-    inspectorName: displayName(row.inspectorNickname, row.inspectorUsername),
+    inspectorId: full ? row.inspectorId : null,
+    inspectorName: full ? displayName(row.inspectorNickname, row.inspectorUsername) : null,
     amount: full ? Number(row.amount) : null,
     ifPublic: row.ifPublic === 1 ? 1 : 0,
     ifChangedMac: row.ifChangedMac === 1 ? 1 : 0,

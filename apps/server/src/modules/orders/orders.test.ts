@@ -665,7 +665,15 @@ describe('who sees which orders', () => {
         expect(item).toMatchObject({ view: 'full', userId: w.shopA.id, userName: 'Test shop' });
         expect(item.amount).toBe(priceOf(PRICES_A, item.result));
       } else {
-        expect(item).toMatchObject({ view: 'public', amount: null, userId: null, userName: null, ifPublic: 1 });
+        expect(item).toMatchObject({
+          view: 'public',
+          amount: null,
+          userId: null,
+          userName: null,
+          inspectorId: null,
+          inspectorName: null,
+          ifPublic: 1,
+        });
         expect(item.objWechat).toMatch(/^vis_/);
       }
     }
@@ -683,7 +691,16 @@ describe('who sees which orders', () => {
     }
     const pub = await api<OrderItem>(w, 'GET', `/api/admin/order/detail?id=${id('b2')}`, w.shopA);
     expect(pub.status).toBe(200);
-    expect(pub.data).toMatchObject({ view: 'public', amount: null, userId: null, userName: null, code: o.b2?.code, objWechat: 'vis_b2' });
+    expect(pub.data).toMatchObject({
+      view: 'public',
+      amount: null,
+      userId: null,
+      userName: null,
+      inspectorId: null,
+      inspectorName: null,
+      code: o.b2?.code,
+      objWechat: 'vis_b2',
+    });
     const own = await api<OrderItem>(w, 'GET', `/api/admin/order/detail?id=${id('a1')}`, w.shopA);
     expect(own.data).toMatchObject({ view: 'full', userId: w.shopA.id, amount: PRICES_A.defaultPriceCheat });
     expect((await api(w, 'GET', '/api/admin/order/detail?id=999999', w.shopA)).status).toBe(404);

@@ -137,6 +137,7 @@ export default function InspectPage() {
       ellipsis: true,
       searchLabel: t('order.field.inspectorId'),
       search: canPickUsers ? { type: 'user', name: 'inspectorId', roleName: 'inspector' } : undefined,
+      render: (_, o) => o.inspectorName ?? '—',
     },
     {
       key: 'amount',

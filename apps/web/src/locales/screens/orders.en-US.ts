@@ -12,7 +12,7 @@ export const ordersEnUS: Record<keyof typeof ordersZhCN, string> = {
   'order.detail.close': 'Close',
   'order.detail.noDescription': 'No description',
   'order.detail.noImages': 'No images',
-  'order.detail.publicView': "Another shop's public record: the amount and the client are not shown.",
+  'order.detail.publicView': "Another shop's public record: the amount, the client and the inspector are not shown.",
   'order.edit.notOwn': 'You can edit only the orders you inspected',
   'order.field.code': 'Verification code',
   'order.field.objWechat': 'Target WeChat ID',

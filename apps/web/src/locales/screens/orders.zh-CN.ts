@@ -10,7 +10,7 @@ export const ordersZhCN = {
   'order.detail.close': '关闭',
   'order.detail.noDescription': '暂无描述',
   'order.detail.noImages': '暂无图片',
-  'order.detail.publicView': '这是其他店铺公开的检测记录：金额和客户不显示。',
+  'order.detail.publicView': '这是其他店铺公开的检测记录：金额、客户和检测员不显示。',
   'order.edit.notOwn': '只能编辑自己检测的订单',
   'order.field.code': '验证码',
   'order.field.objWechat': '目标微信号',

@@ -56,9 +56,9 @@ export function OrderDescriptions({ order, images = true }: { order: OrderItem; 
       ? [
           { key: 'userName', label: t('order.field.userName'), children: order.userName ?? '—' },
           { key: 'amount', label: t('order.field.amount'), children: order.amount === null ? '—' : <Money fen={order.amount} strong /> },
+          { key: 'inspectorName', label: t('order.field.inspectorName'), children: order.inspectorName ?? '—' },
         ]
       : []),
-    { key: 'inspectorName', label: t('order.field.inspectorName'), children: order.inspectorName },
     { key: 'ifPublic', label: t('order.field.ifPublic'), children: <DictTag type={ORDER_DICTS.ifPublic} value={order.ifPublic} /> },
     {
       key: 'ifChangedMac',

@@ -122,7 +122,7 @@ export function useOrderFormInitialValues(order?: OrderItem): Partial<OrderFormV
         result: order.result,
         userId: order.userId ?? undefined,
         objClientName: order.objClientName,
-        inspectorId: order.inspectorId,
+        inspectorId: order.inspectorId ?? undefined,
         amount: fenToYuan(order.amount),
         ifPublic: order.ifPublic,
         ifChangedMac: order.ifChangedMac,
@@ -263,7 +263,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
   const knownNames = new Map<number, string>();
   if (me) knownNames.set(me.id, userLabel(me.nickname, me.username));
   if (order) {
-    knownNames.set(order.inspectorId, order.inspectorName);
+    if (order.inspectorId !== null && order.inspectorName !== null) knownNames.set(order.inspectorId, order.inspectorName);
     if (order.userId !== null && order.userName !== null) knownNames.set(order.userId, order.userName);
   }
   const labelRender = ({ label, value }: { label?: ReactNode; value: string | number }) =>
