@@ -1,5 +1,6 @@
 // The baselines: a bare Fastify handler answering the envelope, no database, no auth; and
-// (GET /login-form) the cheapest possible login page, for the web bench's Lighthouse figure.
+// (GET /login-form) the cheapest possible login page, for the web bench's Lighthouse figure; and
+// (/bare-antd/, with BARE_ANTD_DIR) a bare antd app, for the sign-in bench's baseline.
 import Fastify from 'fastify';
 
 /** A login form in plain HTML and inline CSS, no script: what no framework can beat. */
@@ -23,6 +24,11 @@ button{width:100%;height:40px;border:0;border-radius:8px;background:#165dff;colo
 </html>`;
 
 const app = Fastify({ logger: false });
+// The built bare antd app (bench/bare-antd, built by bench/login-workplace.bench.ts), when given.
+if (process.env.BARE_ANTD_DIR) {
+  const { default: fastifyStatic } = await import('@fastify/static');
+  await app.register(fastifyStatic, { root: process.env.BARE_ANTD_DIR, prefix: '/bare-antd/' });
+}
 app.get('/noop', async () => ({ status: 200, msg: 'ok', data: null }));
 app.post('/noop', async () => ({ status: 200, msg: 'ok', data: null }));
 app.get('/login-form', async (_request, reply) => reply.type('text/html; charset=utf-8').send(LOGIN_FORM));

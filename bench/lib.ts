@@ -132,8 +132,8 @@ export async function superAdminBearer(app: Proc): Promise<string> {
 }
 
 /** A bare Fastify process answering the envelope: the floor any handler of ours stands on. */
-export function startBare() {
-  return startProcess(join(repoRoot, 'bench', 'bare-server.ts'), {}, '/noop');
+export function startBare(env: Record<string, string> = {}) {
+  return startProcess(join(repoRoot, 'bench', 'bare-server.ts'), env, '/noop');
 }
 
 /** A bare Fastify process whose login is one argon2id verify: the floor of a password login. */

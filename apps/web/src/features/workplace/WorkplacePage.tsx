@@ -34,13 +34,15 @@ import { useTranslation } from 'react-i18next';
 import { DictTag, DictText } from '../../components/DictTag.tsx';
 import { Money } from '../../components/Money.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { tableScrollWidth } from '../../components/SearchTable/index.ts';
+import { tableScrollWidth } from '../../components/SearchTable/fit-columns.ts';
 import { findRouteByPath, RouteNames } from '../../config/paths.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { formatDate, formatPercent } from '../../lib/date.ts';
 import { can, useActor } from '../../lib/permissions.ts';
 import { AnnouncementList, AnnouncementsDrawer, PublishAnnouncementModal } from '../announcements/index.ts';
 import { useWorkplace } from './api/workplace.ts';
+
+export { prefetchWorkplace as prefetch } from './api/workplace.ts';
 import './workplace.css';
 
 /** ECharts comes in this chunk only (never on the login or landing page). */
