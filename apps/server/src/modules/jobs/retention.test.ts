@@ -76,6 +76,21 @@ describe('retention', () => {
       .execute();
   }
 
+  async function addTicket(expiresAt: number, token: string): Promise<void> {
+    await ctx.db
+      .insertInto('loginTickets')
+      .values({
+        tokenHash: token.padEnd(64, '0'),
+        userId: admin.id,
+        step: 'required',
+        remember: 0,
+        createdAt: expiresAt - 5 * 60_000,
+        expiresAt,
+        usedAt: null,
+      })
+      .execute();
+  }
+
   async function addLoginRecord(createdAt: number, username: string): Promise<number> {
     return insertReturningId(ctx.db, 'loginRecords', {
       username,
@@ -136,6 +151,12 @@ describe('retention', () => {
     await addSession(now - HOUR_MS, 'b1');
     await addSession(now + DAY_MS, 'c1');
     const sessionsBefore = await ctx.db.selectFrom('sessions').select('tokenHash').execute();
+    // Sign-in tickets of two-step verification, written in time order: expired three and two days
+    // ago (go), an hour ago (kept a day, like a session), still valid.
+    await addTicket(now - 3 * DAY_MS, 't1');
+    await addTicket(now - 2 * DAY_MS, 't2');
+    await addTicket(now - HOUR_MS, 't3');
+    await addTicket(now + 60_000, 't4');
 
     // Login records and operation logs: 181 days old go, 179 days old stay.
     const oldRecords = [];
@@ -197,6 +218,7 @@ describe('retention', () => {
 
     expect(report).toMatchObject({
       sessions: 2,
+      loginTickets: 2,
       rateLimits: 3,
       loginRecords: 5,
       operationLogs: 5,
@@ -222,6 +244,9 @@ describe('retention', () => {
     expect(sessionsAfter).toContain('b1'.padEnd(64, '0'));
     expect(sessionsAfter).toContain('c1'.padEnd(64, '0'));
 
+    const tickets = (await ctx.db.selectFrom('loginTickets').select('tokenHash').execute()).map((t) => t.tokenHash.slice(0, 2)).sort();
+    expect(tickets).toEqual(['t3', 't4']);
+
     const liveWindows = await ctx.db
       .selectFrom('rateLimits')
       .select(['clientKey', 'resetAt'])
@@ -245,6 +270,7 @@ describe('retention', () => {
     const again = await runRetention(ctx.db, { days: 180, uploadGraceHours: 24, blobs: localBlobSweepStore(dataDir), now: () => now });
     expect(again).toMatchObject({
       sessions: 0,
+      loginTickets: 0,
       rateLimits: 0,
       loginRecords: 0,
       operationLogs: 0,
@@ -304,6 +330,7 @@ describe('retention', () => {
     ]);
     expect(JSON.parse(logged[0]!.payload)).toEqual({
       sessions: 1,
+      loginTickets: 0,
       rateLimits: 0,
       loginRecords: 1,
       operationLogs: 1,

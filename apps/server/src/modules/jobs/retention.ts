@@ -1,7 +1,8 @@
 /**
  * Retention (decision 0035): what the database and the upload folder stop keeping.
  * - sessions expired more than a day ago (within that day an expired token still answers
- *   "session expired" rather than "not signed in");
+ *   "session expired" rather than "not signed in"), and the sign-in tickets of two-step
+ *   verification (0017) expired as long ago;
  * - rate-limit windows that have ended (decision 0074): an ended window counts as none;
  * - login records, operation logs, page views and client events older than RETENTION_DAYS
  *   (0 keeps them; the visit statistics' day counters of 0007 stay, decision 0044);
@@ -63,6 +64,8 @@ export interface RetentionOptions {
 
 export interface RetentionReport {
   sessions: number;
+  /** Expired sign-in tickets of two-step verification. */
+  loginTickets: number;
   /** Ended rate-limit windows removed (decision 0074). */
   rateLimits: number;
   loginRecords: number;
@@ -80,6 +83,27 @@ export interface RetentionReport {
   cutoff: number | null;
   /** The run was stopped before it finished (shutdown). */
   aborted: boolean;
+}
+
+/**
+ * Tickets are written in time order with one lifetime, so the oldest ids are the expired ones:
+ * walking the primary key from the start finds them at once and stops at the first live one
+ * (the table has no index on expires_at alone, and needs none).
+ */
+async function deleteExpiredTickets(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(async () => {
+    const rows = await db.selectFrom('loginTickets').select('id').where('expiresAt', '<', before).orderBy('id').limit(batch).execute();
+    if (rows.length === 0) return 0;
+    await db
+      .deleteFrom('loginTickets')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    return rows.length;
+  }, signal);
 }
 
 async function deleteExpiredSessions(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
@@ -315,6 +339,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const rows = options.rows !== false;
   const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
   const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
+  const loginTickets = rows ? await deleteExpiredTickets(db, now - SESSION_GRACE_MS, batch, signal) : 0;
   const rateLimits = rows ? await removeEndedWindows(db, now, batch, signal) : 0;
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
@@ -336,6 +361,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
         );
   return {
     sessions,
+    loginTickets,
     rateLimits,
     loginRecords,
     operationLogs,
@@ -421,6 +447,7 @@ function loggedRetentionJob(deps: RetentionJobDeps, name: string, intervalMs: nu
           part === 'rows'
             ? {
                 sessions: report.sessions,
+                loginTickets: report.loginTickets,
                 rateLimits: report.rateLimits,
                 loginRecords: report.loginRecords,
                 operationLogs: report.operationLogs,
