@@ -72,13 +72,16 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
 /** A compiled Ajv validator as Fastify calls it: true or false, the errors on the function. */
 type CompiledValidator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
 
+const MAX_RULE_DEPTH = 16;
+
 /** The first value breaking the rules below: where (JSON pointer) and which rule, or undefined. */
-function brokenRuleAt(value: unknown, numbers: boolean, path = ''): { at: string; keyword: 'finite' | 'nul' } | undefined {
+function brokenRuleAt(value: unknown, numbers: boolean, path = '', depth = 0): { at: string; keyword: 'finite' | 'nul' } | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? { at: path, keyword: 'nul' } : undefined;
   if (typeof value === 'number') return numbers && !Number.isFinite(value) ? { at: path, keyword: 'finite' } : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
+  // Typed fields are shallow; only a free-form JSON field (an event's data) nests deeper, and is stored as escaped JSON.
+  if (value === null || typeof value !== 'object' || depth >= MAX_RULE_DEPTH) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const found = brokenRuleAt(item, numbers, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const found = brokenRuleAt(item, numbers, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
