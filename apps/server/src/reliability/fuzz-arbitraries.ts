@@ -333,7 +333,8 @@ function bodyRefused(schema: TSchema, text: string): boolean {
 /** Who sends a schema-invalid request: mostly the super admin (who reaches validation everywhere). */
 const identity = fc.constantFrom<FuzzRequest['as']>('superAdmin', 'superAdmin', 'superAdmin', 'superAdmin', 'shop', 'anonymous');
 
-const SAFE_FIELD = /^(key|avatar|typeCode|fname|fileName|filename|type|code)$/;
+/** Fields naming a key, a file or a code: traversal there must be refused by the product even where the schema lets it through. */
+const TRAVERSAL_FIELD = /^(key|avatar|typeCode|fname|fileName|filename|type|code)$/;
 
 /** A call that changes nothing: a GET with no operation-log rule. */
 export const changesNothing = (endpoint: Endpoint): boolean =>
@@ -460,17 +461,20 @@ function makeGenerators(endpoint: Endpoint, schemas: EndpointSchemas): Generator
       );
       generators.push({
         kind: 'query',
-        arbitrary: fc.tuple(fc.constantFrom(...variants), extras, identity).map(([v, extra, as]) =>
-          request({
+        arbitrary: fc.tuple(fc.constantFrom(...variants), extras, identity).map(([v, extra, as]) => {
+          // An extra key rides along only while the whole query stays refused.
+          const text = extra === undefined ? v.text : `${v.text}&${extra}`;
+          const withExtra = extra !== undefined && !check(query, queryAsServerSees(query, text));
+          return request({
             kind: 'query',
             expect: 'refused',
-            url: urlOf(basePath, extra === undefined ? v.text : `${v.text}&${extra}`),
+            url: urlOf(basePath, withExtra ? text : v.text),
             headers: basePayload ? jsonHeaders : {},
             payload: basePayload,
             as,
-            what: `${v.what}${extra === undefined ? '' : ` + ${extra}`}`,
-          }),
-        ),
+            what: `${v.what}${withExtra ? ` + ${extra}` : ''}`,
+          });
+        }),
       });
     }
   }
@@ -506,10 +510,13 @@ function makeGenerators(endpoint: Endpoint, schemas: EndpointSchemas): Generator
       generators.push({
         kind: 'body',
         arbitrary: fc.tuple(fc.constantFrom(...variants), extras, identity).map(([v, extra, as]) => {
-          const value =
+          // The mutation wins over an extra of the same name, and the whole must stay refused (else no extra).
+          const merged =
             extra !== undefined && v.value !== null && typeof v.value === 'object' && !Array.isArray(v.value)
-              ? { ...v.value, ...extra }
+              ? { ...extra, ...v.value }
               : v.value;
+          const withExtra = merged !== v.value && valueRefused(body, merged);
+          const value = withExtra ? merged : v.value;
           return request({
             kind: 'body',
             expect: 'refused',
@@ -517,7 +524,7 @@ function makeGenerators(endpoint: Endpoint, schemas: EndpointSchemas): Generator
             headers: jsonHeaders,
             payload: jsonText(value),
             as,
-            what: `${v.what}${extra === undefined ? '' : ` + extra ${preview(extra)}`}`,
+            what: `${v.what}${withExtra ? ` + extra ${preview(extra)}` : ''}`,
           });
         }),
       });
@@ -714,7 +721,9 @@ function makeGenerators(endpoint: Endpoint, schemas: EndpointSchemas): Generator
 
   // ── Traversal in keys, file names and codes of a call that changes data: the rule refuses ──
   if (!changesNothing(endpoint) && body !== undefined && body !== 'multipart') {
-    const fields = Object.entries(asJson(body).properties ?? {}).filter(([field, sub]) => SAFE_FIELD.test(field) && sub.type === 'string');
+    const fields = Object.entries(asJson(body).properties ?? {}).filter(
+      ([field, sub]) => TRAVERSAL_FIELD.test(field) && sub.type === 'string',
+    );
     const variants: { value: unknown; what: string }[] = [];
     for (const [field] of fields) {
       for (const text of TRAVERSAL) {
