@@ -26,7 +26,7 @@ import { compareSnapshots, snapshotFiles, snapshotTables } from './fuzz-tables.t
 const suiteEnv = process.env;
 const FULL = suiteEnv.RELIABILITY === 'full';
 const SEED = suiteEnv.FUZZ_SEED === undefined ? 102_2026 : Number(suiteEnv.FUZZ_SEED);
-/** Requests per generator of a route: short ≈ 1,700 requests in all, full ≈ 11,000. */
+/** Requests per generator of a route: short 1,630 requests in all (326 generators), full 10,432. */
 const RUNS_PER_GENERATOR = FULL ? 32 : 5;
 const UPLOAD_ROUNDS = FULL ? 8 : 1;
 
