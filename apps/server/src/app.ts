@@ -5,7 +5,7 @@ import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import { listApiRoutes } from './http/endpoint.ts';
 import authPlugin, { DOCS_PREFIX } from './plugins/auth.ts';
-import errorsPlugin from './plugins/errors.ts';
+import errorsPlugin, { frameworkError } from './plugins/errors.ts';
 import operationLogPlugin from './plugins/operation-log.ts';
 import securityPlugin, { securityHeaders } from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
@@ -63,8 +63,51 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
     ...ajvOptions,
     customOptions: { ...ajvOptions?.customOptions, coerceTypes: false },
   } as typeof options);
-  return (route) => ((route as unknown as { httpPart?: string }).httpPart === 'body' ? strict : coercing)(route);
+  return (route) =>
+    (route as unknown as { httpPart?: string }).httpPart === 'body'
+      ? withValueRules(strict(route), false)
+      : withValueRules(coercing(route), true);
 };
+
+/** A compiled Ajv validator as Fastify calls it: true or false, the errors on the function. */
+type CompiledValidator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+const MAX_RULE_DEPTH = 16;
+
+/** The first value breaking the rules below: where (JSON pointer) and which rule, or undefined. */
+function brokenRuleAt(value: unknown, numbers: boolean, path = '', depth = 0): { at: string; keyword: 'finite' | 'nul' } | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? { at: path, keyword: 'nul' } : undefined;
+  if (typeof value === 'number') return numbers && !Number.isFinite(value) ? { at: path, keyword: 'finite' } : undefined;
+  // Typed fields are shallow; only a free-form JSON field (an event's data) nests deeper, and is stored as escaped JSON.
+  if (value === null || typeof value !== 'object' || depth >= MAX_RULE_DEPTH) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = brokenRuleAt(item, numbers, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Two rules no schema states, checked after it passes (decision 0102):
+ * - text coerced to a number must be finite: "Infinity" and "1e400" came out infinite and Ajv
+ *   then skipped the field's minimum and maximum (checked for finite numbers only), so
+ *   `?page=Infinity` reached the database as LIMIT Infinity, a 500;
+ * - no text carries NUL (U+0000): PostgreSQL refuses it in a text value (a 500 on a filter or a
+ *   write), SQLite and MySQL keep it; refused alike on every database.
+ */
+function withValueRules<V extends CompiledValidator>(validate: V, numbers: boolean): V {
+  const checked: CompiledValidator = (data) => {
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    if (!valid) return false;
+    const broken = brokenRuleAt(data, numbers);
+    if (broken === undefined) return true;
+    checked.errors = [{ keyword: broken.keyword, instancePath: broken.at, schemaPath: '', params: {}, message: broken.keyword }];
+    return false;
+  };
+  // Ajv's own properties (schema, schemaEnv) stay readable on the wrapper.
+  return Object.assign(checked, validate, { errors: null }) as unknown as V;
+}
 
 /**
  * The whole app, without listening. Plugin order matters: the error handler first (so it
@@ -100,6 +143,8 @@ export async function buildApp({ config, db, logger }: AppDeps) {
       },
     },
     schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
+    // A URL Fastify cannot route (bad percent-encoding) answers in the app's formats too.
+    frameworkErrors: frameworkError(LOCAL_UPLOAD_PREFIX),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Requests start in slices of the event loop, so a busy server still accepts new

@@ -1,5 +1,5 @@
 import type { FieldError } from '@clearplay/contract';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDbUnavailable } from '../db/dialect.ts';
 import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
@@ -25,6 +25,8 @@ const VALIDATION_KEYS: Record<string, MessageKey> = {
   exclusiveMinimum: 'validation.minimum',
   exclusiveMaximum: 'validation.maximum',
   type: 'validation.type',
+  finite: 'validation.finite',
+  nul: 'validation.nul',
   enum: 'validation.enum',
   const: 'validation.const',
   format: 'validation.format',
@@ -78,6 +80,32 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 function send(reply: FastifyReply, status: number, msg: string, data: unknown): FastifyReply {
   return reply.code(httpStatusFor(status)).send({ status, msg, data });
+}
+
+/**
+ * What Fastify answers itself, before any route or error handler (its `frameworkErrors` option):
+ * a URL whose percent-encoding is not UTF-8 (`/api/x/%FF`, FST_ERR_BAD_URL) or a failed
+ * constraint. Under /api the envelope, under the upload host's prefix the provider's
+ * `{"error"}`, elsewhere plain text; never Fastify's own `{code, message}` body.
+ */
+export function frameworkError(uploadPrefix: string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const statusCode = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    request.log.info({ err: error }, 'refused before routing');
+    const path = request.raw.url ?? '';
+    if (isApiPath(path)) {
+      void send(reply, statusCode, t(localeOf(request), error.code === 'FST_ERR_BAD_URL' ? 'errors.badUrl' : 'errors.badRequest'), null);
+      return;
+    }
+    if (path === uploadPrefix || path.startsWith(`${uploadPrefix}/`) || path.startsWith(`${uploadPrefix}?`)) {
+      void reply
+        .code(statusCode)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ error: 'invalid URL' }));
+      return;
+    }
+    void reply.code(statusCode).type('text/plain; charset=utf-8').send('Bad request');
+  };
 }
 
 /**

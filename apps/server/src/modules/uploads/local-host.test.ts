@@ -47,6 +47,22 @@ async function errorOf(res: Response): Promise<string> {
 }
 
 describe('form upload (files up to 4 MB)', () => {
+  it('refuses a truncated form or one without its boundary with 400, not the 599 "internal error"', async () => {
+    const key = freshKey();
+    const boundary = '----cut';
+    const form = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token({ key })}\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n`),
+      pngBytes(3000),
+    ]);
+    for (const type of [`multipart/form-data; boundary=${boundary}`, 'multipart/form-data']) {
+      const res = await fetch(`${host.base}${PREFIX}`, { method: 'POST', headers: { 'content-type': type }, body: form });
+      expect(await errorOf(res)).toBe('400 invalid multipart form');
+    }
+    expect(existsSync(stored(key))).toBe(false);
+    expect((await readdir(join(host.dataDir, 'uploads', 'tmp')).catch(() => [])).length).toBe(0);
+  });
+
   it('stores the image, answers the returnBody and serves the file back', async () => {
     const key = freshKey();
     const file = pngBytes(200_000);

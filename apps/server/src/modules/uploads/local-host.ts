@@ -22,7 +22,7 @@ import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import fastifyMultipart from '@fastify/multipart';
+import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BlobExistsError } from './blob-store.ts';
 import { DigestStream, PASS_ON_BYTES, TooLargeError, type Digests } from './digest-stream.ts';
@@ -88,6 +88,33 @@ const MULTIPART_ERRORS: Record<string, () => HostError> = {
   FST_REQ_FILE_TOO_LARGE: tooLarge,
   FST_PROTO_VIOLATION: () => new HostError(400, 'invalid form field name'),
 };
+
+/**
+ * An error of reading the form as the provider's: the parser's own errors (busboy's plain
+ * `Error`s: "Unexpected end of multipart data", "Multipart: Boundary not found") are a bad
+ * request, 400, not the host's failure; errors with a code (the limits, the disk) keep theirs.
+ */
+function asFormError(error: unknown): unknown {
+  if (error instanceof HostError || error instanceof UploadTokenError || error instanceof BlobExistsError) return error;
+  const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
+  if (typeof code === 'string' || typeof statusCode === 'number') return error;
+  return new HostError(400, 'invalid multipart form');
+}
+
+/** The form's parts, a malformed form refused as the provider does (400). */
+async function* formParts(request: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = request.parts()[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      throw asFormError(error);
+    }
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
 
 export default async function localUploadHost(app: FastifyInstance, options: LocalUploadHostOptions): Promise<void> {
   const store = new LocalBlobStore(options.dataDir, options.uploadsDir);
@@ -208,7 +235,7 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
     let file: { tmp: string; digests: Digests; fname: string } | undefined;
     try {
       // qiniu-js sends the file first and the token after it; a token sent first is checked before any byte is stored.
-      for await (const part of request.parts()) {
+      for await (const part of formParts(request)) {
         if (part.type === 'field') {
           if (part.fieldnameTruncated || part.valueTruncated) throw new HostError(400, `form field ${part.fieldname} is too long`);
           fields.set(part.fieldname, String(part.value));
@@ -225,7 +252,7 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
           await pipeline(part.file, digest, createWriteStream(tmp, { highWaterMark: PASS_ON_BYTES }));
         } catch (error) {
           await unlink(tmp).catch(() => undefined);
-          throw error instanceof TooLargeError ? tooLarge() : error;
+          throw error instanceof TooLargeError ? tooLarge() : asFormError(error);
         }
         file = { tmp, digests: digest.digests(), fname: part.filename };
       }
