@@ -11,7 +11,7 @@
  * is shown to other shops reduced; its client (shop A), its inspector (inspector 2, who records
  * nothing for shop B) and its amount (a price only shop A has) are markers of the reduced view.
  */
-import { SEEDED_ROLE_PERMISSIONS, type OrderItem, type Permission } from '@clearplay/contract';
+import { formatMoney, SEEDED_ROLE_PERMISSIONS, type OrderItem, type Permission } from '@clearplay/contract';
 import { call, createTestContext, createUser, loginWith, uploadImage, type TestContext, type TestUser } from '../test/context.ts';
 import { pngBytes } from '../modules/uploads/test-support.ts';
 
@@ -348,6 +348,8 @@ export async function createWorld(): Promise<World> {
       nicknames.inspector2,
       String(A_PRICE),
       (A_PRICE / 100).toFixed(2),
+      // As the product writes money in a text (a message, a log line, a summary): ¥4,321.87.
+      formatMoney(A_PRICE).replace('¥', ''),
     ],
     aPrivateKeys,
     inspector1AvatarKey: (await uploadImage(ctx, as.inspector1, 'avatar', pngBytes(300, 60))).key,

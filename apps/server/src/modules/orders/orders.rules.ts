@@ -4,6 +4,7 @@
  * goes through. Pure functions; orders.service.ts loads what they look things up in.
  */
 import {
+  formatMoney,
   normalizeMac,
   ORDER_IMAGES_MAX,
   ORDER_IMAGE_KINDS,
@@ -29,9 +30,6 @@ export const editsAny = (op: Operator) => has(op, 'order:update:any');
 export const overridesAmount = (op: Operator) => has(op, 'order:amount:override');
 /** Reads any shop's ledger and balance (the shop-balance drawer; an order's ledger entries in full). */
 export const readsLedgers = (op: Operator) => has(op, 'user:ledger');
-
-/** CNY with two decimals and a sign for negatives (log lines, summaries). */
-export const formatFen = (fen: number): string => `${fen < 0 ? '-' : ''}¥${(Math.abs(fen) / 100).toFixed(2)}`;
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
@@ -143,7 +141,7 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
     const unchanged = existing !== undefined && !clientChanged && existing.result === input.result;
     if (amount === undefined) amount = unchanged ? Number(existing.amount) : price;
     else if (!overridesAmount(op) && amount !== price && !(unchanged && amount === Number(existing.amount))) {
-      issues.push({ field: 'amount', key: 'order.amountNotPrice', params: { price: formatFen(price) } });
+      issues.push({ field: 'amount', key: 'order.amountNotPrice', params: { price: formatMoney(price) } });
     }
   }
   if (amount !== undefined && (!Number.isInteger(amount) || amount < 0 || amount > 100_000_000)) {

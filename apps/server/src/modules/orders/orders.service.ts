@@ -1,5 +1,6 @@
 // Over 400 lines: the order calls' transactions (create, edit, delete, import), each with its ledger, counters and message-box writes; the checks live in orders.rules.ts.
 import {
+  formatMoney,
   macFilterPrefix,
   ORDER_DICTS,
   type OrderCreateBody,
@@ -25,7 +26,6 @@ import {
   checkOrder,
   displayName,
   editsAny,
-  formatFen,
   priceFor,
   seesAll,
   type CheckContext,
@@ -41,8 +41,6 @@ import type { LogPart } from '../../lib/log-text.ts';
  * its ledger. The rules and checks themselves are in orders.rules.ts.
  */
 
-/** For other modules (the ledger's log lines), which reach this one only through its service. */
-export { formatFen };
 /** For the workplace's order lists: evidence goes out signed, as from the order list (decision 0082). */
 export { withSignedImages } from './orders.images.ts';
 /** For the monitor: an import's outcome as its operation-log row records it. */
@@ -339,7 +337,7 @@ export async function updateOrder(db: Db, body: OrderUpdateBody, op: Operator): 
           kind: 'adjust',
           amount: oldAmount - values.amount,
           orderId: existing.id,
-          remark: ledger.orderRemark.amount(existing.code, formatFen(oldAmount), formatFen(values.amount)),
+          remark: ledger.orderRemark.amount(existing.code, formatMoney(oldAmount), formatMoney(values.amount)),
         },
         op,
         now,
