@@ -262,6 +262,27 @@ test.describe('two instances behind nginx', () => {
     await context.close();
   });
 
+  test('a client cannot choose its address: a forged X-Forwarded-For neither escapes the lockout nor lands in the login records', async () => {
+    const signInAs = (password: string, forged: string) =>
+      fetch(`${cluster.url}/api/admin/user/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forged },
+        body: JSON.stringify({ username: 'shop0005', password }),
+      });
+    const answeredBy: Name[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await signInAs(`wrong-password-${i}`, `203.0.113.${i + 1}`);
+      expect(res.status).toBe(400);
+      answeredBy.push(instanceOf(res.headers.get(UPSTREAM)));
+    }
+    expect(new Set(answeredBy)).toEqual(new Set(['a', 'b']));
+    // Each attempt claimed another address; the instances counted them all for the real one.
+    const right = await signInAs(DEMO_PASSWORD, '198.51.100.7');
+    expect(right.status).toBe(429);
+    const recorded = await query<{ ip: string }>(`select distinct ip from login_records where username = 'shop0005'`);
+    expect(recorded.map((r) => r.ip)).toEqual(['127.0.0.1']);
+  });
+
   test('a second-factor sign-in: the ticket from one instance, the key sealed by the other, the code checked by the first', async () => {
     // A new admin: admins must use an authenticator app (TOTP_REQUIRED=admins, the default).
     const [role] = await query<{ id: number }>(`select id from roles where name = 'admin'`);
