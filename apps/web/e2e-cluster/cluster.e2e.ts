@@ -405,8 +405,7 @@ test.describe('two instances behind nginx', () => {
       expect(digest(await res.arrayBuffer()), `${origin} serves the same bytes`).toBe(expected);
     }
 
-    // The shop's new-order message: the same on both instances, and the shop's bell (its poll
-    // goes through nginx, to either) rises without a reload.
+    // The shop's new-order message: the same on both instances, and on the shop's screen.
     const after = await Promise.all(
       (['a', 'b'] as const).map((name) => direct<{ total: number }>(name, '/admin/message/unread', shopToken)),
     );
@@ -418,7 +417,21 @@ test.describe('two instances behind nginx', () => {
     );
     expect(JSON.stringify(lists[0]!.data.list[0])).toContain(code);
     expect(lists[1]!.data.list[0]).toEqual(lists[0]!.data.list[0]);
-    await until(async () => Number(await shop.getByTestId('message-badge').getAttribute('data-count')), 30_000).toBe(before.data.total + 1);
+    // The shop's screen, its count asked of the instance that did not take the order.
+    const createdBy = answerTo(seen, 'POST', '/api/admin/order/create');
+    expect(createdBy.status).toBe(200);
+    const shopSeen = answersOf(shop);
+    await steerNext(shop, '/api/admin/message/unread', () => other(createdBy.by));
+    await shop.reload();
+    await until(async () => Number(await shop.getByTestId('message-badge').getAttribute('data-count'))).toBe(before.data.total + 1);
+    expect(answerTo(shopSeen, 'GET', '/api/admin/message/unread').by).toBe(other(createdBy.by));
+    await shop.getByTestId('message-bell').click();
+    await expect(
+      shop
+        .getByTestId('message-box')
+        .locator('[data-testid^="message-item-"]')
+        .filter({ hasText: `新订单 ${code}` }),
+    ).toBeVisible();
     await shop.context().close();
     await inspector.context().close();
   });
