@@ -24,8 +24,6 @@ export interface ClusterInfo {
   instances: { name: 'a' | 'b'; url: string; upstream: string; pid: number }[];
   /** The shared database. */
   databaseUrl: string;
-  /** nginx's access log (one line per request: the upstream that answered). */
-  accessLog: string;
   /** The self-signed certificate nginx serves (NODE_EXTRA_CA_CERTS of the journeys' processes). */
   cert: string;
 }
@@ -239,7 +237,6 @@ export async function startStack(log: (line: string) => void = () => undefined):
       key,
     });
     writeFileSync(join(nginxDir, 'clearplay.conf'), site);
-    const accessLog = join(nginxDir, 'access.log');
     // The main configuration a distribution ships (/etc/nginx/nginx.conf), reduced to what
     // this run needs: its own pid, logs and temp folders, so nothing of the system's is used.
     writeFileSync(
@@ -251,7 +248,7 @@ export async function startStack(log: (line: string) => void = () => undefined):
         'events { worker_connections 512; }',
         'http {',
         `  log_format upstream '$request_method $uri $status upstream=$upstream_addr';`,
-        `  access_log ${accessLog} upstream;`,
+        `  access_log ${join(nginxDir, 'access.log')} upstream;`,
         ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(nginxDir, `${t}_temp`)};`),
         `  include ${join(nginxDir, 'clearplay.conf')};`,
         '}',
@@ -288,7 +285,6 @@ export async function startStack(log: (line: string) => void = () => undefined):
           { name: 'b', url: `http://127.0.0.1:${portB}`, upstream: `127.0.0.1:${portB}`, pid: b.pid! },
         ],
         databaseUrl,
-        accessLog,
         cert,
       },
       stop,
