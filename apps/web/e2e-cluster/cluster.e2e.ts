@@ -34,9 +34,13 @@ type Name = 'a' | 'b';
 const UPSTREAM = 'x-clearplay-upstream';
 const MB = 1024 * 1024;
 
-/** The instance nginx says answered (its upstream address), as 'a' or 'b'. */
+/**
+ * The instance nginx says answered, as 'a' or 'b': its upstream address, the last one when nginx
+ * tried several (`127.0.0.1:4301, 127.0.0.1:4300`: the first refused, the second answered).
+ */
 function instanceOf(upstream: string | undefined | null): Name {
-  const found = cluster.instances.find((i) => i.upstream === upstream);
+  const last = upstream?.split(',').pop()?.trim();
+  const found = cluster.instances.find((i) => i.upstream === last);
   if (!found) throw new Error(`answered by an unknown upstream "${String(upstream)}"`);
   return found.name;
 }
@@ -467,5 +471,31 @@ test.describe('two instances behind nginx', () => {
     });
     const listed = ((await res.json()) as { data: { list: { path: string }[] } }).data.list;
     expect(listed.map((r) => r.path).sort()).toEqual(rows.map((r) => r.path).sort());
+  });
+
+  // Last: it leaves one instance running (the global teardown ends it and the stopped one).
+  test('one instance stops: nginx sends every call to the other, and none fails', async () => {
+    const shop = await signIn('shop0001', DEMO_PASSWORD, '/order/inspect');
+    process.kill(instance('b').pid, 'SIGTERM');
+    const health = (name: Name) =>
+      fetch(`${instance(name).url}/api/health`).then(
+        () => 'up',
+        () => 'down',
+      );
+    await until(() => health('b')).toBe('down');
+    const seen = answersOf(shop);
+    // Round robin still sends b its turns; nginx finds it refusing and asks a.
+    for (let i = 0; i < 6; i++) expect(await probe()).toBe('a');
+    await shop.getByTestId('search-submit').first().click();
+    await until(() => seen.filter((a) => a.path === '/api/admin/order/list' && a.status === 200).length).toBeGreaterThan(0);
+    await shop.reload();
+    await expect(shop.getByTestId('app-layout')).toBeVisible();
+    await expect(shop.locator('.ant-table-row').first()).toBeVisible();
+    expect(seen.filter((a) => a.status >= 500)).toEqual([]);
+    // The calls (the app's files may come from the browser's cache, with the header b sent then).
+    const calls = seen.filter((a) => a.path.startsWith('/api/'));
+    expect(calls.length).toBeGreaterThan(3);
+    expect(calls.filter((a) => a.by !== 'a')).toEqual([]);
+    await shop.context().close();
   });
 });
