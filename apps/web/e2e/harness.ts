@@ -49,7 +49,12 @@ export interface RunningServer {
 }
 
 /** One server process on `port` over `dataDir`; resolves once /api/health answers. */
-export async function spawnServer(port: number, dataDir: string, env: Record<string, string>, log: (text: string) => void): Promise<ChildProcess> {
+export async function spawnServer(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  log: (text: string) => void,
+): Promise<ChildProcess> {
   let out = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')], {
     cwd: join(repoRoot, 'apps', 'server'),
