@@ -9,7 +9,9 @@
 // of their time waiting on PostgreSQL and MariaDB, so pairs fill the second core. A group's
 // output is printed line by line with the step's name in front. The first-load budgets run
 // alone: they time what they measure. The browser journeys run alone too, on @playwright/test's
-// own workers (apps/web/playwright.config.ts, decision 0095).
+// own workers (apps/web/playwright.config.ts, decision 0095). With TEST_PG_URL, the two-instance
+// journeys follow: two server processes on a fresh PostgreSQL database behind nginx
+// (apps/web/playwright.cluster.config.ts, decision 0103).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,9 +42,17 @@ const groups = [
   [{ name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] }],
   [{ name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] }],
   [{ name: 'e2e', playwright: 'apps/web' }],
+  [process.env.TEST_PG_URL && { name: 'e2e:cluster', playwright: 'apps/web', config: 'playwright.cluster.config.ts' }],
 ]
   .map((group) =>
-    group.filter(Boolean).filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'system-deps' && only.includes('e2e'))),
+    group
+      .filter(Boolean)
+      .filter(
+        (s) =>
+          only.length === 0 ||
+          only.includes(s.name) ||
+          (s.name === 'system-deps' && (only.includes('e2e') || only.includes('e2e:cluster'))),
+      ),
   )
   .filter((group) => group.length > 0);
 
@@ -100,8 +110,8 @@ function run(step, alone) {
     ];
   } else if (step.playwright) {
     cwd = join(root, step.playwright);
-    report = join(reports, `${step.name}.json`);
-    cmd = ['npx', 'playwright', 'test'];
+    report = join(reports, `${step.name.replace(':', '-')}.json`);
+    cmd = ['npx', 'playwright', 'test', ...(step.config ? ['--config', step.config] : [])];
     step.env = { ...step.env, E2E_REPORT: report };
   }
   console.log(`\n── ${step.name} ──`);

@@ -120,7 +120,10 @@ function withValueRules<V extends CompiledValidator>(validate: V, numbers: boole
 export async function buildApp({ config, db, logger }: AppDeps) {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
-    trustProxy: config.trustProxy,
+    // The peer and the hops behind it up to TRUST_PROXY's count, never everything: with `true`
+    // Fastify takes the left-most X-Forwarded-For entry, which the client writes itself (a
+    // proxy appends to what it was sent). A plain number would trust nothing (Fastify 5).
+    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     // A bounded process: a request must arrive whole in time, a silent connection is closed,
     // and so is an idle keep-alive one. On close, idle connections are ended at once and new
     // requests on busy ones get 503 (Fastify's defaults); server.ts bounds the rest.

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       initAdminPassword: undefined,
       sessionTtlHours: 12,
       sessionRememberDays: 14,
-      trustProxy: false,
+      trustProxy: 0,
       corsOrigins: [],
       requestTimeoutMs: 120_000,
       connectionTimeoutMs: 60_000,
@@ -82,7 +82,7 @@ describe('loadConfig', () => {
       initAdminPassword: 'secret123',
       sessionTtlHours: 2,
       sessionRememberDays: 30,
-      trustProxy: true,
+      trustProxy: 1,
       webDist: '/srv/web',
       demo: true,
       logLevel: 'warn',
@@ -123,6 +123,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}, ['--demo']).demo).toBe(true);
   });
 
+  it('reads TRUST_PROXY as the number of proxies in front: false 0, true 1, or a count', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }, []).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'on' }, []).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }, []).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '0' }, []).trustProxy).toBe(0);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -134,6 +141,7 @@ describe('loadConfig', () => {
     [{ SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS'],
     [{ SESSION_REMEMBER_DAYS: '1.5' }, 'SESSION_REMEMBER_DAYS'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY'],
     [{ DEMO: 'sure' }, 'DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ RETENTION_DAYS: '-1' }, 'RETENTION_DAYS'],

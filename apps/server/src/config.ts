@@ -74,7 +74,12 @@ export interface AppConfig {
   initAdminPassword: string | undefined;
   sessionTtlHours: number;
   sessionRememberDays: number;
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: how many proxies in front of the server are believed, 0 = none. `true` is 1:
+   * the client's address is the last one that proxy appended to X-Forwarded-For, so an address
+   * a client wrote into the header itself is never taken (decision 0103).
+   */
+  trustProxy: number;
   /** Origins (scheme://host[:port]) allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
   /** Whole request (headers and body) must arrive within this; 0 = no limit. */
@@ -144,6 +149,21 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
   if (['0', 'false', 'no', 'off'].includes(lower)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** TRUST_PROXY: false / true (one proxy), or the number of proxies in a chain (a CDN, then nginx: 2). */
+function proxyHops(env: Env, name: string): number {
+  const raw = value(env, name);
+  if (raw !== undefined && /^\d+$/.test(raw)) {
+    const n = Number(raw);
+    if (n > 10) throw new ConfigError(name, `must be true, false or the number of proxies in front (at most 10), got ${n}`);
+    return n;
+  }
+  try {
+    return boolean(env, name, false) ? 1 : 0;
+  } catch {
+    throw new ConfigError(name, `must be true, false or the number of proxies in front (e.g. 2), got "${raw}"`);
+  }
 }
 
 /** CORS_ORIGINS: a comma-separated list of origins such as https://admin.example.com. */
@@ -327,7 +347,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
     initAdminPassword,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 365),
     sessionRememberDays: integer(env, 'SESSION_REMEMBER_DAYS', 14, 1, 365),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: proxyHops(env, 'TRUST_PROXY'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 0, 3600) * 1000,
     connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,

@@ -49,7 +49,12 @@ export interface RunningServer {
 }
 
 /** One server process on `port` over `dataDir`; resolves once /api/health answers. */
-async function spawnServer(port: number, dataDir: string, env: Record<string, string>, log: (text: string) => void): Promise<ChildProcess> {
+export async function spawnServer(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  log: (text: string) => void,
+): Promise<ChildProcess> {
   let out = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')], {
     cwd: join(repoRoot, 'apps', 'server'),
@@ -92,7 +97,7 @@ async function spawnServer(port: number, dataDir: string, env: Record<string, st
 }
 
 /** SIGTERM (the server's graceful shutdown), SIGKILL if it has not exited after 10 s. */
-async function endProcess(child: ChildProcess): Promise<void> {
+export async function endProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');

@@ -39,7 +39,7 @@ export function contentSecurityPolicy(config: Pick<AppConfig, 'trustProxy' | 'up
     'object-src': ["'none'"],
     'frame-ancestors': ["'none'"],
     'form-action': ["'self'"],
-    ...(config.trustProxy ? { 'upgrade-insecure-requests': [] } : {}),
+    ...(config.trustProxy > 0 ? { 'upgrade-insecure-requests': [] } : {}),
   };
 }
 
@@ -62,7 +62,7 @@ export function securityHeaders(config: Pick<AppConfig, 'trustProxy' | 'uploads'
   let finished = false;
   helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
-    strictTransportSecurity: config.trustProxy ? { maxAge: 180 * 24 * 3600, includeSubDomains: true } : false,
+    strictTransportSecurity: config.trustProxy > 0 ? { maxAge: 180 * 24 * 3600, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'same-origin' },
   })({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;

@@ -103,4 +103,19 @@ describe('login brute-force lock per (username, IP)', () => {
     const other = await attempt(proxied, user.username, TEST_PASSWORD, '127.0.0.1', { 'x-forwarded-for': '198.51.100.2' });
     expect(other.json<Body>().status).toBe(200);
   });
+
+  it('behind the proxy, takes the address the proxy appended, not one the client wrote before it', async () => {
+    // nginx's $proxy_add_x_forwarded_for: what the client sent, then the address nginx saw.
+    const user = await createUser(proxied, 'shop');
+    for (let i = 0; i < 5; i++) {
+      const res = await attempt(proxied, user.username, 'wrong-password', '127.0.0.1', {
+        'x-forwarded-for': `203.0.113.${i + 1}, 198.51.100.3`,
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    const locked = await attempt(proxied, user.username, TEST_PASSWORD, '127.0.0.1', { 'x-forwarded-for': '203.0.113.99, 198.51.100.3' });
+    expect(locked.statusCode).toBe(429);
+    const ips = await proxied.db.selectFrom('loginRecords').select('ip').where('username', '=', user.username).execute();
+    expect(new Set(ips.map((r) => r.ip))).toEqual(new Set(['198.51.100.3']));
+  });
 });
