@@ -5,8 +5,9 @@
 // on SQLite and PostgreSQL (bench/reliability-load.ts). PostgreSQL and MariaDB are the machine's
 // (127.0.0.1, as .ci/run has them; TEST_PG_URL / TEST_MYSQL_URL name others): each run makes a
 // throwaway database there and drops it after; an engine that is not reachable is skipped, and
-// the summary says so. `--short` runs the short forms `npm test` runs in CI. Parts: matrix-fuzz,
-// load. Ends with one line per part and exits 1 when any failed.
+// the summary says so. `--short` runs the short forms `npm test` runs in CI. Parts: matrix-fuzz
+// (the whole folder: matrix, fuzzing, faults), cluster (two instances behind nginx, decision
+// 0103), load. Ends with one line per part and exits 1 when any failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,27 @@ if (wanted('matrix-fuzz')) {
     } finally {
       db.drop();
     }
+  }
+}
+
+if (wanted('cluster')) {
+  // Two instances behind nginx on PostgreSQL (decision 0103): the stack makes its own database on
+  // the server TEST_PG_URL names (the machine's by default) and drops it after.
+  const pg = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!quiet('psql', [pg, '-qc', 'select 1'])) skipped.push('cluster (PostgreSQL is not reachable)');
+  else {
+    const built = await run('build', 'npm', ['run', 'build']);
+    results.push(
+      built.ok
+        ? await run(
+            'cluster',
+            'npx',
+            ['playwright', 'test', '-c', 'playwright.cluster.config.ts'],
+            { TEST_PG_URL: pg },
+            join(root, 'apps', 'web'),
+          )
+        : built,
+    );
   }
 }
 
