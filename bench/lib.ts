@@ -8,10 +8,21 @@ import autocannon from 'autocannon';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** One row of docs/benchmarks.md's summary: a target, the latest figure with its ratio, and whether it is met (null: no target). */
+export interface SummaryRow {
+  target: string;
+  figure: string;
+  met: boolean | null;
+}
+
 export interface Section {
   title: string;
   /** Markdown body: a table of figures with their baselines, and notes. */
   body: string;
+  /** The section's rows of the summary; without them the summary keeps the last run's. */
+  summary?: SummaryRow[];
+  /** The title of an earlier section this one takes over (it and its summary rows go). */
+  replaces?: string;
 }
 
 export const machine = () =>
