@@ -36,7 +36,7 @@ import type { Database } from '../apps/server/src/db/schema.ts';
 import { DAY_MS, HOUR_MS } from '../apps/server/src/lib/time.ts';
 import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.repository.ts';
 import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.ts';
-import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
+import { headerOf } from '../apps/server/src/modules/orders/files/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
 import type { Operator } from '../apps/server/src/http/route-context.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, superAdminBearer, timeBeside, type Proc, type Section } from './lib.ts';

@@ -4,9 +4,9 @@ import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
 import { localeOf, operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import { createEvidenceUrls } from '../uploads/uploads.service.ts';
-import { changedMacNote, markRepeatTargets } from './orders.history.ts';
+import { changedMacNote, markRepeatTargets } from './history/orders.history.ts';
 import { withSignedImages } from './orders.images.ts';
-import { orderProfile } from './orders.profile.ts';
+import { orderProfile } from './profile/orders.profile.ts';
 import * as orders from './orders.service.ts';
 import { logText } from '../../lib/log-text.ts';
 

@@ -8,7 +8,7 @@
 import { proposeChangedMac } from '@clearplay/contract';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
-import { latestMacByKey, machineKeys } from '../orders.history.repository.ts';
+import { latestMacByKey, machineKeys } from '../history/orders.history.repository.ts';
 import { seesAll } from '../orders.rules.ts';
 import { chatKeyFor } from '../orders.target-key.ts';
 import type { OrderValues } from '../orders.rules.ts';

@@ -10,18 +10,18 @@
  * the import's worker thread (thread.ts, worker.ts; decision 0093).
  */
 import type { OrderImportResult } from '@clearplay/contract';
-import { dialectOf, writeTransaction } from '../../db/dialect.ts';
-import type { Db } from '../../db/index.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { Locale } from '../../lib/messages.ts';
-import { nowMs } from '../../lib/time.ts';
-import { batchChecker, mapHeaders } from './import/check.ts';
-import { importHistory } from './import/history.ts';
-import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './import/read.ts';
-import { importReport } from './import/report.ts';
-import { batchWriter } from './import/write.ts';
-import { loadImportVocabulary } from './orders.sheet.ts';
+import { dialectOf, writeTransaction } from '../../../db/dialect.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { AppError } from '../../../lib/errors.ts';
+import type { Locale } from '../../../lib/messages.ts';
+import { nowMs } from '../../../lib/time.ts';
+import { batchChecker, mapHeaders } from './check.ts';
+import { importHistory } from './history.ts';
+import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './read.ts';
+import { importReport } from './report.ts';
+import { batchWriter } from './write.ts';
+import { loadImportVocabulary } from '../files/orders.sheet.ts';
 
 /** Rows checked and written together; the sheet parser reads on while a batch is written. */
 const IMPORT_BATCH = 1000;

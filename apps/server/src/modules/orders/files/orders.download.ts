@@ -16,17 +16,17 @@ import type { PassThrough, Readable } from 'node:stream';
 import { formatMoney, ORDER_IMAGE_KINDS, type OrderHistory, type OrderImageKind, type OrderItem } from '@clearplay/contract';
 import QRCode from 'qrcode';
 import { ZipFile } from 'yazl';
-import type { Db } from '../../db/index.ts';
-import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
-import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { BlobReadError, type BlobStore } from '../uploads/uploads.service.ts';
-import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
-import { orderHistory } from './orders.history.ts';
-import { seesAll } from './orders.rules.ts';
-import { toOrderItem, visibleOrder } from './orders.service.ts';
+import type { Db } from '../../../db/index.ts';
+import { t, type Locale, type MessageKey } from '../../../lib/messages.ts';
+import { nowMs } from '../../../lib/time.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { BlobReadError, type BlobStore } from '../../uploads/uploads.service.ts';
+import { detectImageType, IMAGE_SNIFF_BYTES } from '../../uploads/image-type.ts';
+import { orderHistory } from '../history/orders.history.ts';
+import { seesAll } from '../orders.rules.ts';
+import { toOrderItem, visibleOrder } from '../orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
-import { room } from '../../lib/streams.ts';
+import { room } from '../../../lib/streams.ts';
 
 export interface ImageStore {
   /** Where the images are (the uploads module's createBlobStore). */

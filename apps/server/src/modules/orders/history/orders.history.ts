@@ -7,16 +7,16 @@ import {
   type OrderItem,
   type OrderResult,
 } from '@clearplay/contract';
-import { textFilter } from '../../db/dialect.ts';
-import type { Db } from '../../db/index.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { AppError, FieldAppError } from '../../lib/errors.ts';
-import { toIso } from '../../lib/time.ts';
+import { textFilter } from '../../../db/dialect.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { AppError, FieldAppError } from '../../../lib/errors.ts';
+import { toIso } from '../../../lib/time.ts';
 import * as repo from './orders.history.repository.ts';
-import type { OrderWithNamesRow } from './orders.repository.ts';
-import { displayName, seesAll } from './orders.rules.ts';
-import { visibleOrder } from './orders.service.ts';
-import type { LogPart } from '../../lib/log-text.ts';
+import type { OrderWithNamesRow } from '../orders.repository.ts';
+import { displayName, seesAll } from '../orders.rules.ts';
+import { visibleOrder } from '../orders.service.ts';
+import type { LogPart } from '../../../lib/log-text.ts';
 
 /**
  * Target history (issue 17, decision 0059): what the service remembers of a chat ID and a
