@@ -17,7 +17,7 @@ export const RENEWAL_PAST_DAYS = 30;
 /** The workplace's daily series covers this many business days, today included. */
 export const WORKPLACE_SERIES_DAYS = 30;
 
-/** The quick operations (spec §2 Workplace shortcuts), each shown to whom holds its permission. */
+/** The quick operations (the workplace's shortcuts), each shown to whom holds its permission. */
 export const QUICK_OPERATIONS = [
   { key: 'order', path: '/order/inspect', permission: 'order:view' },
   { key: 'user', path: '/system/user', permission: 'user:view' },

@@ -398,7 +398,7 @@ export function revokeUserSessions(db: Db, userId: number, reason: Exclude<Revok
   return repo.revokeSessionsOfUser(db, userId, reason, at);
 }
 
-/** The Current user of spec §3 for a request's user. */
+/** The current user (the user-info answer: the user, their role and its permissions) for a request's user. */
 export function currentUser(user: AuthUser): CurrentUser {
   const { sessionId: _sessionId, ...current } = user;
   return current;

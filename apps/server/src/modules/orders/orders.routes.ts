@@ -10,7 +10,7 @@ import { orderProfile } from './profile/orders.profile.ts';
 import * as orders from './orders.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Detection orders (spec §3 Order; PRODUCT.md "Orders"). Import, export and download: orders.files.routes.ts. */
+/** Detection orders (docs/product.md "Orders"). Import, export and download: files/orders.files.routes.ts. */
 const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   // Evidence goes out signed for a short while, to the callers who may see the order (decision 0082).
   const urls = await createEvidenceUrls(config);

@@ -1,5 +1,5 @@
 /**
- * An order's evidence as a ZIP (PRODUCT.md "Orders"): one folder per image kind, the images
+ * An order's evidence as a ZIP (docs/product.md "Orders"): one folder per image kind, the images
  * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
  * record in the caller's language (another shop's public record without amount and client) with
  * the target's history before it as the caller may see it (issue 17, decision 0070).

@@ -1,5 +1,5 @@
 /**
- * Order export (PRODUCT.md "Orders"): the list's filters, streamed as an xlsx. Rows are read
+ * Order export (docs/product.md "Orders"): the list's filters, streamed as an xlsx. Rows are read
  * in pages of the list's own order (keyset pagination on the sort key and id), each page
  * written before the next is read, so memory stays flat on a million orders and the
  * database connection is never held for the whole download. A shop exports what the list

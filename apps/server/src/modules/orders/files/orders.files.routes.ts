@@ -14,7 +14,7 @@ import { importLogDetails, importLogText } from '../import/outcome.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 import { logText } from '../../../lib/log-text.ts';
 
-/** Order files (PRODUCT.md "Orders"): import with its template, export, and an order's evidence ZIP. */
+/** Order files (docs/product.md "Orders"): import with its template, export, and an order's evidence ZIP. */
 const orderFileRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   // Multipart bodies in this plugin only: the import reads its file with a size limit (import/upload.ts).
   await app.register(fastifyMultipart, { limits: IMPORT_FORM_LIMITS });

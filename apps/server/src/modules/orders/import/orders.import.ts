@@ -1,5 +1,5 @@
 /**
- * Order import (PRODUCT.md "Orders"): an xlsx or csv file, one order per row under a header
+ * Order import (docs/product.md "Orders"): an xlsx or csv file, one order per row under a header
  * row in Chinese or English. Every row goes through the same checks as a created order
  * (orders.service.ts `checkOrder`); the answer lists every rejected row with all its reasons.
  * All or nothing unless the caller keeps the valid rows.

@@ -120,7 +120,7 @@ export function OrderHistorySection({ orderId }: { orderId: number }) {
 }
 
 /**
- * The detail modal "Order Details" (spec §2): every field, the images grouped by kind as
+ * The detail modal "Order Details": every field, the images grouped by kind as
  * previewable thumbnails, "No description" when there is none, and a close action.
  */
 export function OrderDetailModal({

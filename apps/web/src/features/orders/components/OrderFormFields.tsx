@@ -168,7 +168,7 @@ export function orderBodyOf(values: OrderFormValues): OrderCreateBody {
 }
 
 /**
- * The fields of a detection order (spec §3 Order, §5 required fields). The amount follows the
+ * The fields of a detection order (docs/product.md "The back office" says which are required). The amount follows the
  * client shop's price for the chosen result (read-only unless the user holds
  * order:amount:override); the inspector is the current user unless the user holds
  * order:update:any. Evidence images go straight to the upload host (the image uploader).
