@@ -1,4 +1,4 @@
-// The target history (issue 17, decision 0059) over 1,000,000 orders on SQLite and PostgreSQL:
+// The target history (decision 0059) over 1,000,000 orders on SQLite and PostgreSQL:
 // GET /admin/order/history for a mix of chat IDs and MACs, as staff and as a shop, at the
 // server (buildApp + app.inject: session, permission, validation, the service, serialization)
 // beside the raw SQL of the same call (the history queries compiled from

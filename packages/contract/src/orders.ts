@@ -40,7 +40,7 @@ export const OrderItem = Type.Object({
   createdTime: Instant,
   updatedTime: Instant,
   view: Type.Union([Type.Literal('full'), Type.Literal('public')]),
-  /** In the list: the chat ID has an earlier cheating record the caller may see (issue 17). */
+  /** In the list: the chat ID has an earlier cheating record the caller may see. */
   repeatTarget: Type.Optional(Type.Boolean()),
 });
 export type OrderItem = Static<typeof OrderItem>;
@@ -63,7 +63,7 @@ const orderFilters = {
   inspectorId: Type.Optional(Id),
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
-  /** 1: only orders whose chat ID has an earlier cheating record the caller may see (issue 17). */
+  /** 1: only orders whose chat ID has an earlier cheating record the caller may see. */
   repeatOnly: Type.Optional(Flag),
   code: TextFilter,
   /** Order (created) time range, inclusive. */
@@ -104,7 +104,7 @@ const orderFields = {
   amount: Fen,
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
-  /** The "changed MAC" the target history proposed when the form was saved (issue 17): a different ifChangedMac is logged as an override. */
+  /** The "changed MAC" the target history proposed when the form was saved: a different ifChangedMac is logged as an override. */
   changedMacProposed: Type.Optional(Flag),
   description: Type.Optional(Type.String({ maxLength: ORDER_TEXT_MAX.description })),
   certImages: Type.Optional(ImageList),
@@ -137,7 +137,7 @@ export const OrderImportResult = Type.Object({
   imported: Type.Integer(),
   rejected: Type.Array(ImportRejectedRow),
   keepValid: Type.Boolean(),
-  /** Target history (issue 17): valid rows with "changed MAC" on (given or proposed), and on a machine seen under another chat ID; absent when both are 0. */
+  /** Target history: valid rows with "changed MAC" on (given or proposed), and on a machine seen under another chat ID; absent when both are 0. */
   history: Type.Optional(Type.Object({ macChanged: Type.Integer(), knownMachine: Type.Integer() })),
 });
 export type OrderImportResult = Static<typeof OrderImportResult>;

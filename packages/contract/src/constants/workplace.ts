@@ -1,4 +1,4 @@
-/** Workplace and announcements (issue 13): plain values shared by the server and the web app. */
+/** Workplace and announcements: plain values shared by the server and the web app. */
 
 /** The business's time zone: the workplace's days and months (decision 0041). */
 export const BUSINESS_TIME_ZONE = 'Asia/Shanghai';

@@ -87,7 +87,7 @@ export default function InspectPage() {
       title: t('order.field.code'),
       fixed: 'left',
       width: 110,
-      // The order's profile page (issue 15).
+      // The order's profile page.
       render: (_, o) => (
         <Link to={`/profile/order/${o.id}`} data-testid={`order-profile-link-${o.code}`}>
           {o.code}

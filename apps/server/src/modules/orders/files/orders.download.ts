@@ -2,7 +2,7 @@
  * An order's evidence as a ZIP (docs/product.md "Orders"): one folder per image kind, the images
  * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
  * record in the caller's language (another shop's public record without amount and client) with
- * the target's history before it as the caller may see it (issue 17, decision 0070).
+ * the target's history before it as the caller may see it (decision 0070).
  *
  * Where the images come from: the uploads module's BlobStore, for the URLs it handed out
  * (`/upload/files/<key>` of the embedded upload host, also as an absolute URL on this server's
@@ -124,7 +124,7 @@ interface MissingImage {
   reason: string;
 }
 
-/** The target history as of the order (issue 17), for the summary: what the caller may see of it. */
+/** The target history as of the order, for the summary: what the caller may see of it. */
 export interface SummaryHistory {
   history: OrderHistory;
   /** The dictionary's label of a result value. */

@@ -8,7 +8,7 @@ import { chatKeyOf } from '../orders.target-key.ts';
 export { chatKeyFor } from '../orders.target-key.ts';
 
 /**
- * Target history queries (issue 17, decision 0059). A target is found by its normalized chat
+ * Target history queries (decision 0059). A target is found by its normalized chat
  * ID, lower(obj_wechat) = lower(?) (migration 0010's index; a virtual column on MariaDB), and a
  * machine by its MAC in normal form (0004's orders_mac_idx). Every query carries the order
  * list's visibility (`visibleTo`: a shop's own orders and every public one) and, for the

@@ -5,7 +5,7 @@ import { call, createTestContext, loginAs, type LoggedIn, type TestContext } fro
 import { orderBody } from '../../../test/orders.ts';
 
 /**
- * GET /admin/order/history (issue 17, decision 0059) on a real database: the records of a chat
+ * GET /admin/order/history (decision 0059) on a real database: the records of a chat
  * ID and of a machine for each role under the order list's visibility rules (nothing of
  * another shop's private record, not even a count), every MAC spelling the list filter
  * accepts, the "changed MAC" proposal, and the answers to bad input.

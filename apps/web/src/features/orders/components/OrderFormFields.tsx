@@ -232,7 +232,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
     form.setFieldValue('ifPublic', shopDefault);
   }, [form, shopDefault, userId]);
 
-  // Target history (issue 17): looked up once the chat ID or MAC has rested; it proposes
+  // Target history: looked up once the chat ID or MAC has rested; it proposes
   // "changed MAC" on a new order until the inspector picks a value themselves. It never blocks saving.
   const history = useTargetHistory(Form.useWatch('objWechat', form), Form.useWatch('mac', form), order?.id);
   const ifChangedMac = Form.useWatch('ifChangedMac', form);
