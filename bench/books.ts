@@ -1,4 +1,4 @@
-// The books after a load (issue 25 "Load"): read straight from the database beside the server,
+// The books after a load (docs/reliability.md "Load"): read straight from the database beside the server,
 // once the run has ended and the server has finished what it was given.
 // - every acknowledged create is there, under the id and code it was answered with;
 // - what apps/server/src/reliability/books.ts checks: no verification code twice, every user's

@@ -5,7 +5,7 @@
 // import's limit) as a person fills the zh-CN template. Time to the first row and to the last.
 import { ORDER_SHEET_COLUMNS } from '@clearplay/contract';
 import { readSheet } from '../apps/server/src/modules/orders/import/read.ts';
-import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
+import { headerOf } from '../apps/server/src/modules/orders/files/orders.sheet.ts';
 import { fmt, percentiles, ratio, type Section } from './lib.ts';
 
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 50_000);

@@ -1,4 +1,4 @@
-// The target history (issue 17, decision 0059) over 1,000,000 orders on SQLite and PostgreSQL:
+// The target history (decision 0059) over 1,000,000 orders on SQLite and PostgreSQL:
 // GET /admin/order/history for a mix of chat IDs and MACs, as staff and as a shop, at the
 // server (buildApp + app.inject: session, permission, validation, the service, serialization)
 // beside the raw SQL of the same call (the history queries compiled from
@@ -13,7 +13,7 @@ import { normalizeMac } from '@clearplay/contract';
 import { sql, type CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
 import { DAY_MS } from '../apps/server/src/lib/time.ts';
-import * as repo from '../apps/server/src/modules/orders/orders.history.repository.ts';
+import * as repo from '../apps/server/src/modules/orders/history/orders.history.repository.ts';
 import { ADMIN_PASSWORD, fmt, ratio, timeBeside, type Section } from './lib.ts';
 import { seedOrders, seedPeople, SHOP_PASSWORD } from './orders-seed.ts';
 import { appOn, firstStart, onEachTarget, type Target } from './targets.ts';
@@ -236,7 +236,7 @@ Target: p95 ≤ ${TARGET_P95_MS} ms at ${fmt(ORDERS)} orders — worst here **${
 ${REQUESTS} requests per call after 10 warm-ups, one at a time. "server" = \`app.inject\` on the real app (session,
 permission, validation, the order look-up of the detail case, the service, serialization; no socket); "raw SQL" = the
 call's history queries (same target, counts by result, same machine, the machine's chat IDs) compiled from
-\`modules/orders/orders.history.repository.ts\` with the same key, MAC and visibility, straight on the driver, one
+\`modules/orders/history/orders.history.repository.ts\` with the same key, MAC and visibility, straight on the driver, one
 after the other, in the same run. "staff" = superadmin (every record); "shop" = the shop with the most orders (~2 %;
 its own records and every public one). Planted: ${REPEAT_TARGETS} repeat targets (20 records each at 1M orders) on
 ${MACHINES} machines; the other chat IDs and MACs of the seed are all distinct. "indexes used": the indexes the

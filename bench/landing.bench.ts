@@ -1,4 +1,4 @@
-// The landing page `/` (issue 16): JavaScript loaded until the look-up form works (gzip bytes,
+// The landing page `/`: JavaScript loaded until the look-up form works (gzip bytes,
 // target ≤ 120 KB = 120,000 bytes, decimal as in apps/web/scripts/first-load.mjs) and
 // Lighthouse mobile (performance, accessibility, best practices, SEO; target ≥ 95 each),
 // beside the login page measured the same way in the same run.

@@ -1,4 +1,4 @@
-// Mixed load on SQLite and PostgreSQL (issue 24 §6, decision 0099; issue 25 "Load"): 200
+// Mixed load on SQLite and PostgreSQL (decision 0099; docs/reliability.md "Load"): 200
 // autocannon connections for 60 s, 70 % order-list pages with filters, 20 % order details, 10 %
 // orders created by the demo inspectors for random shops (bench/mixed-load.ts), counting the
 // calls the client gave up on after 10 s. Baseline: a read-only run of the same shape (the list

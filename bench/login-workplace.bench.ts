@@ -1,4 +1,4 @@
-// From the sign-in click to the workplace's content (issue 23, defect 11): headless Chromium on
+// From the sign-in click to the workplace's content: headless Chromium on
 // the built app with the demo business, the super admin signing in on /login, timed from the
 // click until the workplace's first figure (the balance card's value) shows. Baseline, in the
 // same run and alternating with it: a bare antd 6 app (bench/bare-antd: an antd login form whose

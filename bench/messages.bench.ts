@@ -1,4 +1,4 @@
-// The message box at scale (issue 14): 1,000,000 messages across 10,000 users, the list (a tab,
+// The message box at scale: 1,000,000 messages across 10,000 users, the list (a tab,
 // a tab by read state, the full page) and the unread poll (200 and 304) answered at the server
 // (buildApp + app.inject: routing, session check, validation, service, serialization) beside
 // the same compiled SQL run straight on the driver in the same run, plus the query plans.

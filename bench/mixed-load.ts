@@ -1,4 +1,4 @@
-// The mixed back-office load (issues 24 and 25): many connections, each sending one call after
+// The mixed back-office load: many connections, each sending one call after
 // another, 70 % order-list pages with filters, 20 % order details, 10 % orders created by the demo
 // inspectors for random shops. Used by load.bench.ts; build other runs of the same shape on it.
 import type { Socket } from 'node:net';
@@ -15,7 +15,7 @@ export interface Mix {
   detail: number;
   create: number;
 }
-/** The shape of issue 24 §6 / issue 25. */
+/** The mix of decision 0099's runs and of the reliability suite's load (docs/reliability.md "Load"). */
 export const MIXED: Mix = { list: 70, detail: 20, create: 10 };
 /** The same calls without the writes: the baseline of a mixed run. */
 export const READ_ONLY: Mix = { list: 78, detail: 22, create: 0 };

@@ -1,5 +1,5 @@
 // Over 400 lines: one benchmark, list, import and export on two databases, whose cases share the seeded data and the figures it reports.
-// Orders at scale (issue 5) on SQLite and PostgreSQL, each beside a baseline from the same run:
+// Orders at scale on SQLite and PostgreSQL, each beside a baseline from the same run:
 // - the order list over 1,000,000 orders and 2,000 shops with the filters people use, answered
 //   at the server (buildApp + app.inject: routing, session, validation, the service, the
 //   serialization; no socket) beside the same SQL (the page query compiled from
@@ -36,7 +36,7 @@ import type { Database } from '../apps/server/src/db/schema.ts';
 import { DAY_MS, HOUR_MS } from '../apps/server/src/lib/time.ts';
 import { enabledDataOfType } from '../apps/server/src/modules/dicts/dicts.repository.ts';
 import * as orderRepo from '../apps/server/src/modules/orders/orders.repository.ts';
-import { headerOf } from '../apps/server/src/modules/orders/orders.sheet.ts';
+import { headerOf } from '../apps/server/src/modules/orders/files/orders.sheet.ts';
 import { countOrders, toOrderFilter, toSort } from '../apps/server/src/modules/orders/orders.service.ts';
 import type { Operator } from '../apps/server/src/http/route-context.ts';
 import { ADMIN_PASSWORD, fmt, ratio, startApp, superAdminBearer, timeBeside, type Proc, type Section } from './lib.ts';
@@ -48,7 +48,7 @@ const SHOPS = Number(process.env.BENCH_SHOPS ?? 2_000);
 const INSPECTORS = 20;
 const SPAN_MS = 730 * DAY_MS;
 const REQUESTS = 200;
-/** Requests of a case outside issue 5's list (slow by design: it shows a limit). */
+/** Requests of a case that is not one of the targeted cases (slow by design: it shows a limit). */
 const EXTRA_REQUESTS = 40;
 const PAGE_SIZE = 20;
 const TARGET_P95_MS = 15;
@@ -120,7 +120,7 @@ interface Case {
   name: string;
   query: (i: number) => Record<string, string>;
   who: (i: number) => Who;
-  /** Not one of issue 5's cases: measured with fewer requests, and left out of the target's verdict. */
+  /** Not one of the targeted cases: measured with fewer requests, and left out of the target's verdict. */
   extra?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The public calls (issue 16) over 1,000,000 orders on SQLite and PostgreSQL, each beside the
+// The public calls over 1,000,000 orders on SQLite and PostgreSQL, each beside the
 // raw SQL it runs, in the same run: the look-up by chat ID (a public hit, a private one, none),
 // the certificate by code (public, private = 404), the links, the prices and the figures.
 // "server" = app.inject on the real app (routing, rate limit, validation, service, the result

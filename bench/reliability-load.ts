@@ -1,4 +1,4 @@
-// The load part of the reliability suite (`npm run test:reliability`, issue 25 "Load"): the mixed
+// The load part of the reliability suite (`npm run test:reliability`, docs/reliability.md "Load"): the mixed
 // load of bench/load.bench.ts on SQLite and, when reachable, PostgreSQL, asserting what must hold
 // whatever the machine's speed: no errors, no timeouts, and the books after (bench/books.ts).
 // Prints one line per engine; exits 1 when any of it fails. Speed is the benchmark's business

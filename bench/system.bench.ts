@@ -1,4 +1,4 @@
-// System management at scale (issue 3): the user list over 100,000 users and the operation log
+// System management at scale: the user list over 100,000 users and the operation log
 // over 1,000,000 rows, with the filters people use, answered at the server (buildApp +
 // app.inject: routing, session check, validation, the service, serialization; no socket) beside
 // the same compiled SQL run straight on the driver in the same run, plus the query plans.

@@ -1,4 +1,4 @@
-// Visit statistics at scale (issue 13): GET /admin/visit-stats/overview over 1,000,000 page views
+// Visit statistics at scale: GET /admin/visit-stats/overview over 1,000,000 page views
 // (and 200,000 client events) spread over 90 days, answered at the server (buildApp + app.inject:
 // routing, session, the service, serialization; no socket) beside, in the same run, (a) the same
 // compiled counter queries straight on the driver and (b) the plain recount of the raw rows the

@@ -1,4 +1,4 @@
-// The workplace at scale (issue 13) on SQLite and PostgreSQL: GET /admin/workplace over
+// The workplace at scale on SQLite and PostgreSQL: GET /admin/workplace over
 // 1,000,000 orders and 2,000 shops, answered at the server (buildApp + app.inject), beside the
 // plain recount the same figures would need without the counters (totals, results, this and
 // last month, the 30-day series, pending, latest orders, renewals, balances) straight on the

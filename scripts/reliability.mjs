@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:reliability [-- --short] [-- part ...]`: the reliability suite of issue 25
-// (docs/reliability.md): the authorization matrix and the bad-input fuzzing (apps/server/src/
+// `npm run test:reliability [-- --short] [-- part ...]`: the reliability suite
+// (docs/reliability.md, decision 0100): the authorization matrix and the bad-input fuzzing (apps/server/src/
 // reliability) in their full form on SQLite, PostgreSQL and MariaDB; the mixed load with its books
 // on SQLite and PostgreSQL (bench/reliability-load.ts). PostgreSQL and MariaDB are the machine's
 // (127.0.0.1, as .ci/run has them; TEST_PG_URL / TEST_MYSQL_URL name others): each run makes a

@@ -56,6 +56,18 @@ describe('import boundaries are enforced by lint', { timeout: 120_000 }, () => {
       code: "export { DOCS_PREFIX } from '../../plugins/auth.ts';",
       rule: 'import-x/no-restricted-paths',
     },
+    {
+      case: 'a plugin importing a repository in a module’s sub-folder',
+      file: 'apps/server/src/plugins/probe.ts',
+      code: "export { sameTargetQuery } from '../modules/orders/history/orders.history.repository.ts';",
+      rule: 'import-x/no-restricted-paths',
+    },
+    {
+      case: 'a module importing a service inside another module’s sub-folder',
+      file: 'apps/server/src/modules/users/probe.ts',
+      code: "export { orderHistory } from '../orders/history/orders.history.ts';",
+      rule: 'import-x/no-restricted-paths',
+    },
     // lib/xlsx-stream.ts imports lib/streams.ts: streams.ts importing it back closes a cycle.
     {
       case: 'an import cycle',

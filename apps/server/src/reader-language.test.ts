@@ -26,7 +26,7 @@ import { orderBody } from './test/orders.ts';
 import * as m0018 from './db/migrations/0018_text_in_reader_language.ts';
 
 /**
- * Issue 23, defect 5 "Text in the other language" (decision 0097): text the server writes
+ * Text in the other language (decision 0097): text the server writes
  * (messages, operation-log lines) is told when it is read, in the reader's language, with a
  * dictionary value shown by its label in that language; the public pages tell game names,
  * price notes and link descriptions in the reader's language.

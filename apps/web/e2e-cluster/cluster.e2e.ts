@@ -1,4 +1,4 @@
-// Two instances behind nginx (issue 25, decision 0103): browser journeys through the load
+// Two instances behind nginx (decision 0103): browser journeys through the load
 // balancer of deploy/nginx/clearplay.conf, on the demo business, with the two ClearPlay
 // processes of stack.ts sharing one PostgreSQL database. nginx tells in X-ClearPlay-Upstream
 // which instance answered; each journey records it and proves that the steps that matter were

@@ -1,4 +1,4 @@
-// Browser journey of the user centre and settings on the demo business (issue 14): shop0001,
+// Browser journey of the user centre and settings on the demo business: shop0001,
 // signed in in two browsers, finds its profile, subscription, balance, ledger, sessions and
 // sign-ins in the user centre; in the settings it changes its password and chooses English;
 // its other browser is signed out (the logged-out dialog, without any click there), and a

@@ -1,4 +1,4 @@
-// Browser journey of the avatar (issue 14, decision 0062) on the demo business: shop0001, with no
+// Browser journey of the avatar (decision 0062) on the demo business: shop0001, with no
 // avatar (its initials show), uploads one in the user centre with the house image uploader; it
 // is saved at once and shows in the navbar's user menu; after a reload both still show it. A
 // picture over the avatar's 2 MB limit is refused before anything is sent. In English the shop

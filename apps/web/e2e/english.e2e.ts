@@ -1,4 +1,4 @@
-// Browser journey "the whole app in English" (issue 15, decisions 0066/0067) on the demo
+// Browser journey "the whole app in English" (decisions 0066/0067) on the demo
 // business: superadmin, shop0001 and inspector01, each in en-US, visit every screen of the
 // route table their role may open (public screens too; a path with a parameter gets a demo
 // value), and the rendered text holds no Chinese character except user data. User data is

@@ -1,4 +1,4 @@
-// The first hour of a shop and of an inspector (issue 23's net), on the demo business, in both
+// The first hour of a shop and of an inspector (the net of decision 0085), on the demo business, in both
 // languages at 1440 × 900 and 390 × 844. The shop: shop0001 signs in on the login form, finds
 // its orders and opens one, opens a notice (an announcement the owner has just published) and a
 // message from the bell, reads its balance and ledger in the user centre, shows an order's

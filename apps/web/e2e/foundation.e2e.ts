@@ -151,7 +151,7 @@ test.describe('progress after "Log in"', () => {
   });
 });
 
-test.describe("the login page's first load (issue 2, decision 0075)", () => {
+test.describe("the login page's first load (decision 0075)", () => {
   test('at most 200 KB gzip of JavaScript (200,000 B) until the app has taken the form over, no English messages', async () => {
     const page = await freshPage();
     const scripts: { path: string; gzip: number }[] = [];

@@ -1,4 +1,4 @@
-// Browser journey of the target history (issue 17, decision 0059) on the demo business: an
+// Browser journey of the target history (decision 0059) on the demo business: an
 // inspector types the chat ID of a target caught cheating before and a new MAC; the form's
 // history panel shows the earlier records with the cheating result standing out, and "changed
 // MAC" is proposed on with the earlier MAC beside the switch. The inspector saves; the new
@@ -48,7 +48,7 @@ const formStill = (form: Locator) => ({
 const NEW_MAC = '0e:e2:e1:71:00:17';
 const NEW_MAC_NORMAL = '0E-E2-E1-71-00-17';
 
-test.describe('target history (issue 17)', () => {
+test.describe('target history', () => {
   // chosen before the tests from the demo's database
   let objWechat = '';
   let shopId = 0;

@@ -1,5 +1,5 @@
 // Browser journey of the layout on the demo business (DEMO=1): the settings drawer and every
-// setting of spec §3 (dark, colour weak, top menu, hidden navbar with the floating button, a
+// setting in it (dark, colour weak, top menu, hidden navbar with the floating button, a
 // custom theme colour whose shades reach the buttons and the menu, menu width, hidden tab bar),
 // the settings surviving a reload before the first paint, copy and reset, the server menu on
 // and off with the role guard following it, and the mobile layout at 390 px.
@@ -46,7 +46,7 @@ const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i
 test.describe('the settings drawer, as the super admin on the order screen', () => {
   let page: Page;
 
-  test('opens from the navbar with every setting of spec §3', async () => {
+  test('opens from the navbar with every setting', async () => {
     page = await app.signedIn('superadmin', ADMIN_PASSWORD, '/order/inspect');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await expect(page.getByTestId('order-table').locator('.ant-table-row')).toHaveCount(20);
@@ -289,7 +289,7 @@ test.describe('the settings drawer, as the super admin on the order screen', () 
     for (const name of ['Workplace', 'Inspect', 'User', 'Log', 'Role', 'Dict'])
       await expect(menu.getByTestId(`menu-${name}`)).toHaveCount(1);
     await settledScreenshot(page, 'layout-settings-server-menu', { waitForToasts: false });
-    // Every screen of the server menu (spec §2's names, PRODUCT.md's mapping) is a real page.
+    // Every screen of the server menu (the menu's names and their pages: docs/product.md "The back office") is a real page.
     const leaves = (entries: readonly ServerMenuEntry[]): ServerMenuEntry[] =>
       entries.flatMap((entry) => (entry.children ? leaves(entry.children) : [entry]));
     const screens = leaves(serverMenuFor(RoleName.SUPER_ADMIN));
@@ -337,7 +337,7 @@ test.describe('navbar hidden', () => {
   });
 });
 
-test.describe('the server menu limits the role guard (spec §5)', () => {
+test.describe('the server menu limits the role guard', () => {
   test('a shop with the server menu on is sent from a route outside it to its first menu screen', async () => {
     const page = await app.signedIn('shop0001', DEMO_PASSWORD, '/order/inspect');
     const drawer = await openDrawer(page);

@@ -1,4 +1,4 @@
-// Browser journey of the message box on the demo business (issue 14): inspector01 records an
+// Browser journey of the message box on the demo business: inspector01 records an
 // order for shop0001 while shop0001 is signed in in another browser; the shop's bell rises
 // without a reload (the poll), the popover lists the new order, the item opens the order's
 // details and is read, and "all read" clears the badge; "view more" opens the full page. The

@@ -1,4 +1,4 @@
-// Browser journey "every screen at 390 px" (issue 15) on the demo business: superadmin and
+// Browser journey "every screen at 390 px" on the demo business: superadmin and
 // shop0001, on a 390 × 844 phone viewport, open every screen of the route table their role may
 // open (public screens too; a path with a parameter gets a demo value). On each screen:
 // nothing but an element's own scroller is wider than the phone (the page never scrolls

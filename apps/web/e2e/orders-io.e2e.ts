@@ -262,7 +262,7 @@ test.describe('export', () => {
     await expect(table.locator('.ant-table-row')).toHaveCount(Math.min(expected.total, 20));
     await screenshot(page, 'orders-export-zh-CN');
 
-    // the export is counted among the visit statistics' events (issue 13)
+    // the export is counted among the visit statistics' events
     const exports = () =>
       (app.server.db().prepare(`SELECT count(*) AS n FROM client_events WHERE event = 'order.export'`).get() as { n: number }).n;
     const exportsBefore = exports();

@@ -1,4 +1,4 @@
-// Browser journey of the order inspect screen (spec §2 "Order / detection records"): an
+// Browser journey of the order inspect screen (the detection records): an
 // inspector records an order for shop0001 with evidence images, the amount filled in from the
 // shop's price; the shop then finds it in its list, opens "Order Details" (images by kind,
 // "No description") and downloads the evidence ZIP. A shop sees no create or delete actions.
@@ -83,7 +83,7 @@ const tokenOf = (username: string, password: string) => signInToken(app.server.u
 // shop0001's prices in fen: normal, cheating, failed, suspicious
 const PRICES = { default_price: 3800, default_price_cheat: 6600, default_price_not_pass: 2500, default_price_suspect: 4200 };
 
-test.describe('order inspect (spec §2 detection records)', () => {
+test.describe('order inspect (detection records)', () => {
   const objWechat = `wx_e2e_${Date.now()}`;
   let code = '';
   // two health certificates and one problem proof

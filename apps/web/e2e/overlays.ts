@@ -1,4 +1,4 @@
-// The overlays a person meets on the demo business (issue 15): every modal, drawer and popover
+// The overlays a person meets on the demo business: every modal, drawer and popover
 // the screens under src/features/* and the layout open, each with how to open it from its
 // screen and which of its buttons carry the action. The phone sweep (mobile.e2e.ts) and the
 // English sweep (english.e2e.ts) both walk this one list, so an overlay added here is checked

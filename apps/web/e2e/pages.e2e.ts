@@ -1,5 +1,5 @@
-// Browser journey of the server-menu pages "form", "profile" and "result" (issue 15) and the
-// profile's verification QR code (issue 16), on the demo business. inspector01 opens the order
+// Browser journey of the server-menu pages "form", "profile" and "result" and the
+// profile's verification QR code, on the demo business. inspector01 opens the order
 // form page from the menu, fills it (sections, uploaders, the amount from shop0001's price),
 // submits and lands on the success page with the order's code; the order is in the list; the
 // success page leads to the order's profile: every field, the images by kind, the order's charge
@@ -58,7 +58,7 @@ async function readQr(page: Page): Promise<string | undefined> {
   return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
 }
 
-test.describe('the form, result and profile pages (issue 15, 16)', () => {
+test.describe('the form, result and profile pages', () => {
   let created: OrderItem | undefined;
 
   for (const locale of ['zh-CN', 'en-US'] as const) {

@@ -1,4 +1,4 @@
-// Browser journey of the public pages (issue 16) on the demo business: an anonymous visitor
+// Browser journey of the public pages on the demo business: an anonymous visitor
 // finds a public cheater by chat ID and not a private one, opens the certificate from its
 // code; a QR code read back from an order's downloaded ZIP leads to the same certificate; a
 // link staff add on the dictionary screen appears in the link store; both languages, desktop

@@ -1,4 +1,4 @@
-// Browser journeys of issue 3: users (create with prices, subscribe, renew, disable while the
+// Browser journeys of system management: users (create with prices, subscribe, renew, disable while the
 // user is signed in elsewhere), dictionaries, roles, each visible afterwards in the operation
 // log; the house table's density and column settings; screenshots of every screen in both
 // languages (docs/screenshots/system-*.png).

@@ -1,4 +1,4 @@
-// Browser journeys of issue 4: evidence images on the order form with the real qiniu-js SDK
+// Browser journeys of the evidence images on the order form with the real qiniu-js SDK
 // against the embedded upload host. A small image goes in one form upload, one over 4 MB in
 // chunks; both show progress and thumbnails, are saved with the order and served back
 // byte-identical. Non-images are refused with the same message, whether the widget knows it by
@@ -129,7 +129,7 @@ const resumeCache = (page: Page) =>
       .map((key) => ({ key, value: JSON.parse(localStorage.getItem(key) ?? 'null') as { id: string; data: (object | null)[] } })),
   );
 
-test.describe('evidence images on the order form (issue 4, qiniu-js against the embedded host)', () => {
+test.describe('evidence images on the order form (qiniu-js against the embedded host)', () => {
   test('a small image goes in one request and a large one in chunks, with progress and thumbnails; saved and reopened, both URLs serve the same bytes', async () => {
     const page = await signedIn('inspector01');
     const seen = watchUploads(page);

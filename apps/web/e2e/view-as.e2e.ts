@@ -1,4 +1,4 @@
-// Browser journey of switch roles (issue 14, decision 0060) on the demo business: the super
+// Browser journey of switch roles (decision 0060) on the demo business: the super
 // admin opens "switch roles" from the user menu, views the app as the shop account shop0001,
 // sees only the shop's menu and the banner, is refused an admin call although the session is a
 // super admin's, and switches back to the full menu. Screenshots in both languages.

@@ -1,4 +1,4 @@
-// Browser journey on the demo business (issue 13): the super admin's workplace shows the same
+// Browser journey on the demo business: the super admin's workplace shows the same
 // figures as GET /admin/workplace; its cards lead to the order and user lists pre-filtered; an
 // announcement published with bold text and a list appears in the workplace without a reload,
 // reads back formatted and is deleted after the spec's confirm; the charts draw in light and

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures the login page's first-load JavaScript (issue 2, "Performance"): the entry chunk,
+// Measures the login page's first-load JavaScript (decision 0075): the entry chunk,
 // every chunk it imports statically, the default language's messages, and the login
 // screen's chunk with its static imports (what the browser must fetch before the form
 // shows). Each file is gzipped on its own (level 9), as a server would send it. Reads dist/.vite/manifest.json from

@@ -4,7 +4,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from './constants/index.ts';
 import { SubscriptionState } from './users.ts';
 
 /**
- * The signed-in user's own account (issue 14: user centre `/user/info`, user settings
+ * The signed-in user's own account (user centre `/user/info`, user settings
  * `/user/setting`): GET/POST /admin/account/profile, POST /admin/account/password,
  * GET /admin/account/logins, GET /admin/account/sessions, POST /admin/account/sessions/end-others.
  * Every call acts on the session's own user only.

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { ANNOUNCEMENT_RAW_MAX } from './constants/workplace.ts';
 import { Flag, Id, Instant } from './common.ts';
 
-/** An announcement (spec §3 Announcement; PRODUCT.md "Message box": notices). `content` is sanitized HTML. */
+/** An announcement (docs/product.md "Messages": notices). `content` is sanitized HTML. */
 export const AnnouncementItem = Type.Object({
   id: Type.Integer(),
   title: Type.String(),

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { IdsBody, Instant } from './common.ts';
 
 /**
- * The message box (spec §2, PRODUCT.md "Message box"): GET /admin/message/list,
+ * The message box (docs/product.md "Messages"): GET /admin/message/list,
  * POST /admin/message/read, GET /admin/message/unread (ETag / 304). Every signed-in user
  * reads only their own items; titles and texts come in the request's language.
  */

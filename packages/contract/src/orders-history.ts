@@ -3,7 +3,7 @@ import { Flag, Id, Instant } from './common.ts';
 import { OrderResult } from './orders.ts';
 
 /**
- * Target history (issue 17): a target's earlier records under its chat ID and the records of
+ * Target history: a target's earlier records under its chat ID and the records of
  * the same machine under other chat IDs, as the caller may see them (the order list's
  * visibility rules), with a summary and the "changed MAC" proposal. Decision 0059.
  */

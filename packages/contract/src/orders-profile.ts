@@ -3,7 +3,7 @@ import { Instant } from './common.ts';
 import { LedgerKind, OrderItem } from './orders.ts';
 
 /**
- * One ledger entry of an order (issue 15, decision 0065): its charge, the adjustments when its
+ * One ledger entry of an order (decision 0065): its charge, the adjustments when its
  * amount or client changed, the reversal when it was deleted. `balanceAfter` is the shop's
  * balance after the entry, given only to who may read that shop's balance (user:ledger, or
  * the shop itself); null for anyone else who sees the order's amount (an inspector).
@@ -23,7 +23,7 @@ export const OrderLedgerEntry = Type.Object({
 export type OrderLedgerEntry = Static<typeof OrderLedgerEntry>;
 
 /**
- * GET /admin/order/profile?id=: an order's profile page (issue 15/16) in one call: the order as
+ * GET /admin/order/profile?id=: an order's profile page in one call: the order as
  * the detail call gives it, its verification URL (the same base as the ZIP summary's, decision
  * 0051) and its ledger entries, oldest first. `ledger` is null in the reduced public view
  * (another shop's public order: no amount, so no charge either).

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Fen, Flag, Id, Instant, TextFilter } from './common.ts';
 import { ORDER_TEXT_MAX } from './constants/orders.ts';
 
-/** Order result (spec §3/§4, dictionary `order_result`): 0 normal, 1 cheating, 2 failed (not pass), 3 suspicious. */
+/** Order result (dictionary `order_result`): 0 normal, 1 cheating, 2 failed (not pass), 3 suspicious. */
 export const OrderResult = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]);
 export type OrderResult = Static<typeof OrderResult>;
 
@@ -10,12 +10,12 @@ export type OrderResult = Static<typeof OrderResult>;
 export const ImageList = Type.String({ maxLength: 8000 });
 
 /**
- * A detection order (spec §3 Order). `view` is 'public' when the reader sees another shop's
- * public order: the amount and the client shop are then null (PRODUCT.md "People and roles").
+ * A detection order. `view` is 'public' when the reader sees another shop's
+ * public order: the amount and the client shop are then null (docs/product.md "Visibility of orders").
  */
 export const OrderItem = Type.Object({
   id: Type.Integer(),
-  /** Short public verification code (PRODUCT.md: `/verify/:code`). */
+  /** Short public verification code (docs/product.md "Orders": `/verify/:code`). */
   code: Type.String(),
   objWechat: Type.String(),
   objWechatName: Type.String(),
@@ -40,7 +40,7 @@ export const OrderItem = Type.Object({
   createdTime: Instant,
   updatedTime: Instant,
   view: Type.Union([Type.Literal('full'), Type.Literal('public')]),
-  /** In the list: the chat ID has an earlier cheating record the caller may see (issue 17). */
+  /** In the list: the chat ID has an earlier cheating record the caller may see. */
   repeatTarget: Type.Optional(Type.Boolean()),
 });
 export type OrderItem = Static<typeof OrderItem>;
@@ -48,7 +48,7 @@ export type OrderItem = Static<typeof OrderItem>;
 export const OrderSortField = Type.Union([Type.Literal('createdTime'), Type.Literal('amount')]);
 export const SortOrder = Type.Union([Type.Literal('ascend'), Type.Literal('descend')]);
 
-/** Every filter of the order list and the export (spec §3 Order). Text filters are prefixes. */
+/** Every filter of the order list and the export. Text filters are prefixes. */
 const orderFilters = {
   objWechat: TextFilter,
   objWechatName: TextFilter,
@@ -63,7 +63,7 @@ const orderFilters = {
   inspectorId: Type.Optional(Id),
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
-  /** 1: only orders whose chat ID has an earlier cheating record the caller may see (issue 17). */
+  /** 1: only orders whose chat ID has an earlier cheating record the caller may see. */
   repeatOnly: Type.Optional(Flag),
   code: TextFilter,
   /** Order (created) time range, inclusive. */
@@ -88,7 +88,7 @@ export type OrderExportQuery = Static<typeof OrderExportQuery>;
 
 const Required = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
 
-/** The fields a person enters (spec §5 Order: all required except the flags, description and images). */
+/** The fields a person enters (all required except the flags, description and images). */
 const orderFields = {
   objWechat: Required(ORDER_TEXT_MAX.objWechat),
   objWechatName: Required(ORDER_TEXT_MAX.objWechatName),
@@ -104,7 +104,7 @@ const orderFields = {
   amount: Fen,
   ifPublic: Type.Optional(Flag),
   ifChangedMac: Type.Optional(Flag),
-  /** The "changed MAC" the target history proposed when the form was saved (issue 17): a different ifChangedMac is logged as an override. */
+  /** The "changed MAC" the target history proposed when the form was saved: a different ifChangedMac is logged as an override. */
   changedMacProposed: Type.Optional(Flag),
   description: Type.Optional(Type.String({ maxLength: ORDER_TEXT_MAX.description })),
   certImages: Type.Optional(ImageList),
@@ -137,12 +137,12 @@ export const OrderImportResult = Type.Object({
   imported: Type.Integer(),
   rejected: Type.Array(ImportRejectedRow),
   keepValid: Type.Boolean(),
-  /** Target history (issue 17): valid rows with "changed MAC" on (given or proposed), and on a machine seen under another chat ID; absent when both are 0. */
+  /** Target history: valid rows with "changed MAC" on (given or proposed), and on a machine seen under another chat ID; absent when both are 0. */
   history: Type.Optional(Type.Object({ macChanged: Type.Integer(), knownMachine: Type.Integer() })),
 });
 export type OrderImportResult = Static<typeof OrderImportResult>;
 
-// ── Shop balances (PRODUCT.md "Money") ──
+// ── Shop balances (docs/product.md "Money") ──
 
 export const LedgerKind = Type.Union([Type.Literal('recharge'), Type.Literal('charge'), Type.Literal('adjust'), Type.Literal('reversal')]);
 export type LedgerKind = Static<typeof LedgerKind>;

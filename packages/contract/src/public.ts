@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PUBLIC_LOOKUP_MAX_LENGTH } from './constants/public.ts';
 
 /**
- * The public calls (issue 16): no sign-in, rate-limited per client, cached briefly. Nothing
+ * The public calls: no sign-in, rate-limited per client, cached briefly. Nothing
  * here ever carries an amount, a client shop, an inspector, a MAC address or an image.
  */
 

@@ -2,8 +2,8 @@ import { Type, type Static, type TLiteral } from 'typebox';
 import { UPLOAD_PURPOSES } from './constants/uploads.ts';
 
 /**
- * Evidence images (spec §2 image uploader, §3 upload token / upload result, §7
- * `GET /admin/upload/token`, §9 storage limits).
+ * Evidence images: the image uploader, the upload token and result
+ * (`GET /admin/upload/token`), the storage limits (docs/product.md "The back office").
  *
  * The browser uploads with the provider's own SDK (qiniu-js). The server only hands out a
  * signed upload token for a key it chose; the bytes go to the provider, or, in the embedded
@@ -31,7 +31,7 @@ export type UploadTokenQuery = Static<typeof UploadTokenQuery>;
  * Where the browser sends the bytes.
  * - `local`: the embedded upload host of this server, at `path` on the app's own origin.
  * - `qiniu`: the provider; `region` picks its upload hosts, or null for the SDK's host
- *   discovery query (spec §7).
+ *   discovery query.
  */
 export const UploadTarget = Type.Union([
   Type.Object({ provider: Type.Literal('local'), path: Type.String() }),

@@ -15,7 +15,7 @@ export const SubscriptionState = Type.Union([
 ]);
 export type SubscriptionState = Static<typeof SubscriptionState>;
 
-/** A user as the management screen sees it (spec §3 User). Never carries a password or hash. */
+/** A user as the management screen sees it. Never carries a password or hash. */
 export const UserItem = Type.Object({
   id: Type.Integer(),
   username: Type.String(),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * Switch roles (issue 14, decision 0060): `POST /admin/account/view-as` starts viewing the app as
+ * Switch roles (decision 0060): `POST /admin/account/view-as` starts viewing the app as
  * a role (a super admin's session only; for a shop, as one enabled shop account), and
  * `POST /admin/account/view-as/end` switches back. While viewing, `GET /admin/user/info`
  * answers the viewed role (and account) with `viewAs` set.

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Instant } from './common.ts';
 
 /**
- * Visit statistics and the monitor (issue 13; decision 0044). Days and hours are Asia/Shanghai
+ * Visit statistics and the monitor (decision 0044). Days and hours are Asia/Shanghai
  * (the business's time zone): `date` is its calendar date, `YYYY-MM-DD`.
  */
 export const VisitDay = Type.Object({

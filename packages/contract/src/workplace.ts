@@ -47,7 +47,7 @@ export const QuickOperation = Type.Object({
 });
 export type QuickOperation = Static<typeof QuickOperation>;
 
-/** GET /admin/workplace: every widget of the spec's Workplace in one answer (PRODUCT.md "Workplace"). */
+/** GET /admin/workplace: every widget of the workplace in one answer (docs/product.md "The workplace"). */
 export const WorkplaceData = Type.Object({
   /** Sum of the shops' balances, fen (a shop may owe: it can be negative). */
   balance: Type.Integer(),

@@ -1,5 +1,5 @@
 /**
- * The demo's announcements (issue 13): a handful of notices, activities and news over the demo
+ * The demo's announcements: a handful of notices, activities and news over the demo
  * period, two of them pinned, published by the super admin. Written with the rest of the demo,
  * through the announcements repository, with the content passed through the same sanitizer as
  * a published one.

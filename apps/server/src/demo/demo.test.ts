@@ -177,7 +177,7 @@ describe('the demo business', () => {
     for (const o of orders.filter((x) => x.result === 1))
       cheats.set(`${o.objWechat} ${o.mac}`, (cheats.get(`${o.objWechat} ${o.mac}`) ?? 0) + 1);
     expect([...cheats.values()].filter((n) => n > 1).length).toBeGreaterThan(3);
-    // Target history (issue 17): chat IDs seen on several machines (spoofed MACs) and machines seen under several chat IDs.
+    // Target history: chat IDs seen on several machines (spoofed MACs) and machines seen under several chat IDs.
     const macsOf = new Map<string, Set<string>>();
     const chatIdsOf = new Map<string, Set<string>>();
     for (const o of orders) {

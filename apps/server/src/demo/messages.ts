@@ -1,5 +1,5 @@
 /**
- * The demo's message boxes (issue 14), from the business just written: each shop's recent
+ * The demo's message boxes, from the business just written: each shop's recent
  * orders and recharges as messages (the older ones read), the recent suspicious orders as open
  * todos for the inspectors who recorded them, and, through the reminder job's own code, the
  * subscriptions ending within 7 days or just ended (a message to the shop, a renewal todo to

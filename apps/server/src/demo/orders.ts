@@ -176,7 +176,7 @@ export function demoOrders(
     let result: string;
     if (again !== null) {
       // A target caught before, checked again: mostly on a new MAC (and caught again or not), now and then caught on the same one,
-      // and now and then a new account on the same machine (issue 17: the history shows the machine's other chat IDs).
+      // and now and then a new account on the same machine (the history shows the machine's other chat IDs).
       const sameMac = rng.chance(0.35);
       const newAccount = !sameMac && rng.chance(0.25);
       ifChangedMac = sameMac || newAccount ? 0 : 1;
@@ -224,7 +224,7 @@ export function demoOrders(
 /**
  * One story every demo has, whatever the start time: a target another shop caught cheating in a
  * private record, checked later by shop0001 on a new MAC and found clean. It is what the target
- * history must never leak (issue 17): shop0001 sees its own clean record only, and no repeat
+ * history must never leak: shop0001 sees its own clean record only, and no repeat
  * marker. The random draws above make such a target likely but not certain, so it is planted.
  */
 function privateCatchSeenAgain(

@@ -1,5 +1,5 @@
 /**
- * The demo's public pages (issue 16): published prices per result and a tree of links in the
+ * The demo's public pages: published prices per result and a tree of links in the
  * link store, written once with the rest of the demo business (write.ts), through the
  * dictionaries' repository. Fixed data (nothing random), so every demo database shows the
  * same landing page and link store. An entry whose value the type already has is left as it is.
@@ -10,7 +10,7 @@ import * as dictRepo from '../modules/dicts/dicts.repository.ts';
 
 interface DemoEntry {
   label: string;
-  /** English label (issue 15): the demo's entries are in both languages. */
+  /** English label: the demo's entries are in both languages. */
   labelEn: string;
   value: string;
   remark?: string;

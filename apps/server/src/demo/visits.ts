@@ -1,5 +1,5 @@
 /**
- * The demo's visits (issue 13): a few weeks of page views and client events, written through the
+ * The demo's visits: a few weeks of page views and client events, written through the
  * tracking service's writers so the day counters follow the raw rows exactly as they do for real
  * visits. Staff use the back office (the super admin its dashboards and system screens, the admin
  * and inspectors the order screen, shops their records), anonymous visitors read /, /home and

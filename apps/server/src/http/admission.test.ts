@@ -1,5 +1,5 @@
 /**
- * A busy server still takes new connections (issue 24 §6, decision 0099): the app listening on
+ * A busy server still takes new connections (decision 0099): the app listening on
  * a real port on the demo business, a number of keep-alive clients each asking for the next
  * 200-row order-list page as soon as the last is answered (on SQLite, whose queries run on the
  * server's thread, each costs it milliseconds of CPU), then as many new connections opened at
@@ -7,7 +7,7 @@
  * meanwhile. Node ≥ 20 accepts one connection per turn of the event loop; without the slices a
  * turn serves every busy connection that has a call waiting, so each newcomer waited for a turn's
  * worth of answers more than the one before it (without the slices the 20th waited for 194 and
- * 203 answers in two runs; with 100 of each it is thousands, the timeouts of issue 24). With them
+ * 203 answers in two runs; with 100 of each it is thousands, the timeouts of decision 0099). With them
  * it waits for about the calls queued when it arrived (40 in the same runs).
  */
 import { Agent, request } from 'node:http';

@@ -7,7 +7,7 @@
  * on this thread), runs each of those requests' handlers to the end: with 100 busy connections a
  * turn takes 100 handlers' CPU, half a second to seconds on a loaded machine. A connection opened
  * meanwhile sits in the kernel's accept queue for as many turns as there are connections ahead of
- * it; the 100th waited over 10 s in the 200-connection run of issue 24, and its client timed out
+ * it; the 100th waited over 10 s in the 200-connection run of decision 0099, and its client timed out
  * although the server, once it read the request, answered in 3 ms.
  *
  * Here each request waits for the loop's check phase (setImmediate) before it is handled, and a

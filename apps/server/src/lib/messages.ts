@@ -277,7 +277,7 @@ const enUS = {
   'orderImport.userAmbiguous': '"{name}" is the nickname of {count} users; use the username',
   'orderImport.amount': '"{value}" is not an amount in CNY such as 12.50',
   'orderImport.time': '"{value}" is not a date and time such as 2026-01-02 15:04',
-  // ── workplace and announcements (issue 13) ──
+  // ── workplace and announcements ──
   'announcement.notFound': 'Announcement #{id} does not exist',
   'announcement.titleEmpty': 'Enter a title',
   'announcement.titleTooLong': 'The title is {length} characters long; at most {max} are allowed',
@@ -287,9 +287,9 @@ const enUS = {
   'analysis.date': '"{value}" is not a date such as 2026-01-31',
   'analysis.range': 'The end date {to} is before the start date {from}',
   'analysis.rangeTooLong': 'The range spans {days} days; at most {max} are allowed',
-  // visit statistics and monitor (issue 13)
+  // visit statistics and monitor
   'tracking.rateLimited': 'Too many tracking calls from this client; try again in {seconds} seconds',
-  // ── public pages (issue 16) ──
+  // ── public pages ──
   'public.chatIdShort': 'Enter the whole chat ID: at least {min} characters (the look-up matches exactly, never a prefix)',
   'public.badCode': '“{code}” is not a verification code (8 letters and digits, e.g. K7PM2QXA)',
   'public.noCertificate': 'No such certificate: no public check has the code {code}',
@@ -301,7 +301,7 @@ const enUS = {
   'orderSheet.summary.verifyQr': 'Its QR code: {file}',
   'orderSheet.summary.verifyPrivate': 'The record is private: the certificate page shows it only once it is made public.',
 
-  // ── message box (issue 14) ──
+  // ── message box ──
   'message.notYours': 'Message #{id} is not in your message box; nothing was marked',
   'message.result.0': 'normal',
   'message.result.1': 'cheating',
@@ -330,9 +330,9 @@ const enUS = {
   'account.noLedger': 'Staff accounts have no balance or ledger',
   'account.avatarInvalid': 'The avatar must be an image you uploaded as your own avatar',
   'account.avatarMissing': 'The avatar image was not found: upload it again',
-  // target history (issue 17)
+  // target history
   'history.needTarget': 'Give a chat ID or a MAC address to look up',
-  // switch roles (issue 14, decision 0060)
+  // switch roles (decision 0060)
   'viewAs.superAdminOnly': 'Only a super admin can switch roles',
   'viewAs.alreadyViewing': 'You are already viewing as another role: switch back first',
   'viewAs.shopRequired': 'Choose the shop account to view as',
@@ -342,7 +342,7 @@ const enUS = {
   'viewAs.ended': 'The role you were viewing as is no longer available: you have been switched back',
   'viewAs.ownAccountOnly': 'While viewing as another account, its profile, password and sessions cannot be changed',
   'viewAs.logNote': '[viewing as {role}{account}] ',
-  // the order ZIP's target history (issue 17, decision 0070)
+  // the order ZIP's target history (decision 0070)
   'orderSheet.history.title': 'Target history (before this order)',
   'orderSheet.history.earlier': 'Earlier records of this chat ID',
   'orderSheet.history.none': 'none',
@@ -627,7 +627,7 @@ const zhCN: Record<MessageKey, string> = {
   'orderImport.userAmbiguous': '“{name}”是 {count} 个用户的昵称，请填写用户名',
   'orderImport.amount': '“{value}”不是人民币金额，如 12.50',
   'orderImport.time': '“{value}”不是日期时间，如 2026-01-02 15:04',
-  // ── workplace and announcements (issue 13) ──
+  // ── workplace and announcements ──
   'announcement.notFound': '公告 #{id} 不存在',
   'announcement.titleEmpty': '请输入标题',
   'announcement.titleTooLong': '标题有 {length} 个字符，最多 {max} 个',
@@ -637,9 +637,9 @@ const zhCN: Record<MessageKey, string> = {
   'analysis.date': '“{value}”不是日期，如 2026-01-31',
   'analysis.range': '结束日期 {to} 早于开始日期 {from}',
   'analysis.rangeTooLong': '范围跨越 {days} 天，最多 {max} 天',
-  // visit statistics and monitor (issue 13)
+  // visit statistics and monitor
   'tracking.rateLimited': '此客户端的统计请求过多，请 {seconds} 秒后再试',
-  // ── public pages (issue 16) ──
+  // ── public pages ──
   'public.chatIdShort': '请输入完整的聊天 ID：至少 {min} 个字符（精确匹配，不支持前缀查询）',
   'public.badCode': '“{code}”不是验证码（8 位字母和数字，如 K7PM2QXA）',
   'public.noCertificate': '没有这张证书：没有验证码为 {code} 的公开检测记录',
@@ -651,7 +651,7 @@ const zhCN: Record<MessageKey, string> = {
   'orderSheet.summary.verifyQr': '二维码：{file}',
   'orderSheet.summary.verifyPrivate': '该记录为私密：公开后证书页面才会显示它。',
 
-  // ── message box (issue 14) ──
+  // ── message box ──
   'message.notYours': '消息 #{id} 不在你的消息盒子中，未标记任何消息',
   'message.result.0': '正常',
   'message.result.1': '作弊',
@@ -680,9 +680,9 @@ const zhCN: Record<MessageKey, string> = {
   'account.noLedger': '工作人员账号没有余额和流水',
   'account.avatarInvalid': '头像必须是你本人上传的头像图片',
   'account.avatarMissing': '找不到头像图片，请重新上传',
-  // target history (issue 17)
+  // target history
   'history.needTarget': '请填写要查询的微信号或 MAC 地址',
-  // switch roles (issue 14, decision 0060)
+  // switch roles (decision 0060)
   'viewAs.superAdminOnly': '只有超级管理员可以切换角色',
   'viewAs.alreadyViewing': '正在以其他角色查看：请先切换回来',
   'viewAs.shopRequired': '请选择要查看的店铺账号',
@@ -692,7 +692,7 @@ const zhCN: Record<MessageKey, string> = {
   'viewAs.ended': '所查看的角色已不可用，已切换回来',
   'viewAs.ownAccountOnly': '以其他账号查看时，不能修改该账号的资料、密码和会话',
   'viewAs.logNote': '[以 {role}{account} 身份查看] ',
-  // 订单 ZIP 的目标历史（issue 17，决策 0070）
+  // 订单 ZIP 的目标历史（决策 0070）
   'orderSheet.history.title': '目标历史（本单之前）',
   'orderSheet.history.earlier': '此微信号更早的检测',
   'orderSheet.history.none': '无',

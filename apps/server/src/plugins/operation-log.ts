@@ -105,7 +105,7 @@ function lineOf(content: LogText | string, error: LoggedError | null): { content
 }
 
 /**
- * The operation log (spec §3): every call that changes data is recorded, success or failure,
+ * The operation log: every call that changes data is recorded, success or failure,
  * without the call waiting for it. Each API route that is not a plain read must say how it is
  * logged (`config.log`), or the start fails, like the access rule. The row is written after
  * the answer has gone (onResponse) and never awaited; a failed write is logged, nothing more.

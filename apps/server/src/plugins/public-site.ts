@@ -2,7 +2,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { layoutRoutes, routeTable } from '@clearplay/contract';
 
 /**
- * The public pages for search engines and link previews (issue 16; decisions 0068, 0069): which
+ * The public pages for search engines and link previews (decisions 0068, 0069): which
  * prerendered page answers which address and language, robots.txt and sitemap.xml. Pure
  * functions; apps/server/src/plugins/spa.ts serves them.
  */

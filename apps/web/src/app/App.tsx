@@ -3,7 +3,7 @@ import { configureApiClient } from '../lib/api-client.ts';
 import { AppProviders } from './providers.tsx';
 import { router } from './router.tsx';
 
-// The API client's navigation hooks (spec §8): 401 -> root path; Re-Login -> logout + reload.
+// The API client's navigation hooks (docs/product.md "The back office"): 401 -> root path; Re-Login -> logout + reload.
 configureApiClient({
   goToRoot: () => void router.navigate('/'),
   relogin: async () => {

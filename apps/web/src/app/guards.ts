@@ -15,7 +15,7 @@ import { getToken, isLoggedIn } from '../lib/storage.ts';
 import { logout } from './session.ts';
 
 /**
- * The route guards of spec §4–§5, run as the loader of every screen route before it renders.
+ * The route guards (docs/product.md "The back office"), run as the loader of every screen route before it renders.
  *
  * 1. Login guard: a route that needs login, without a token -> /login?redirect=<route name>
  *    &<original query>. With a token, the user info is loaded once (cached for the session);
@@ -63,7 +63,7 @@ export function prefetchUser(): void {
   if (userStore.get() === null) void queryClient.prefetchQuery(userInfoQueryOptions());
 }
 
-/** The server menu's route names (spec §5), loaded once per session while the setting is on. */
+/** The server menu's route names, loaded once per session while the setting is on. */
 async function ensureServerMenuNames(): Promise<Set<string>> {
   const known = appStore.get().serverMenu;
   if (known) return serverMenuNames(known);

@@ -8,7 +8,7 @@ import { clearServerMenu } from '../lib/settings.ts';
 import { tabStore } from './layout/tab-store.ts';
 
 /**
- * Switch roles (issue 14, decision 0060), client side. The view lives on the server's session,
+ * Switch roles (decision 0060), client side. The view lives on the server's session,
  * so after a switch (either way) the page is loaded afresh at the role's home: the user info,
  * server menu, dictionaries and every cached answer are fetched again as the new role, and no
  * screen, tab or cached row of the previous role is left showing.

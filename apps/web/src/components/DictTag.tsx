@@ -35,7 +35,7 @@ export function findDictEntry(entries: readonly DictData[], value: unknown): Dic
 
 /**
  * A dictionary value rendered as the entry's tag, coloured by its listClass, read from the
- * dictionary store (spec §3). A value the dictionary does not know shows as it is.
+ * dictionary store. A value the dictionary does not know shows as it is.
  *
  *   <DictTag type="common_status" value={user.status} />
  */

@@ -3,7 +3,7 @@ import { Alert, App, Form, Modal, type FormInstance, type FormProps } from 'antd
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api-client.ts';
 
-/** `{field, message}` from a failed answer's data (spec §5 validation, the contract's ErrorData). */
+/** `{field, message}` from a failed answer's data (the contract's ErrorData). */
 export interface ServerFieldError {
   field: string;
   message: string;

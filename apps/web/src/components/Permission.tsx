@@ -9,7 +9,7 @@ export function hasRole(roles: readonly string[], role: string | null | undefine
   return roles.length === 0 || (!!role && roles.includes(role));
 }
 
-/** What a guarded element needs: any one of these permission strings, or (spec §6) one of these role names. */
+/** What a guarded element needs: any one of these permission strings, or one of these role names. */
 export type Visibility = { permissions: readonly PermissionString[]; roles?: never } | { roles: readonly string[]; permissions?: never };
 
 /**
@@ -18,7 +18,7 @@ export type Visibility = { permissions: readonly PermissionString[]; roles?: nev
  *   <Permission permissions={['user:create']}><Button>New user</Button></Permission>
  *
  * Buttons are gated by permission strings (what the server checks on the call; any one of
- * the list will do). The spec's form by role names stays available (spec §5–§6: `roles` must
+ * the list will do). The specification's form by role names stays available (`roles` must
  * be an array, else Error('need roles!'); an empty list shows to everyone), but the screens
  * use permissions: routes keep the role rule, buttons follow the role's permissions.
  *

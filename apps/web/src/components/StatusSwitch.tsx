@@ -22,7 +22,7 @@ export interface StatusSwitchProps {
 }
 
 /**
- * The enable/disable toggle of spec §4: calls the server, shows the success or failure
+ * The enable/disable toggle: calls the server, shows the success or failure
  * message, and spins while the call runs. The value follows the row once the list reloads.
  */
 export function StatusSwitch({

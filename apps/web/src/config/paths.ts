@@ -75,7 +75,7 @@ export const canAccess = (route: AppRoute, role: string | null | undefined): boo
 
 /**
  * Menu entries for a role, ordered; groups without a visible child disappear. `allowed` narrows
- * the screens further (the server menu, spec §5).
+ * the screens further (the server menu).
  */
 export const menuRoutes = (role: string | null | undefined, allowed?: (route: AppRoute) => boolean): AppRoute[] =>
   menuRoutesOf(routes, role, allowed);

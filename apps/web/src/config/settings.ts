@@ -1,11 +1,11 @@
 /**
- * App settings (spec §3) and their defaults. The live values are in lib/settings.ts, which
+ * App settings (docs/product.md "The back office") and their defaults. The live values are in lib/settings.ts, which
  * saves PERSISTED_SETTINGS per browser (local storage); public/boot.js restores the theme, the
  * colour-weak filter and the theme colour's shades before the first paint.
  */
 export interface AppSettings {
   theme: 'light' | 'dark';
-  /** Colour-weak mode: an 80% invert filter on the page (spec §4, §9). */
+  /** Colour-weak mode: an 80% invert filter on the page. */
   colorWeak: boolean;
   navbar: boolean;
   menu: boolean;
@@ -13,7 +13,7 @@ export interface AppSettings {
   hideMenu: boolean;
   menuCollapse: boolean;
   footer: boolean;
-  /** Primary colour; antd derives its 10 shades from it (spec §9). */
+  /** Primary colour; antd derives its 10 shades from it. */
   themeColor: string;
   /** Side menu width in px. */
   menuWidth: number;

@@ -5,7 +5,7 @@ import { getToken } from './storage.ts';
 import { showSessionEndedDialog, toastError } from './feedback.ts';
 
 /**
- * The one API client (spec §7–§8). Every call goes to /api with the bearer token and the
+ * The one API client (docs/product.md "The back office"). Every call goes to /api with the bearer token and the
  * current language, reads the `{status, msg, data}` envelope whatever the HTTP status is,
  * and applies the error catalogue:
  *

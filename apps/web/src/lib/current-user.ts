@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@clearplay/contract';
 import { createStore, useStore } from './store.ts';
 
-/** The logged-in user (spec §3 "Current user"), set by the route guard once user info loads. */
+/** The logged-in user (the "current user"), set by the route guard once user info loads. */
 export const userStore = createStore<CurrentUser | null>(null);
 
 export const useCurrentUser = (): CurrentUser | null => useStore(userStore);

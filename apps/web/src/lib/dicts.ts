@@ -8,7 +8,7 @@ import { queryClient } from './query-client.ts';
 import { isLoggedIn } from './storage.ts';
 
 /**
- * The dictionary store of spec §3: enabled dictionary data keyed by type code, flat
+ * The dictionary store: enabled dictionary data keyed by type code, flat
  * (dictData) and as trees (dictDataTree). Loaded once after user info, dropped on logout.
  * The query cache is the store; these helpers are its API.
  */

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 
 /**
  * The one query client. No automatic retries and no refetch on focus: every failed call
- * already shows its error toast (spec §8), and a retry would show it again.
+ * already shows its error toast, and a retry would show it again.
  */
 export const queryClient = new QueryClient({
   defaultOptions: {

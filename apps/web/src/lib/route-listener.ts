@@ -1,6 +1,6 @@
 /**
  * Route-change listeners (the tab bar, later the visit tracking). The router feeds every
- * finished navigation in; logout removes every listener (spec §4).
+ * finished navigation in; logout removes every listener (docs/product.md "The back office").
  */
 export interface RouteChange {
   /** Route-table name of the screen shown. */

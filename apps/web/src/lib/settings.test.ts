@@ -17,7 +17,7 @@ async function withSaved(saved: Record<string, string>) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('saved settings', () => {
-  it('restores every saved setting of spec §3 that has the right type', async () => {
+  it('restores every saved setting that has the right type', async () => {
     const saved = {
       theme: 'dark',
       colorWeak: true,

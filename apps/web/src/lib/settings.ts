@@ -15,7 +15,7 @@ import { applyPalette, colorWeakFilter } from './theme.ts';
 /** One item of the server menu (POST /api/menu): a route name, its path and title, maybe children. */
 export type ServerMenuItem = MenuItem;
 
-/** The settings of spec §3 plus the "serverMenu list" (filled while menuFromServer is on). */
+/** The app settings plus the "serverMenu list" (filled while menuFromServer is on). */
 export interface AppState extends AppSettings {
   serverMenu: ServerMenuItem[] | null;
 }
@@ -59,7 +59,7 @@ export const appStore = createStore<AppState>(initialState());
 
 export const useAppState = <S>(select: (state: AppState) => S): S => useStore(appStore, select);
 
-/** The settings worth keeping across reloads (spec §3 minus device and the server's list). */
+/** The settings worth keeping across reloads (all but the device and the server's list). */
 export function persistedSettings(state: AppSettings = appStore.get()): PersistedSettings {
   return Object.fromEntries(PERSISTED_SETTINGS.map((key) => [key, state[key]])) as PersistedSettings;
 }
@@ -97,7 +97,7 @@ export function setTheme(theme: AppSettings['theme']): void {
   updateSettings({ theme });
 }
 
-/** "Reset": the defaults of spec §3 (the device stays what the window says). */
+/** "Reset": the defaults (the device stays what the window says). */
 export function resetSettings(): void {
   appStore.set((prev) => ({ ...prev, ...DEFAULT_SETTINGS, device: prev.device, serverMenu: null }));
 }

@@ -9,7 +9,7 @@ export const StorageKey = {
   LOCALE: 'locale',
   /** light or dark. */
   THEME: 'theme',
-  /** The app settings of spec §3 as JSON (lib/settings.ts); boot.js reads colorWeak. */
+  /** The app settings as JSON (lib/settings.ts); boot.js reads colorWeak. */
   SETTINGS: 'settings',
   /** The theme colour's 10 shades for light and dark as JSON (lib/theme.ts); boot.js sets them. */
   PALETTE: 'theme-palette',

@@ -57,7 +57,7 @@ export function applyPalette(color: string, theme: AppSettings['theme']): void {
 }
 
 /**
- * The antd theme for the settings (spec §9): dark algorithm, and the theme colour's 10 shades on
+ * The antd theme for the settings: dark algorithm, and the theme colour's 10 shades on
  * antd's primary tokens (background, border, hover, base, active, text), the same shades as the
  * app's CSS variables.
  */

@@ -114,7 +114,7 @@ const enUS: Messages = {
 
   'redirect.text': 'Redirecting…',
 
-  // ---- layout (issue 15): exception pages and their menu ----
+  // ---- layout: exception pages and their menu ----
   'menu.exception': 'Exceptions',
   'menu.exception.403': '403',
   'menu.exception.404': '404',
@@ -125,7 +125,7 @@ const enUS: Messages = {
   'exception.500.text': 'Sorry, something went wrong. Reload to try again; if it persists, tell your administrator.',
   'exception.reload': 'Reload',
 
-  // ---- pages (issue 15): the order form page, the order profile page and the result pages ----
+  // ---- pages: the order form page, the order profile page and the result pages ----
   'menu.form': 'Forms',
   'menu.form.order': 'Record an order',
   'menu.profile': 'Profiles',

@@ -113,7 +113,7 @@ const zhCN = {
 
   'redirect.text': '正在跳转…',
 
-  // ---- layout (issue 15): exception pages and their menu ----
+  // ---- layout: exception pages and their menu ----
   'menu.exception': '异常页',
   'menu.exception.403': '403',
   'menu.exception.404': '404',
@@ -124,7 +124,7 @@ const zhCN = {
   'exception.500.text': '抱歉，出错了。请刷新重试；问题仍在时请联系管理员。',
   'exception.reload': '刷新',
 
-  // ---- pages (issue 15): the order form page, the order profile page and the result pages ----
+  // ---- pages: the order form page, the order profile page and the result pages ----
   'menu.form': '表单页',
   'menu.form.order': '录入检测订单',
   'menu.profile': '详情页',

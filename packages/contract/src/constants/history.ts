@@ -1,4 +1,4 @@
-/** Target history (issue 17, decision 0059): bounds of the answer and the "changed MAC" proposal rule. */
+/** Target history (decision 0059): bounds of the answer and the "changed MAC" proposal rule. */
 
 /** Records per list (same chat ID, same machine under other chat IDs): the latest ones. */
 export const HISTORY_LIST_MAX = 50;

@@ -1,4 +1,4 @@
-/** The message box's kinds (PRODUCT.md "Message box"): the popover's tabs, in order. */
+/** The message box's kinds (docs/product.md "Messages"): the popover's tabs, in order. */
 export const MESSAGE_KINDS = ['message', 'notice', 'todo'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -1,4 +1,4 @@
-/** Which user price each result charges (PRODUCT.md "Orders"). */
+/** Which user price each result charges (docs/product.md "Money"). */
 export const PRICE_FIELD_OF_RESULT = {
   0: 'defaultPrice',
   1: 'defaultPriceCheat',

@@ -47,7 +47,7 @@ export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_TREE.flatMap((g
 
 export const isPermission = (value: string): value is Permission => (ALL_PERMISSIONS as readonly string[]).includes(value);
 
-/** The permissions each seeded role starts with (PRODUCT.md "People and roles"). */
+/** The permissions each seeded role starts with (docs/product.md "People and what each may do"). */
 export const SEEDED_ROLE_PERMISSIONS: Record<'super_admin' | 'admin' | 'inspector' | 'shop', readonly Permission[]> = {
   super_admin: ALL_PERMISSIONS,
   admin: [

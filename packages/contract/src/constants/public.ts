@@ -1,5 +1,5 @@
 /**
- * The public pages (issue 16; decisions 0048–0051): limits and dictionary codes the server
+ * The public pages (decisions 0048–0051): limits and dictionary codes the server
  * and the web app share.
  */
 

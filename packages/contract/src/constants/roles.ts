@@ -1,4 +1,4 @@
-/** The roles seeded on first start (PRODUCT.md). Route guards compare role names. */
+/** The roles seeded on first start (docs/product.md "People and what each may do"). Route guards compare role names. */
 export const RoleName = {
   SUPER_ADMIN: 'super_admin',
   ADMIN: 'admin',

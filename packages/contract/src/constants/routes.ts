@@ -4,7 +4,7 @@ import { RoleName } from './roles.ts';
  * THE route table, as plain data shared by the web and the server: names, paths, title keys,
  * roles and menu placement. The web (apps/web/src/config/paths.ts) builds its router, side
  * menu, breadcrumbs, tabs, document titles and guards from it; the server (modules/menu) builds
- * the server menu of spec §4 (POST /api/menu) from the same entries and the same role rule, so
+ * the server menu (POST /api/menu) from the same entries and the same role rule, so
  * the two cannot disagree. Decision 0054.
  *
  * A new screen: its name in RouteNames, its entry below (an object of the same shape as the
@@ -17,7 +17,7 @@ export type MenuIcon = 'dashboard' | 'order' | 'system' | 'visualization' | 'exc
 export interface RouteMeta<L extends string = string> {
   /** Translation key of the title (menu, breadcrumb, tab, document title). */
   locale: L;
-  /** Needs a logged-in user (spec §5: only index, home, linkstore, verify and login are public). */
+  /** Needs a logged-in user (only index, home, linkstore, verify and login are public). */
   requiresAuth: boolean;
   /** Role names allowed; '*' = every logged-in role. Unset on a group = its children decide. */
   roles?: readonly string[];
@@ -74,7 +74,7 @@ export type ScreenName = (typeof RouteNames)[keyof typeof RouteNames];
 
 const SUPER_ADMIN_ONLY = [RoleName.SUPER_ADMIN] as const;
 const ANY_ROLE = ['*'] as const;
-/** The roles that record orders (PRODUCT.md "People and roles"): the order form and its result pages. */
+/** The roles that record orders (docs/product.md "People and what each may do"): the order form and its result pages. */
 const ORDER_WRITERS = [RoleName.SUPER_ADMIN, RoleName.ADMIN, RoleName.INSPECTOR] as const;
 
 export const routeTable: RouteDef[] = [
@@ -178,7 +178,7 @@ export const routeTable: RouteDef[] = [
         ],
       },
       {
-        // Server-menu "exception" (PRODUCT.md): the 403/404/500 pages the router's error boundary shows.
+        // Server-menu "exception" (docs/product.md "The back office"): the 403/404/500 pages the router's error boundary shows.
         name: 'exception',
         path: '/exception',
         meta: { locale: 'menu.exception', requiresAuth: true, icon: 'exception', order: 4 },
@@ -224,7 +224,7 @@ export const routeTable: RouteDef[] = [
         meta: { locale: 'route.redirect', requiresAuth: true, roles: ANY_ROLE, hideInMenu: true, hideInTabBar: true },
       },
       {
-        // Server-menu "form" (PRODUCT.md): the full-page order form. Decision 0064.
+        // Server-menu "form" (docs/product.md "The back office"): the full-page order form. Decision 0064.
         name: 'form',
         path: '/form',
         meta: { locale: 'menu.form', requiresAuth: true, icon: 'form', order: 1.5 },
@@ -292,7 +292,7 @@ const byOrder = (a: RouteDef, b: RouteDef) => (a.meta.order ?? 0) - (b.meta.orde
 
 /**
  * Menu entries of a table for a role, ordered; groups without a visible child disappear.
- * `allowed` narrows the screens further (the web passes the server menu, spec §5).
+ * `allowed` narrows the screens further (the web passes the server menu).
  */
 export function menuRoutesOf<R extends RouteDef>(
   table: readonly R[],

@@ -1,6 +1,6 @@
 /**
- * Body status codes. 200 means ok (spec §7); the 5000x codes are the session errors of
- * spec §4/§8 that open the "You have been logged out" dialog.
+ * Body status codes. 200 means ok; the 5000x codes are the session errors
+ * (docs/product.md "The back office") that open the "You have been logged out" dialog.
  */
 export const Status = {
   OK: 200,
@@ -21,7 +21,7 @@ export const Status = {
 } as const;
 export type StatusCode = (typeof Status)[keyof typeof Status];
 
-/** The statuses that end a session on the client (spec §4). */
+/** The statuses that end a session on the client. */
 export const SESSION_ENDED_STATUSES: readonly number[] = [Status.TOKEN_ILLEGAL, Status.TOKEN_REVOKED, Status.TOKEN_EXPIRED];
 
 /** The shape of every answer (the schema builder is `Envelope` in envelope.ts). */

@@ -1,5 +1,5 @@
 /**
- * The client events the app sends (`POST /api/analytics/event`, spec §7 "Tracking"), counted by
+ * The client events the app sends (`POST /api/analytics/event`), counted by
  * name on the visit statistics' "top events". One list: the screens send these names and the demo
  * seeder writes the same, so the figures of a first start read like the real ones.
  */

@@ -1,4 +1,4 @@
-/** Workplace and announcements (issue 13): plain values shared by the server and the web app. */
+/** Workplace and announcements: plain values shared by the server and the web app. */
 
 /** The business's time zone: the workplace's days and months (decision 0041). */
 export const BUSINESS_TIME_ZONE = 'Asia/Shanghai';
@@ -17,7 +17,7 @@ export const RENEWAL_PAST_DAYS = 30;
 /** The workplace's daily series covers this many business days, today included. */
 export const WORKPLACE_SERIES_DAYS = 30;
 
-/** The quick operations (spec §2 Workplace shortcuts), each shown to whom holds its permission. */
+/** The quick operations (the workplace's shortcuts), each shown to whom holds its permission. */
 export const QUICK_OPERATIONS = [
   { key: 'order', path: '/order/inspect', permission: 'order:view' },
   { key: 'user', path: '/system/user', permission: 'user:view' },

@@ -21,7 +21,7 @@ import { isIssuedKey } from '../uploads/keys.ts';
 import * as repo from './account.repository.ts';
 
 /**
- * The signed-in user's own account (issue 14, decision 0053): the user centre (profile, own
+ * The signed-in user's own account (decision 0053): the user centre (profile, own
  * sign-ins and sessions, a shop's subscription and ledger, read-only) and the settings
  * (nickname, chat ID, phone, avatar, language; password with the current one). Everything acts
  * on the session's user; nothing here takes a user id from the request.

@@ -14,7 +14,7 @@ import {
 import { pngBytes } from '../uploads/test-support.ts';
 
 /**
- * The signed-in user's own account through HTTP (issue 14): profile and its edits (nickname,
+ * The signed-in user's own account through HTTP: profile and its edits (nickname,
  * chat ID, phone, avatar, language), the password change that ends every other session but
  * this one, own sign-ins and sessions, "sign out other sessions", a shop's own ledger.
  */

@@ -7,7 +7,7 @@ import { publicFilesBase } from '../uploads/uploads.service.ts';
 import * as announcements from './announcements.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Announcements (spec §7): every signed-in user reads them, publishing and deleting need their permissions. */
+/** Announcements: every signed-in user reads them, publishing and deleting need their permissions. */
 const announcementRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   const rules = { imageBases: [publicFilesBase(config.uploads)] };
 

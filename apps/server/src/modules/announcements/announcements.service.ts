@@ -18,7 +18,7 @@ import * as messages from '../messages/messages.service.ts';
 import * as repo from './announcements.repository.ts';
 
 /**
- * Announcements (spec §3 Announcement, issue 13; decision 0042): notices, activities and news
+ * Announcements (docs/product.md "Messages"; decision 0042): notices, activities and news
  * that every signed-in user reads on the workplace and in the message box. The content is rich
  * text cleaned by announcements.sanitize.ts before it is stored.
  */

@@ -4,7 +4,7 @@ import { call, createTestContext, fieldOf, loginAs, type LoggedIn, type TestCont
 import { ownImageUrl, sanitizeAnnouncementHtml } from './announcements.sanitize.ts';
 
 /**
- * Announcements (issue 13): publishing needs its permission, the list is pinned first then
+ * Announcements: publishing needs its permission, the list is pinned first then
  * newest, unknown ids are a clear 404, and the content is cleaned against real XSS payloads
  * (OWASP XSS filter evasion cheat sheet style) before it is stored.
  */

@@ -135,7 +135,7 @@ export async function recentFailureTimes(db: Db, username: string, ip: string, s
   return rows.map((r) => Number(r.createdAt));
 }
 
-// ── a user's own sessions and sign-ins (user centre, issue 14); not on the session check's path ──
+// ── a user's own sessions and sign-ins (user centre); not on the session check's path ──
 
 /** Revokes every live session of a user but `keep`; returns how many. */
 export async function revokeOtherSessionsOfUser(db: Db, userId: number, keep: number, reason: RevokeReason, at: number): Promise<number> {

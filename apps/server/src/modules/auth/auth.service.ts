@@ -339,7 +339,7 @@ function sessionUser(db: Db, row: SessionRow | undefined): AuthUser | Promise<Au
   return row.viewRole === null ? real : viewedAs(db, real, row.viewRole, row.viewUserId);
 }
 
-// ── switch roles (issue 14, decision 0060): the viewed principal; starting and ending a view is modules/view-as ──
+// ── switch roles (decision 0060): the viewed principal; starting and ending a view is modules/view-as ──
 
 /**
  * The principal of a session that views the app as another role: the viewed role's permissions
@@ -398,13 +398,13 @@ export function revokeUserSessions(db: Db, userId: number, reason: Exclude<Revok
   return repo.revokeSessionsOfUser(db, userId, reason, at);
 }
 
-/** The Current user of spec §3 for a request's user. */
+/** The current user (the user-info answer: the user, their role and its permissions) for a request's user. */
 export function currentUser(user: AuthUser): CurrentUser {
   const { sessionId: _sessionId, ...current } = user;
   return current;
 }
 
-// ── the user's own sessions and sign-ins (user centre, issue 14); the session check above is untouched ──
+// ── the user's own sessions and sign-ins (user centre); the session check above is untouched ──
 
 /** Ends every session of the user but `keepSessionId` (the caller's own); answers how many. */
 export const revokeOtherSessions = (

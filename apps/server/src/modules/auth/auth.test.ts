@@ -133,7 +133,7 @@ describe('POST /api/admin/user/login', () => {
 });
 
 describe('GET /api/admin/user/info', () => {
-  it('answers the current user of spec §3 without secrets', async () => {
+  it('answers the current user without secrets', async () => {
     const me = await loginAs(ctx, 'inspector');
     const res = await info(me.headers.authorization);
     expect(res.statusCode).toBe(200);

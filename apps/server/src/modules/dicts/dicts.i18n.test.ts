@@ -5,7 +5,7 @@ import { DICTIONARIES } from '../../db/seed.ts';
 import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 
 /**
- * Dictionaries in both languages (issue 15, decision 0066): migration 0013's English text for
+ * Dictionaries in both languages (decision 0066): migration 0013's English text for
  * the entries seeded before it, the seed in both languages, both labels through the admin
  * calls, and the public pages' labels in the caller's language.
  */

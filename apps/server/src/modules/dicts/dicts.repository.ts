@@ -16,7 +16,7 @@ export const listEnabledData = (db: Db) =>
     .orderBy('dictData.id')
     .execute();
 
-// ── administration (issue 3) ──
+// ── administration ──
 
 export interface TypeFilter {
   code?: string;

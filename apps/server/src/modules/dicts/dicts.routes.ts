@@ -6,7 +6,7 @@ import type { RouteDeps } from '../../http/route-context.ts';
 import * as dicts from './dicts.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Dictionaries (spec §3, §7): the store every session loads, and the admin screen's calls. */
+/** Dictionaries: the store every session loads, and the admin screen's calls. */
 const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.all, async () => ok(await dicts.getDictStore(db)));
 

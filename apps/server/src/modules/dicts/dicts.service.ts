@@ -77,7 +77,7 @@ export async function getDictStore(db: Db): Promise<DictStore> {
   return { dictData, dictDataTree };
 }
 
-// ── administration (issue 3) ──
+// ── administration ──
 
 /** The dictionaries the product itself reads (seeded): their codes cannot change and they cannot be deleted. */
 export const BUILT_IN_TYPES: ReadonlySet<string> = new Set(DICTIONARIES.map((d) => d.code));
@@ -244,7 +244,7 @@ export function isHttpUrl(text: string): boolean {
 /** Whole fen, at most ¥1,000,000. */
 const PRICE_FEN = /^(0|[1-9]\d{0,7})$/;
 
-/** Types whose values the public pages read have a shape (issue 16): links are http(s) URLs, prices whole fen. */
+/** Types whose values the public pages read have a shape: links are http(s) URLs, prices whole fen. */
 function assertTypedValue(typeCode: string, value: string): void {
   if (typeCode === LINKSTORE_DICT && !isHttpUrl(value)) throw new FieldAppError(400, 'value', 'dict.linkUrl', { value });
   if (typeCode === PUBLIC_PRICE_DICT && !PRICE_FEN.test(value)) throw new FieldAppError(400, 'value', 'dict.priceFen', { value });

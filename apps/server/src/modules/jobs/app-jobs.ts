@@ -14,7 +14,7 @@ import { startJobs, type Job, type JobLogger, type JobRunner } from './scheduler
 export const REMINDER_JOB = 'subscription-reminders';
 
 /**
- * Subscription reminders (issue 14): shops whose service ends within 7 days or has ended, and
+ * Subscription reminders: shops whose service ends within 7 days or has ended, and
  * the staff's renewal todos. Written once per shop and end (dedupe keys), however often it runs.
  */
 export const reminderJob = (db: Db, log?: JobLogger): Job => ({

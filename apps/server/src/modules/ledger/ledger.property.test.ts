@@ -7,7 +7,7 @@ import { call, createUser, createTestContext, loginAs, type LoggedIn, type TestC
 import { editBody } from '../../test/orders.ts';
 
 /**
- * The ledger invariant (PRODUCT.md "Money"), checked over long random sequences of real HTTP
+ * The ledger invariant (docs/product.md "Money"), checked over long random sequences of real HTTP
  * calls: creates, edits (result, amount, client, public flag), deletes of one or several
  * orders (some with a missing id, which must change nothing), recharges, and orders moved to
  * older days. After every sequence, for every shop of the run:

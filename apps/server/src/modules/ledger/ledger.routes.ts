@@ -6,7 +6,7 @@ import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.t
 import * as ledger from './ledger.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Shop balances (PRODUCT.md "Money"): recharges recorded by staff and each shop's ledger. */
+/** Shop balances (docs/product.md "Money"): recharges recorded by staff and each shop's ledger. */
 const ledgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.recharge, async (request) => {
     const { entry, balance, username } = await ledger.recharge(db, request.body, operatorOf(request));

@@ -10,7 +10,7 @@ import { recharged } from '../messages/messages.service.ts';
 import * as repo from './ledger.repository.ts';
 
 /**
- * A shop's ledger (PRODUCT.md "Money"): recharges recorded by staff, a charge for each order,
+ * A shop's ledger (docs/product.md "Money"): recharges recorded by staff, a charge for each order,
  * adjustments when an order's amount changes, reversals when an order is deleted. The
  * balance on the user row is the sum of the ledger: it changes only here, together with an
  * entry, inside the caller's transaction.

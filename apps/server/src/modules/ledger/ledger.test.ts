@@ -4,7 +4,7 @@ import { call, createUser, createTestContext, loginAs, type LoggedIn, type TestC
 import { orderBody } from '../../test/orders.ts';
 
 /**
- * Shop balances through the HTTP boundary (PRODUCT.md "Money"): recharges, the ledger page
+ * Shop balances through the HTTP boundary (docs/product.md "Money"): recharges, the ledger page
  * with its running balance, and the user delete that a ledger or an order forbids.
  */
 

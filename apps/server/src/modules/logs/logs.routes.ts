@@ -5,7 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { getLog, listLogs } from './logs.service.ts';
 
-/** Operation log (spec §3, §7): the list with its filters, and one entry in full. */
+/** Operation log: the list with its filters, and one entry in full. */
 const logRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.list, async (request) => ok(await listLogs(db, request.query, localeOf(request))));
 

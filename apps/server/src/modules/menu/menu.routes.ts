@@ -5,7 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { requireUser, type RouteDeps } from '../../http/route-context.ts';
 import { menuFor } from './menu.service.ts';
 
-/** Spec §7 `POST /menu`: the server menu (settings drawer "menu from server", spec §4). */
+/** `POST /menu`: the server menu (settings drawer "menu from server"; docs/product.md "The back office"). */
 const menuRoutes: FastifyPluginAsync<RouteDeps> = async (app) => {
   route(app, api.menu, async (request) => ok(menuFor(requireUser(request))));
 };

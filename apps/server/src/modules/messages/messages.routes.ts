@@ -6,7 +6,7 @@ import { localeOf, requireUser, type RouteDeps } from '../../http/route-context.
 import * as messages from './messages.service.ts';
 
 /**
- * The message box (spec §2): every signed-in user reads and marks only their own items.
+ * The message box (docs/product.md "Messages"): every signed-in user reads and marks only their own items.
  * Marking read is not an operation-log line (it changes only the caller's own box, many
  * times a day).
  */

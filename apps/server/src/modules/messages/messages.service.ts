@@ -19,13 +19,13 @@ import { DAY_MS, nowMs, toIso, toIsoOrNull } from '../../lib/time.ts';
 import * as repo from './messages.repository.ts';
 
 /**
- * The message box (PRODUCT.md "Message box", decision 0052). Other modules call the event
+ * The message box (docs/product.md "Messages", decision 0052). Other modules call the event
  * functions below INSIDE their own write transaction (pass the trx), so a message exists
  * exactly when its event does. Rows store an event code and its parameters; the text is told
  * in the reader's language when the box is read (render), as ledger remarks are (0022).
  */
 
-/** The result of an order as a message parameter (the detection results, spec §3 Order). */
+/** The result of an order as a message parameter (the detection results: docs/product.md "The business"). */
 const SUSPICIOUS = 3;
 
 /** A subscription ending within this long gets its reminder (the user list's "expiring"). */

@@ -11,7 +11,7 @@ import { writeTransaction } from '../../db/dialect.ts';
 import { notifyAll, sendSubscriptionReminders } from './messages.service.ts';
 
 /**
- * The message box through the HTTP boundary (issue 14): each event writes the right item to the
+ * The message box through the HTTP boundary: each event writes the right item to the
  * right recipients and no one else, in the reader's language; todos close when their work is
  * done; a user reads and marks only their own; the reminder job never repeats; the poll's ETag.
  */

@@ -5,7 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { localeOf, type RouteDeps } from '../../http/route-context.ts';
 import { monitorData } from './monitor.service.ts';
 
-/** The monitor screen's one call (issue 13): read-only, refreshed every 30 s by the screen, so not logged. */
+/** The monitor screen's one call: read-only, refreshed every 30 s by the screen, so not logged. */
 const monitorRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.overview, async (request) => ok(await monitorData(db, undefined, localeOf(request))));
 };

@@ -30,9 +30,9 @@ export interface OrderFilter {
   /** created_at bounds, inclusive. */
   start?: number;
   end?: number;
-  /** A shop's view: its own orders and every public one (PRODUCT.md). */
+  /** A shop's view: its own orders and every public one (docs/product.md "Visibility of orders"). */
   visibleTo?: number;
-  /** Repeat targets only: an earlier cheating record under the chat ID, as the reader sees it (issue 17). */
+  /** Repeat targets only: an earlier cheating record under the chat ID, as the reader sees it. */
   repeatOnly?: RepeatFilter;
 }
 

@@ -4,13 +4,13 @@ import { route } from '../../http/endpoint.ts';
 import { ok } from '../../lib/envelope.ts';
 import { localeOf, operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import { createEvidenceUrls } from '../uploads/uploads.service.ts';
-import { changedMacNote, markRepeatTargets } from './orders.history.ts';
+import { changedMacNote, markRepeatTargets } from './history/orders.history.ts';
 import { withSignedImages } from './orders.images.ts';
-import { orderProfile } from './orders.profile.ts';
+import { orderProfile } from './profile/orders.profile.ts';
 import * as orders from './orders.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Detection orders (spec §3 Order; PRODUCT.md "Orders"). Import, export and download: orders.files.routes.ts. */
+/** Detection orders (docs/product.md "Orders"). Import, export and download: files/orders.files.routes.ts. */
 const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   // Evidence goes out signed for a short while, to the callers who may see the order (decision 0082).
   const urls = await createEvidenceUrls(config);

@@ -1,5 +1,5 @@
 /**
- * The rules of an order (spec §5, PRODUCT.md "Orders" and "People and roles"): who sees and
+ * The rules of an order (docs/product.md "Orders", "People and what each may do" and "The back office"): who sees and
  * does what, the price of a result, and the checks every created, edited or imported order
  * goes through. Pure functions; orders.service.ts loads what they look things up in.
  */
@@ -21,7 +21,7 @@ import { DAY_MS } from '../../lib/time.ts';
 import type { PartyRow } from './orders.repository.ts';
 import { stripSignature } from '../uploads/uploads.service.ts';
 
-// ── who sees and does what (PRODUCT.md "People and roles") ──
+// ── who sees and does what (docs/product.md "People and what each may do") ──
 
 const has = (op: Operator, permission: string) => op.permissions.includes(permission);
 /** Staff see every order in full; a shop sees its own in full and other shops' public ones reduced. */
@@ -41,7 +41,7 @@ export const priceFor = (
 export const displayName = (nickname: string | null, username: string | null): string =>
   nickname !== null && nickname.trim() !== '' ? nickname : (username ?? '');
 
-// ── the checks of spec §5 and PRODUCT.md ──
+// ── the checks of an order (docs/product.md "Orders" and "The back office") ──
 
 /**
  * What a person enters, from the API or one import row: the create body with the install
@@ -99,7 +99,7 @@ const required = (value: string, field: keyof typeof ORDER_TEXT_MAX, issues: Iss
 };
 
 /**
- * Checks one order against spec §5 and the product's rules; every problem is reported (an
+ * Checks one order against its required fields and the product's rules; every problem is reported (an
  * import lists them all). Values are normalised: trimmed text, MAC in its normal form, the
  * amount from the client's price unless the operator may override it.
  */

@@ -36,7 +36,7 @@ import {
 import type { LogPart } from '../../lib/log-text.ts';
 
 /**
- * Detection orders (spec §3 Order, PRODUCT.md "Orders" and "Money"): who sees which order,
+ * Detection orders (docs/product.md "Orders" and "Money"): who sees which order,
  * the list and its counts, and the writes that keep each shop's balance equal to the sum of
  * its ledger. The rules and checks themselves are in orders.rules.ts.
  */
@@ -271,7 +271,7 @@ export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): 
   return orderDetail(db, id, op);
 }
 
-/** An order the operator may change: inspectors only their own (PRODUCT.md). */
+/** An order the operator may change: inspectors only their own (docs/product.md "People and what each may do"). */
 async function editable(db: Db, id: number, op: Operator): Promise<OrderRow> {
   const row = await repo.findRowForUpdate(db, id);
   if (row === undefined || (!seesAll(op) && row.userId !== op.id && row.ifPublic !== 1)) throw new AppError(404, 'order.notFound', { id });

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * A target's normalized chat ID (issue 17, decision 0059): lower(obj_wechat), indexed by
+ * A target's normalized chat ID (decision 0059): lower(obj_wechat), indexed by
  * migration 0010 as (lower(obj_wechat), result, created_at, id); on MariaDB, which has no
  * expression indexes, the indexed virtual column obj_wechat_key holding the same.
  */

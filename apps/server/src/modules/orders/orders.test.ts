@@ -9,7 +9,7 @@ import { editBody, orderBody as baseOrderBody } from '../../test/orders.ts';
 
 /**
  * Orders through the HTTP boundary: list filters, sorting, paging and the time range (with
- * the totals that come from order_daily), who sees what, prices, the checks of spec §5,
+ * the totals that come from order_daily), who sees what, prices, the checks of an order,
  * edits and deletes with their ledger postings, and verification codes. Import, export and
  * download are tested elsewhere.
  */
@@ -792,7 +792,7 @@ describe('who sees which orders', () => {
   });
 });
 
-describe('orders: prices, the checks of spec §5, edits, deletes and codes', () => {
+describe('orders: prices, the checks, edits, deletes and codes', () => {
   const w = world();
   type Err = { errors: { field: string; message: string }[] };
 
@@ -914,7 +914,7 @@ describe('orders: prices, the checks of spec §5, edits, deletes and codes', () 
     });
   });
 
-  describe('the checks of spec §5', () => {
+  describe('the checks of an order', () => {
     const REQUIRED = [
       'objWechat',
       'objWechatName',

@@ -15,7 +15,7 @@ const cache = (reply: FastifyReply, value: string) => void reply.header('cache-c
 const SHARED = 'public, max-age=300';
 
 /**
- * The public pages' calls (issue 16; decisions 0048–0051): anyone may call them, each with a
+ * The public pages' calls (decisions 0048–0051): anyone may call them, each with a
  * per-client limit (by IP, after TRUST_PROXY) through @fastify/rate-limit registered inside this
  * plugin only, so no other route is counted, counted in the database so every process shares it
  * (decision 0074). Over the limit: a 429 envelope in the caller's language with Retry-After,

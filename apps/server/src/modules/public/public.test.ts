@@ -5,7 +5,7 @@ import { orderBody } from '../../test/orders.ts';
 import { maskChatId } from './public.service.ts';
 
 /**
- * The public calls through the HTTP boundary (issue 16): what a public order shows and
+ * The public calls through the HTTP boundary: what a public order shows and
  * never shows, that a private order is no order, exact match only, masking, codes, the
  * rate limits, the link store's URL rule and the published prices.
  */

@@ -6,7 +6,7 @@ import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
 import * as roles from './roles.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
-/** Roles (spec §3 Role, §6): permissions from the contract's catalogue. */
+/** Roles (docs/product.md "People and what each may do"): permissions from the contract's catalogue. */
 const roleRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.list, async (request) => ok(await roles.listRolesPage(db, request.query)));
 

@@ -6,7 +6,7 @@ import { logText } from '../../lib/log-text.ts';
 import { operatorOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
 import * as users from './users.service.ts';
 
-/** User management (spec §3 User, §4 subscription, §7). */
+/** User management: accounts, their roles, prices and subscriptions (docs/product.md "People and what each may do" and "Money"). */
 const userRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.list, async (request) => ok(await users.listUsers(db, request.query)));
 

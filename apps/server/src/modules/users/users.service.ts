@@ -29,7 +29,7 @@ import { countOrdersOf } from '../orders/orders.service.ts';
 import * as repo from './users.repository.ts';
 import { logText, type LogText } from '../../lib/log-text.ts';
 
-/** A subscription ending within this long is "expiring" (PRODUCT.md: renewal orders within 7 days). */
+/** A subscription ending within this long is "expiring" (docs/product.md "The workplace": shops to renew within 7 days). */
 export const EXPIRING_WITHIN_MS = 7 * DAY_MS;
 
 export function subscriptionState(serviceEndAt: number | null, now: number): SubscriptionState {
@@ -354,7 +354,7 @@ export const subscriptionLogText = (username: string, id: number, record: Subscr
   });
 
 /**
- * Subscribe or renew (PRODUCT.md): monthly 30 days, yearly 365, custom as given. While the
+ * Subscribe or renew (docs/product.md "Money"): monthly 30 days, yearly 365, custom as given. While the
  * current period runs, the new one starts at its end ("renew"); otherwise it starts now
  * ("subscribe"). Users of an administrator role are refused.
  */

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { findUserWithRoleById, setSessionView } from '../auth/auth.service.ts';
 
-// Switch roles (issue 14, decision 0060). The view is state of the session: it is written through
+// Switch roles (decision 0060). The view is state of the session: it is written through
 // auth's service, and the session check there (authenticate) answers the viewed principal.
 
 /**

@@ -4,7 +4,7 @@ import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
 import { call, createTestContext, createUser, flushLogs, loginAs, loginWith, type LoggedIn, type TestContext } from '../../test/context.ts';
 
 /**
- * Switch roles (issue 14, decision 0060): a super admin viewing as a role is allowed and refused
+ * Switch roles (decision 0060): a super admin viewing as a role is allowed and refused
  * exactly what a real user of that role is, on every route the app registers, and never more.
  */
 let ctx: TestContext;
@@ -188,7 +188,7 @@ describe('switching roles', () => {
     const profile = await call<{ username: string; shop: unknown }>(ctx, 'GET', '/api/admin/account/profile', { as: superAdmin });
     expect(profile.data.username).toBe(shop.username);
     expect(profile.data.shop).not.toBeNull();
-    // Issue 15: the menu is the viewed role's.
+    // The menu is the viewed role's.
     const menu = await call<MenuList>(ctx, 'POST', '/api/menu', { as: superAdmin });
     expect(menu.data).toEqual(serverMenuFor('shop'));
     // An admin call is refused although the session is a super admin's.
@@ -208,7 +208,7 @@ describe('switching roles', () => {
     expect((await call<{ ended: boolean }>(ctx, 'POST', VIEW_AS_END, { as: superAdmin })).data).toEqual({ ended: false });
   });
 
-  it.each(['admin', 'inspector', 'shop'])('answers the %s menu while viewing as it (issue 15)', async (role) => {
+  it.each(['admin', 'inspector', 'shop'])('answers the %s menu while viewing as it', async (role) => {
     const shop = role === 'shop' ? await createUser(ctx, 'shop') : undefined;
     const view = await viewer(role, shop?.id);
     const real = await loginAs(ctx, role);

@@ -7,7 +7,7 @@ import { withSignedImages } from '../orders/orders.service.ts';
 import { createEvidenceUrls } from '../uploads/uploads.service.ts';
 import * as workplace from './workplace.service.ts';
 
-/** The workplace (spec §2, §7) and the order analysis (the data-analysis page). */
+/** The workplace (docs/product.md "The workplace") and the order analysis (the data-analysis page). */
 const workplaceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   // The latest and pending orders carry evidence: signed for a short while, as the order list's (decision 0082).
   const urls = await createEvidenceUrls(config);

@@ -30,7 +30,7 @@ import { recentlyVisited } from '../tracking/tracking.service.ts';
 import * as repo from './workplace.repository.ts';
 
 /**
- * The workplace (spec §2, PRODUCT.md "Workplace"; decision 0041): every figure from the order
+ * The workplace (docs/product.md "The workplace"; decision 0041): every figure from the order
  * counters kept with each order write (order_daily, order_hourly), days and months in the
  * business's time zone (Asia/Shanghai), plus a few index-ordered reads (the newest orders,
  * the renewals, the announcements, the caller's visits).

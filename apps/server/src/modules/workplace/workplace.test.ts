@@ -14,7 +14,7 @@ import { orderBody, editBody } from '../../test/orders.ts';
 import { todayByHour } from './workplace.service.ts';
 
 /**
- * Every workplace figure against hand-computed data (issue 13): orders recorded at chosen
+ * Every workplace figure against hand-computed data: orders recorded at chosen
  * instants around the Asia/Shanghai day and month edges, then edited and deleted; renewals;
  * the caller's visits; who may call it. Time is moved with a fake Date only (no timers).
  */

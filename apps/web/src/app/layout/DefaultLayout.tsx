@@ -24,7 +24,7 @@ const SettingsDrawer = lazy(() => import('../../features/settings/SettingsDrawer
 
 /**
  * The default layout of every logged-in screen: navbar, side menu, tab bar, breadcrumbs,
- * footer, and the settings drawer (spec §3–§4). Below 992 px (device 'mobile') the side menu is
+ * footer, and the settings drawer (docs/product.md "The back office"). Below 992 px (device 'mobile') the side menu is
  * a drawer opened from the navbar. It also provides TanStack Query to the screens inside it
  * (public screens that need server data wrap themselves in the same QueryClientProvider).
  */

@@ -35,11 +35,11 @@ function useFullscreen() {
 }
 
 export interface NavbarProps {
-  /** Opens the settings drawer (spec §2). */
+  /** Opens the settings drawer. */
   onOpenSettings: () => void;
   /** Mobile: opens the menu drawer (absent when the menu is not shown as a drawer). */
   onOpenMenu?: () => void;
-  /** "Top menu" on (desktop): the menu sits in the navbar, horizontal (spec §4). */
+  /** "Top menu" on (desktop): the menu sits in the navbar, horizontal. */
   topMenu: boolean;
 }
 

@@ -27,7 +27,7 @@ type MenuItem = Required<MenuProps>['items'][number];
 
 /**
  * The menu, built from the route table and filtered by the user's role, and by the server menu
- * when "menu from server" is on (spec §4–§5). Inline in the side menu and the mobile drawer,
+ * when "menu from server" is on. Inline in the side menu and the mobile drawer,
  * horizontal in the navbar with "top menu" on.
  */
 export function SideMenu({ mode = 'inline', onNavigate }: { mode?: 'inline' | 'horizontal'; onNavigate?: () => void }) {

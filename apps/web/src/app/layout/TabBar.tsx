@@ -18,7 +18,7 @@ import { useStore } from '../../lib/store.ts';
 import { addTab, closeTabs, initTabs, tabStore, type TabAction, type TabItem } from './tab-store.ts';
 
 /**
- * The tab bar (spec §2): starts with the Workplace (or the role's first screen), gets a tab
+ * The tab bar: starts with the Workplace (or the role's first screen), gets a tab
  * per visited screen (never the redirect route), and offers reload (through
  * /redirect/:path), close, close left / right / others / all, from a right click on a tab or
  * from the menu at the end of the bar.

@@ -16,7 +16,7 @@ describe('value (comma-separated URLs)', () => {
 });
 
 describe('SDK settings', () => {
-  it('follow spec §9', () => {
+  it('keep the provider SDK defaults: 4 MB chunks, 3 requests at a time, 3 retries, https', () => {
     expect(SPEC_UPLOAD_CONFIG).toEqual({ chunkSize: 4, concurrentRequestLimit: 3, retryCount: 3, forceDirect: false, upprotocol: 'https' });
   });
 

@@ -28,7 +28,7 @@ export interface ImageUploaderProps {
   onChange?: (value: string) => void;
   /** Gets `{uploadToken, key}` from the server (GET /api/admin/upload/token). */
   getToken: GetUploadToken;
-  /** SDK settings over the defaults of spec §9 and the server's upload target. */
+  /** SDK settings over the SDK defaults (docs/product.md "The back office") and the server's upload target. */
   uploadConfig?: Config;
   /** Several files at once (default true). */
   multiple?: boolean;
@@ -61,7 +61,7 @@ interface PendingItem {
 const urlUid = (url: string, index: number) => `url-${index}-${url}`;
 
 /**
- * The image uploader widget (spec §2): a picture-card list whose value is a comma-separated
+ * The image uploader widget: a picture-card list whose value is a comma-separated
  * list of URLs, a button "选择图片上传" ("上传中..." while sending), preview and remove.
  * Files go straight from the browser to the upload host with the provider's SDK.
  */

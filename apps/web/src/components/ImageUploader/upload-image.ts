@@ -101,7 +101,7 @@ export interface UploadHandlers {
 
 /**
  * Sends one file with the provider's SDK. Chunking, the resume cache (localStorage, keyed by
- * file name + key + size), host freezing and retries are the SDK's own (spec §8–§9).
+ * file name + key + size), host freezing and retries are the SDK's own.
  * Returns a function that stops the upload (the SDK keeps its cache, so a retry resumes).
  */
 export function uploadImage(file: File, ticket: UploadTicket, config: Config, handlers: UploadHandlers): () => void {

@@ -1,4 +1,4 @@
-/** The form value: a comma-separated list of URLs (spec §2). */
+/** The form value: a comma-separated list of URLs. */
 export function parseImageList(value: string | null | undefined): string[] {
   if (!value) return [];
   return value

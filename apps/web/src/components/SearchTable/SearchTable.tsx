@@ -49,7 +49,7 @@ export interface SearchTableProps<Row extends object> {
    * whenever those params change.
    */
   urlFilters?: Readonly<Record<string, 'number' | 'string'>>;
-  /** Toast when the list cannot be loaded (spec §8, e.g. "dictionary type search failed"). */
+  /** Toast when the list cannot be loaded (e.g. "dictionary type search failed"). */
   loadErrorMessage?: string;
   'data-testid'?: string;
 }

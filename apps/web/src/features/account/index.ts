@@ -1,2 +1,2 @@
-/** The signed-in user's own account (issue 14): the user centre and settings are screens (app/screens.ts). */
+/** The signed-in user's own account: the user centre and settings are screens (app/screens.ts). */
 export { accountKeys } from './api/account.ts';

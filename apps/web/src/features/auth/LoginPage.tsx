@@ -6,7 +6,7 @@ import { LoginForm } from './components/LoginForm.tsx';
 import './login.css';
 
 /**
- * /login (spec §2): title, banner with slogans, the form, language switch. Kept light: no
+ * /login: title, banner with slogans, the form, language switch. Kept light: no
  * layout, menu, dropdown, modal, form-library or TanStack Query code loads before the form
  * shows (the budget is 200 KB gzip for everything up to here; see apps/web/README.md).
  */

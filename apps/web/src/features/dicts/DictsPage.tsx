@@ -5,7 +5,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { DictDataTab } from './components/DictDataTab.tsx';
 import { DictTypesTab } from './components/DictTypesTab.tsx';
 
-/** Dictionary management (spec §2): two tabs, types and data; a type's "view data" opens its data. */
+/** Dictionary management: two tabs, types and data; a type's "view data" opens its data. */
 export default function DictsPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<'types' | 'data'>('types');

@@ -187,7 +187,7 @@ function Figures() {
 }
 
 /**
- * `/` and `/home` (public; issue 16): what the service does, how a check works, published
+ * `/` and `/home` (public): what the service does, how a check works, published
  * prices (hidden when none), the public look-up, trust figures, links to the link store and
  * to login. Plain elements and one CSS file: no antd component, chart or admin code.
  */

@@ -2,7 +2,7 @@ import { publicEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../lib/api-client.ts';
 
 /**
- * The public calls (issue 16). `quiet`: the public pages show every failure where it
+ * The public calls. `quiet`: the public pages show every failure where it
  * happened (a look-up's rate limit under its form), never as a toast.
  */
 const quiet = { quiet: true, session: 'guard' } as const;

@@ -18,7 +18,7 @@ function LinkItem({ link }: { link: PublicLink }) {
 }
 
 /**
- * `/linkstore` (public; issue 16): the `linkstore` dictionary's links, grouped by its tree. A
+ * `/linkstore` (public): the `linkstore` dictionary's links, grouped by its tree. A
  * root with links under it is a group (its title links to its own URL); roots without
  * children are gathered under "More links". Every link opens in a new window without opener.
  */

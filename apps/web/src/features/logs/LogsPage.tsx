@@ -11,7 +11,7 @@ import './logs.css';
 import { formatDate } from '../../lib/date.ts';
 import { actionWord, LOG_ACTIONS, LOG_MODULES, moduleWord } from './log-words.ts';
 
-/** The operation log (spec §2, §3): every change, who, when, from where, and how it ended. */
+/** The operation log: every change, who, when, from where, and how it ended. */
 export default function LogsPage() {
   const { t } = useTranslation();
   const [detail, setDetail] = useState<number | null>(null);

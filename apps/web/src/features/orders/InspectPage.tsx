@@ -27,7 +27,7 @@ import { canEditOrder, inspectDescription } from './permissions.ts';
 const INSPECT_URL_FILTERS = { result: 'number' } as const;
 
 /**
- * Order inspect (spec §2 "Order / detection records"): the detection records with a
+ * Order inspect: the detection records with a
  * collapsible search form, server-side sorting by time and amount, create / import / export /
  * batch delete, and per row details, edit, the evidence ZIP and delete. Every action shows
  * only to users holding its permission; the server checks each call again.
@@ -87,7 +87,7 @@ export default function InspectPage() {
       title: t('order.field.code'),
       fixed: 'left',
       width: 110,
-      // The order's profile page (issue 15).
+      // The order's profile page.
       render: (_, o) => (
         <Link to={`/profile/order/${o.id}`} data-testid={`order-profile-link-${o.code}`}>
           {o.code}

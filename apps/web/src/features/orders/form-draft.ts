@@ -2,7 +2,7 @@ import type { ServerFieldError } from '../../components/FormModal.tsx';
 import type { OrderFormValues } from './components/OrderFormFields.tsx';
 
 /**
- * The order form page's input while its failure page shows (issue 15): "back to the form"
+ * The order form page's input while its failure page shows: "back to the form"
  * brings it back, with the server's field errors on their fields. In memory only: a reload or
  * another user starts from an empty form; a successful submit forgets it.
  */

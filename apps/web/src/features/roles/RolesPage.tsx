@@ -14,7 +14,7 @@ import { roleDescription } from '../../lib/role-description.ts';
 import { isPermission } from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 
-/** Role management (spec §2, §3 Role, §6): super_admin only. */
+/** Role management: super_admin only. */
 export default function RolesPage() {
   const { t, i18n } = useTranslation();
   const remove = useDeleteRole();

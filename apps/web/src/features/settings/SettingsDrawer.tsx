@@ -34,7 +34,7 @@ function SettingRow({ label, children }: { label: string; children: React.ReactN
 }
 
 /**
- * The settings drawer (spec §2–§4): every app setting of spec §3, live. Temporary: it closes
+ * The settings drawer (docs/product.md "The back office"): every app setting, live. Temporary: it closes
  * on the mask or Esc. Copy puts the settings on the clipboard as JSON; reset restores the defaults.
  */
 export default function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {

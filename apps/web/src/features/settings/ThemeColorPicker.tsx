@@ -14,7 +14,7 @@ const setColor = (color: PickerColor) => {
 };
 
 /**
- * The theme colour (spec §3, §9): antd's ColorPicker with the preset colours (the default,
+ * The theme colour: antd's ColorPicker with the preset colours (the default,
  * #165DFF, first) and any colour through its panel or hex input. The setting changes when a
  * pick is complete (a preset, a typed hex, the end of a drag), not at every step of a drag:
  * each change recomputes antd's tokens for the whole page. Meanwhile the picker shows the

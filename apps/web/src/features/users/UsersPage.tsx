@@ -35,7 +35,7 @@ const STATES: readonly SubscriptionState[] = ['none', 'active', 'expiring', 'exp
 /** Filters a link may set through the URL (the workplace's renewals card: ?subscriptionState=expiring). */
 const USER_URL_FILTERS = { subscriptionState: 'string' } as const;
 
-/** User management (spec §2, §3 User, §4 status and subscription). super_admin only. */
+/** User management (accounts, their status and subscription). super_admin only. */
 export default function UsersPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();

@@ -5,7 +5,7 @@ import { formatDate } from '../../lib/date.ts';
 import { fetchCertificate, PublicFooter, PublicHeader, ResultTag, usePublicData, usePublicHead } from '../landing/index.ts';
 
 /**
- * `/verify/:code` (public; issue 16): the certificate of a public check — game, result, check
+ * `/verify/:code` (public): the certificate of a public check — game, result, check
  * date, masked target, the service — and a QR code of this page's URL. An unknown code and a
  * private record get the same "no such certificate".
  */

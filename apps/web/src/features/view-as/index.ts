@@ -1,4 +1,4 @@
-/** Switch roles (issue 14, decision 0060): the super admin's role picker and the "viewing as" banner. */
+/** Switch roles (decision 0060): the super admin's role picker and the "viewing as" banner. */
 export { ViewAsModal } from './components/ViewAsModal.tsx';
 export { ViewAsBanner } from './components/ViewAsBanner.tsx';
 export { endViewAs } from './api/view-as.ts';

@@ -246,7 +246,7 @@ const ChartsFallback = () => (
   </Card>
 );
 
-/** Workplace dashboard (spec §2; PRODUCT.md "Workplace"): one call, every widget. */
+/** Workplace dashboard (docs/product.md "The workplace"): one call, every widget. */
 export default function WorkplacePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();

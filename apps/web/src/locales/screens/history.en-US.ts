@@ -1,6 +1,6 @@
 import type { historyZhCN } from './history.zh-CN.ts';
 
-/** English strings of the target history (issue 17); same keys as ./history.zh-CN.ts. */
+/** English strings of the target history; same keys as ./history.zh-CN.ts. */
 export const historyEnUS: Record<keyof typeof historyZhCN, string> = {
   'history.title': 'Target history',
   'history.loading': 'Looking up the target’s history…',

@@ -1,4 +1,4 @@
-/** 目标历史（issue 17）的界面文案；en-US 见 ./history.en-US.ts。 */
+/** 目标历史的界面文案；en-US 见 ./history.en-US.ts。 */
 export const historyZhCN = {
   'history.title': '目标历史',
   'history.loading': '正在查询目标历史…',

@@ -1,6 +1,6 @@
 import type { i18nZhCN } from './i18n.zh-CN.ts';
 
-/** English strings of the bilingual dictionaries (issue 15); same keys as ./i18n.zh-CN.ts. */
+/** English strings of the bilingual dictionaries; same keys as ./i18n.zh-CN.ts. */
 export const i18nEnUS: Record<keyof typeof i18nZhCN, string> = {
   'dict.data.field.labelZh': 'Chinese label',
   'dict.data.field.labelEn': 'English label',

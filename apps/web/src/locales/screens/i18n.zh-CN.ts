@@ -1,4 +1,4 @@
-/** Strings of the bilingual dictionaries and the English sweep (issue 15); same keys in ./i18n.en-US.ts. */
+/** Strings of the bilingual dictionaries and the English sweep; same keys in ./i18n.en-US.ts. */
 export const i18nZhCN = {
   'dict.data.field.labelZh': '中文标签',
   'dict.data.field.labelEn': '英文标签',

@@ -1,4 +1,4 @@
-/** 表单页、订单详情页与结果页（issue 15/16）的界面文案；en-US 见 ./pages.en-US.ts。 */
+/** 表单页、订单详情页与结果页的界面文案；en-US 见 ./pages.en-US.ts。 */
 export const pagesZhCN = {
   'pages.form.description': '录入一条检测订单：与弹窗表单相同的字段与校验，金额按客户店铺的价格自动填写。',
   'pages.form.submit': '提交订单',

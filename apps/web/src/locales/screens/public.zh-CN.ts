@@ -1,4 +1,4 @@
-/** The public pages (landing, look-up, link store, certificate; issue 16). In the core bundle: these pages load no screen messages. */
+/** The public pages (landing, look-up, link store, certificate). In the core bundle: these pages load no screen messages. */
 export const publicZhCN = {
   'public.nav.linkstore': '链接商店',
   'public.nav.login': '登录',

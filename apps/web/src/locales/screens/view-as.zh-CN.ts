@@ -1,4 +1,4 @@
-/** Chinese strings of switch roles (issue 14, decision 0060): the user menu item, the dialog and the banner. */
+/** Chinese strings of switch roles (decision 0060): the user menu item, the dialog and the banner. */
 export const viewAsZhCN = {
   'viewAs.menu': '切换角色',
   'viewAs.title': '切换角色',

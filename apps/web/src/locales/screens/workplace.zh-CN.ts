@@ -1,4 +1,4 @@
-/** Chinese strings of the workplace and the announcements (issue 13); en-US beside it has the same keys. */
+/** Chinese strings of the workplace and the announcements; en-US beside it has the same keys. */
 export const workplaceZhCN = {
   'workplace.welcome': '欢迎回来，{{name}}',
   'workplace.subtitle': '今天是 {{date}}，以下为业务概况（按北京时间统计）。',

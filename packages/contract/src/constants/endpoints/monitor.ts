@@ -1,6 +1,6 @@
 import { endpoint } from './endpoint.ts';
 
-/** The monitor screen's one call (issue 13): read-only, refreshed every 30 s by the screen, so not logged. */
+/** The monitor screen's one call: read-only, refreshed every 30 s by the screen, so not logged. */
 export const monitorEndpoints = {
   overview: endpoint({
     method: 'GET',

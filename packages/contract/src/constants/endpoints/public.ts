@@ -3,7 +3,7 @@ import { endpoint } from './endpoint.ts';
 const tag = 'public';
 
 /**
- * The public pages' calls (issue 16; decisions 0048–0051): anyone, published data only (public
+ * The public pages' calls (decisions 0048–0051): anyone, published data only (public
  * orders, the link store, published prices, the counters), each with a per-client rate limit
  * (the server's, in `route`'s last argument).
  */

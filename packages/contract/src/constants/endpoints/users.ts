@@ -3,7 +3,7 @@ import { endpoint } from './endpoint.ts';
 
 const tag = 'user';
 
-/** User management (spec §3 User, §4 subscription): any user's records, for a role that holds the permission. */
+/** User management: any user's records, for a role that holds the permission. */
 export const userEndpoints = {
   list: endpoint({
     method: 'GET',

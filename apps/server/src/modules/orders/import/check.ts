@@ -21,7 +21,7 @@ import {
   type CodedField,
   type ImportVocabulary,
   type SheetColumn,
-} from '../orders.sheet.ts';
+} from '../files/orders.sheet.ts';
 import { changedMacUnset } from './history.ts';
 import { cellText, isBlank, type Cell, type SheetRow } from './read.ts';
 import type { ImportReport, Problem } from './report.ts';

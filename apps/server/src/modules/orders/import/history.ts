@@ -1,5 +1,5 @@
 /**
- * The target history in an import (issue 17, decision 0059): a row whose "changed MAC" cell is
+ * The target history in an import (decision 0059): a row whose "changed MAC" cell is
  * empty gets the proposal the order form makes (on when the latest earlier record of its chat
  * ID, in the database or earlier in the file, was on another machine), and the import counts
  * the rows with a MAC change and the rows on a machine known under another chat ID. Only the
@@ -8,7 +8,7 @@
 import { proposeChangedMac } from '@clearplay/contract';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
-import { latestMacByKey, machineKeys } from '../orders.history.repository.ts';
+import { latestMacByKey, machineKeys } from '../history/orders.history.repository.ts';
 import { seesAll } from '../orders.rules.ts';
 import { chatKeyFor } from '../orders.target-key.ts';
 import type { OrderValues } from '../orders.rules.ts';
@@ -51,7 +51,7 @@ export function importHistory(lookups: Db, op: Operator) {
     });
   }
 
-  /** The report's part: left out when no row changed MAC nor sat on a known machine (the report stays as before issue 17). */
+  /** The report's part: left out when no row changed MAC nor sat on a known machine (the report then reads as before the target history). */
   const report = (): { history?: ImportHistoryCounts } =>
     counts.macChanged === 0 && counts.knownMachine === 0 ? {} : { history: { ...counts } };
 

@@ -12,7 +12,7 @@ import { CsvError, parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { AppError } from '../../../lib/errors.ts';
 import { withPartsFirst, zipDirectory, zipUnpackedSize } from '../../../lib/zip-parts.ts';
-import { formatWallClock } from '../orders.sheet.ts';
+import { formatWallClock } from '../files/orders.sheet.ts';
 
 export const IMPORT_MAX_ROWS = 50_000;
 /** Unpacked size of an xlsx's parts: refuses a "zip bomb" before exceljs inflates it in memory. */

@@ -5,7 +5,7 @@
  */
 import { ORDER_SHEET_COLUMNS, type ImportRejectedRow, type OrderSheetColumn } from '@clearplay/contract';
 import { t, type Locale, type MessageKey, type MessageParams } from '../../../lib/messages.ts';
-import { headerOf, type SheetColumn } from '../orders.sheet.ts';
+import { headerOf, type SheetColumn } from '../files/orders.sheet.ts';
 
 /** One reason a row is rejected: the column it is about and the message. */
 export interface Problem {

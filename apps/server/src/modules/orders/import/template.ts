@@ -2,7 +2,7 @@
 import { ORDER_SHEET_COLUMNS, type OrderSheetColumn } from '@clearplay/contract';
 import type { Db } from '../../../db/index.ts';
 import { t, type Locale } from '../../../lib/messages.ts';
-import { REQUIRED_COLUMNS, headerOf, loadImportVocabulary } from '../orders.sheet.ts';
+import { REQUIRED_COLUMNS, headerOf, loadImportVocabulary } from '../files/orders.sheet.ts';
 import { loadExcel } from './read.ts';
 
 const TEXT_COLUMNS: ReadonlySet<OrderSheetColumn> = new Set([

@@ -27,7 +27,7 @@ import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale, MessageKey, MessageParams } from '../../../lib/messages.ts';
-import { importOrders } from '../orders.import.ts';
+import { importOrders } from './orders.import.ts';
 import { readSheet } from './read.ts';
 import type { ImportAnswer, ImportJob, ImportWorkerData, ThreadError } from './worker.ts';
 

@@ -15,7 +15,7 @@ import { createDb } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
-import { importOrders } from '../orders.import.ts';
+import { importOrders } from './orders.import.ts';
 import { readSheet } from './read.ts';
 
 export interface ImportWorkerData {

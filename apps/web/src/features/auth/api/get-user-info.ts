@@ -11,7 +11,7 @@ export const userInfoQueryKey = ['auth', 'user-info'] as const;
  */
 export const getUserInfo = (signal?: AbortSignal): Promise<CurrentUser> => api.call(sessionEndpoints.info, { signal, session: 'guard' });
 
-/** Loaded once per session (spec §4): never stale, dropped on logout. */
+/** Loaded once per session: never stale, dropped on logout. */
 export const userInfoQueryOptions = () =>
   queryOptions({
     queryKey: userInfoQueryKey,

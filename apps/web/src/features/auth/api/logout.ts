@@ -3,7 +3,7 @@ import { api } from '../../../lib/api-client.ts';
 
 /**
  * GET /api/admin/user/logout: ends the session on the server. Part of the session life
- * cycle, so no session dialog or 401 redirect. The whole client-side logout (spec §4: every
+ * cycle, so no session dialog or 401 redirect. The whole client-side logout (docs/product.md "The back office": every
  * reset happens whatever this call answers) is composed in app/session.ts, which also has
  * the `useLogout` hook, because it touches several features.
  */

@@ -42,7 +42,7 @@ function parentOptions(nodes: readonly DictDataNode[], self: number | null, loca
   });
 }
 
-/** Create or edit a dictionary entry (spec §5: type, label and value required). */
+/** Create or edit a dictionary entry (type, label and value required). */
 export function DictDataFormModal({
   open,
   entry,

@@ -13,7 +13,7 @@ interface Values {
   remark?: string;
 }
 
-/** Create or edit a dictionary type (spec §5: code and name required). */
+/** Create or edit a dictionary type (code and name required). */
 export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type: DictTypeItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const label = useDictLabel();

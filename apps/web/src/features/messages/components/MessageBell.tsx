@@ -96,7 +96,7 @@ function TabList({ kind, onClose, read }: { kind: MessageKind; onClose: () => vo
 }
 
 /**
- * The navbar's message box (spec §2): a bell with the unread badge, and a popover with the
+ * The navbar's message box (docs/product.md "Messages"): a bell with the unread badge, and a popover with the
  * tabs message / notice / todo, each with its unread count, opening on the first tab with
  * unread items; "all read" marks every unread item
  * of the tab, "view more" opens the full page. The counts are polled (api/messages.ts).

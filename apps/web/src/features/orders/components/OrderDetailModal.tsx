@@ -107,7 +107,7 @@ export function OrderDescriptions({ order, images = true }: { order: OrderItem; 
   );
 }
 
-/** The target's history as of this order (issue 17): the records before it, under the reader's visibility. */
+/** The target's history as of this order: the records before it, under the reader's visibility. */
 export function OrderHistorySection({ orderId }: { orderId: number }) {
   const { t } = useTranslation();
   const history = useOrderHistory({ orderId });
@@ -120,7 +120,7 @@ export function OrderHistorySection({ orderId }: { orderId: number }) {
 }
 
 /**
- * The detail modal "Order Details" (spec §2): every field, the images grouped by kind as
+ * The detail modal "Order Details": every field, the images grouped by kind as
  * previewable thumbnails, "No description" when there is none, and a close action.
  */
 export function OrderDetailModal({

@@ -168,7 +168,7 @@ export function orderBodyOf(values: OrderFormValues): OrderCreateBody {
 }
 
 /**
- * The fields of a detection order (spec §3 Order, §5 required fields). The amount follows the
+ * The fields of a detection order (docs/product.md "The back office" says which are required). The amount follows the
  * client shop's price for the chosen result (read-only unless the user holds
  * order:amount:override); the inspector is the current user unless the user holds
  * order:update:any. Evidence images go straight to the upload host (the image uploader).
@@ -232,7 +232,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
     form.setFieldValue('ifPublic', shopDefault);
   }, [form, shopDefault, userId]);
 
-  // Target history (issue 17): looked up once the chat ID or MAC has rested; it proposes
+  // Target history: looked up once the chat ID or MAC has rested; it proposes
   // "changed MAC" on a new order until the inspector picks a value themselves. It never blocks saving.
   const history = useTargetHistory(Form.useWatch('objWechat', form), Form.useWatch('mac', form), order?.id);
   const ifChangedMac = Form.useWatch('ifChangedMac', form);

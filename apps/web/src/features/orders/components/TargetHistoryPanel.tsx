@@ -67,7 +67,7 @@ function RecordTable({ records, testId }: { records: HistoryRecord[]; testId: st
 }
 
 /**
- * What the service remembers of a target (issue 17): the latest cheating or suspicious result
+ * What the service remembers of a target: the latest cheating or suspicious result
  * standing out, the earlier results by kind, the other chat IDs of the machine typed (or, with
  * only the chat ID, of the machines its records were made on), and the records
  * themselves. It informs only: nothing here blocks saving.

@@ -1,7 +1,7 @@
 import QRCode from 'antd/es/qr-code';
 
 /**
- * The QR code of an order's verification URL (issue 16), drawn on a canvas, dark on white
+ * The QR code of an order's verification URL, drawn on a canvas, dark on white
  * whatever the theme so a phone reads it off the screen or a print. Its own chunk: the
  * profile page loads it lazily.
  */

@@ -21,7 +21,7 @@ export interface OrderFormState {
 }
 
 /**
- * `/form/order` (server menu "form", issue 15): the order form as a page, the same fields and
+ * `/form/order` (server menu "form"): the order form as a page, the same fields and
  * rules as the dialog (OrderFormFields) in section cards. A saved order leads to the success
  * page; a refused one to the failure page with the server's reason, whose "back to the form"
  * brings the input back here with the errors on their fields.

@@ -17,7 +17,7 @@ import { ledgerColumns } from '../../ledger/index.ts';
 const VerifyQrCode = lazy(() => import('../components/VerifyQrCode.tsx'));
 
 /**
- * `/profile/order/:id` (server menu "profile", issues 15 and 16): an order's profile for every
+ * `/profile/order/:id` (server menu "profile"): an order's profile for every
  * role that may see it (the server answers 404 otherwise): every field, the evidence by kind,
  * the verification code with its URL and QR code, the order's ledger entries and the target's
  * history.

@@ -6,7 +6,7 @@ import type { OrderFormState } from './OrderFormPage.tsx';
 import { readResultQuery, type FailState } from './result-links.ts';
 
 /**
- * `/result/fail` (server menu "result", issue 15): the form page's submit refused, with the
+ * `/result/fail` (server menu "result"): the form page's submit refused, with the
  * server's reason and "back to the form" (the input comes back); or an import that wrote
  * nothing, with its counts.
  */

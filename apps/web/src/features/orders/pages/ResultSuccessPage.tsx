@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { readResultQuery } from './result-links.ts';
 
 /**
- * `/result/success` (server menu "result", issue 15): what the form page's submit and an
+ * `/result/success` (server menu "result"): what the form page's submit and an
  * import lead to. After the form: the order's code, then its profile, another order or the
  * list. After an import: the counts (a warning when some rows were rejected), then the list.
  */

@@ -1,7 +1,7 @@
 import type { ServerFieldError } from '../../../components/FormModal.tsx';
 
 /**
- * Links to the result pages (server menu "result", issue 15; decision 0064). What the page
+ * Links to the result pages (server menu "result"; decision 0064). What the page
  * shows is in the query, so it survives a reload and can be linked: after the form page's
  * submit `from=form` with the order's id and code; after an import `from=import` with the
  * counts. The failure page's reason comes as router state (the server's message).

@@ -15,7 +15,7 @@ interface Values {
   permissions: string[];
 }
 
-/** Create (role === null) or edit a role: name, description, admin flag (spec §5) and the permission tree. */
+/** Create (role === null) or edit a role: name, description, admin flag and the permission tree. */
 export function RoleFormModal({ open, role, onClose }: { open: boolean; role: RoleItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const create = useCreateRole();

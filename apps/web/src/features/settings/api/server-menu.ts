@@ -4,6 +4,6 @@ import { api } from '../../../lib/api-client.ts';
 
 /**
  * POST /api/menu: the menu the server builds for the session's role from the shared route table
- * (spec §3 "serverMenu list"). Quiet: the settings drawer says "error" itself (spec §4).
+ * (the settings' "serverMenu list"). Quiet: the settings drawer says "error" itself.
  */
 export const fetchServerMenu = (): Promise<MenuItem[]> => api.call(menuEndpoints.menu, { quiet: true });

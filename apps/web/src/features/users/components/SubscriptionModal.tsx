@@ -15,7 +15,7 @@ interface Values {
 }
 
 /**
- * Subscribe or renew (spec §4): monthly, yearly or custom days. Shows the current end and
+ * Subscribe or renew (docs/product.md "Money"): monthly, yearly or custom days. Shows the current end and
  * the end it will have before confirming; a running subscription is extended from its end.
  */
 export function SubscriptionModal({ user, onClose }: { user: UserItem | null; onClose: () => void }) {

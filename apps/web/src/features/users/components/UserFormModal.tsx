@@ -31,7 +31,7 @@ const PRICE_FIELDS = [
   ['defaultPriceNotPass', 'user.field.defaultPriceNotPass'],
 ] as const;
 
-/** Create (user === null) or edit a user: spec §3 fields with the rules of spec §5. */
+/** Create (user === null) or edit a user: its fields with their rules (docs/product.md "The back office"). */
 export function UserFormModal({ open, user, onClose }: { open: boolean; user: UserItem | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const roles = useRoleOptions();

@@ -18,7 +18,7 @@ export interface ViewAsModalProps {
   onSwitched: (user: CurrentUser) => void;
 }
 
-/** Switch roles (issue 14): the super admin picks a role and, for a shop, the shop account to view as. */
+/** Switch roles: the super admin picks a role and, for a shop, the shop account to view as. */
 export function ViewAsModal({ open, onClose, onSwitched }: ViewAsModalProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();

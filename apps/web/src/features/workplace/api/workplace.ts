@@ -19,7 +19,7 @@ export const useWorkplace = () => useQuery(workplaceQuery);
 /**
  * Starts the workplace's call as soon as the route's guard lets the user in (app/router.tsx),
  * beside the layout's first render rather than after the page mounts: the page then finds the
- * answer on its way (issue 23, defect 11: the click on "Log in" to the workplace's figures).
+ * answer on its way (timed from the click on "Log in" to the workplace's figures by bench/login-workplace.bench.ts).
  */
 export const prefetchWorkplace = (): void => void queryClient.prefetchQuery(workplaceQuery);
 

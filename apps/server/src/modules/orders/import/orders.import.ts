@@ -1,5 +1,5 @@
 /**
- * Order import (PRODUCT.md "Orders"): an xlsx or csv file, one order per row under a header
+ * Order import (docs/product.md "Orders"): an xlsx or csv file, one order per row under a header
  * row in Chinese or English. Every row goes through the same checks as a created order
  * (orders.service.ts `checkOrder`); the answer lists every rejected row with all its reasons.
  * All or nothing unless the caller keeps the valid rows.
@@ -10,18 +10,18 @@
  * the import's worker thread (thread.ts, worker.ts; decision 0093).
  */
 import type { OrderImportResult } from '@clearplay/contract';
-import { dialectOf, writeTransaction } from '../../db/dialect.ts';
-import type { Db } from '../../db/index.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { Locale } from '../../lib/messages.ts';
-import { nowMs } from '../../lib/time.ts';
-import { batchChecker, mapHeaders } from './import/check.ts';
-import { importHistory } from './import/history.ts';
-import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './import/read.ts';
-import { importReport } from './import/report.ts';
-import { batchWriter } from './import/write.ts';
-import { loadImportVocabulary } from './orders.sheet.ts';
+import { dialectOf, writeTransaction } from '../../../db/dialect.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { AppError } from '../../../lib/errors.ts';
+import type { Locale } from '../../../lib/messages.ts';
+import { nowMs } from '../../../lib/time.ts';
+import { batchChecker, mapHeaders } from './check.ts';
+import { importHistory } from './history.ts';
+import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './read.ts';
+import { importReport } from './report.ts';
+import { batchWriter } from './write.ts';
+import { loadImportVocabulary } from '../files/orders.sheet.ts';
 
 /** Rows checked and written together; the sheet parser reads on while a batch is written. */
 const IMPORT_BATCH = 1000;

@@ -4,10 +4,10 @@ import jsQR from 'jsqr';
 import JSZip from 'jszip';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContextWithUsers, uploadImage, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { orderBody } from '../../test/orders.ts';
-import { LocalBlobStore } from '../uploads/local-blob-store.ts';
-import { pngBytes } from '../uploads/test-support.ts';
+import { call, createTestContextWithUsers, uploadImage, type LoggedIn, type TestContext } from '../../../test/context.ts';
+import { orderBody } from '../../../test/orders.ts';
+import { LocalBlobStore } from '../../uploads/local-blob-store.ts';
+import { pngBytes } from '../../uploads/test-support.ts';
 import { sourceOf } from './orders.download.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { orderBody } from '../../test/orders.ts';
+import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../../test/context.ts';
+import { orderBody } from '../../../test/orders.ts';
 import { EXPORT_PAGE } from './orders.export.ts';
 import { neutraliseFormula } from '@clearplay/contract';
 

@@ -9,10 +9,10 @@
  * written.
  */
 import { localizedLabel, ORDER_DICTS, ORDER_SHEET_COLUMNS, type OrderSheetColumn } from '@clearplay/contract';
-import type { Db } from '../../db/index.ts';
-import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
-import { HOUR_MS } from '../../lib/time.ts';
-import { allEntries, enabledEntriesOf } from '../dicts/dicts.service.ts';
+import type { Db } from '../../../db/index.ts';
+import { t, type Locale, type MessageKey } from '../../../lib/messages.ts';
+import { HOUR_MS } from '../../../lib/time.ts';
+import { allEntries, enabledEntriesOf } from '../../dicts/dicts.service.ts';
 
 /** Every column an export holds: the import's columns plus the ones the server fills in. */
 export const EXPORT_COLUMNS = [

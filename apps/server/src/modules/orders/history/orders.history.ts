@@ -7,19 +7,19 @@ import {
   type OrderItem,
   type OrderResult,
 } from '@clearplay/contract';
-import { textFilter } from '../../db/dialect.ts';
-import type { Db } from '../../db/index.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { AppError, FieldAppError } from '../../lib/errors.ts';
-import { toIso } from '../../lib/time.ts';
+import { textFilter } from '../../../db/dialect.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { AppError, FieldAppError } from '../../../lib/errors.ts';
+import { toIso } from '../../../lib/time.ts';
 import * as repo from './orders.history.repository.ts';
-import type { OrderWithNamesRow } from './orders.repository.ts';
-import { displayName, seesAll } from './orders.rules.ts';
-import { visibleOrder } from './orders.service.ts';
-import type { LogPart } from '../../lib/log-text.ts';
+import type { OrderWithNamesRow } from '../orders.repository.ts';
+import { displayName, seesAll } from '../orders.rules.ts';
+import { visibleOrder } from '../orders.service.ts';
+import type { LogPart } from '../../../lib/log-text.ts';
 
 /**
- * Target history (issue 17, decision 0059): what the service remembers of a chat ID and a
+ * Target history (decision 0059): what the service remembers of a chat ID and a
  * machine, exactly as the order list lets the caller see it. A shop sees its own records and
  * other shops' public ones; another shop's private record is never read, so it cannot show in
  * a list, a count or the proposal. The shop and inspector of a record are for staff only.
@@ -112,8 +112,8 @@ export function changedMacNote(body: { changedMacProposed?: 0 | 1; ifChangedMac?
 }
 
 /**
- * Marks the list's orders whose chat ID has an earlier cheating record the reader may see
- * (issue 17): one grouped query for the whole page, on the 0010 index.
+ * Marks the list's orders whose chat ID has an earlier cheating record the reader may see,
+ * with one grouped query for the whole page, on the 0010 index.
  */
 export async function markRepeatTargets(db: Db, list: OrderItem[], op: Operator): Promise<OrderItem[]> {
   const keyOf = (item: OrderItem) => repo.chatKeyFor(db, item.objWechat);

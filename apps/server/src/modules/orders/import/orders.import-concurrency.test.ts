@@ -1,9 +1,9 @@
 import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteDriver } from '../../db/index.ts';
-import { call, createTestContext, loginAs, testDbKind, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { orderBody } from '../../test/orders.ts';
-import { stopImportThread } from './import/thread.ts';
+import { sqliteDriver } from '../../../db/index.ts';
+import { call, createTestContext, loginAs, testDbKind, type LoggedIn, type TestContext } from '../../../test/context.ts';
+import { orderBody } from '../../../test/orders.ts';
+import { stopImportThread } from './thread.ts';
 
 /**
  * A large order import beside the other users of the server: the health check and the order

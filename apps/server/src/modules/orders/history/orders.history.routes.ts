@@ -1,8 +1,8 @@
 import { orderEndpoints as api } from '@clearplay/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../http/endpoint.ts';
-import { operatorOf, type RouteDeps } from '../../http/route-context.ts';
-import { ok } from '../../lib/envelope.ts';
+import { route } from '../../../http/endpoint.ts';
+import { operatorOf, type RouteDeps } from '../../../http/route-context.ts';
+import { ok } from '../../../lib/envelope.ts';
 import { orderHistory } from './orders.history.ts';
 
 /** Target history (decision 0059). */

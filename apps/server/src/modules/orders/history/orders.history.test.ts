@@ -1,11 +1,11 @@
 import type { OrderHistory, OrderImportResult, OrderItem } from '@clearplay/contract';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { orderBody } from '../../test/orders.ts';
+import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../../test/context.ts';
+import { orderBody } from '../../../test/orders.ts';
 
 /**
- * GET /admin/order/history (issue 17, decision 0059) on a real database: the records of a chat
+ * GET /admin/order/history (decision 0059) on a real database: the records of a chat
  * ID and of a machine for each role under the order list's visibility rules (nothing of
  * another shop's private record, not even a count), every MAC spelling the list filter
  * accepts, the "changed MAC" proposal, and the answers to bad input.
@@ -254,7 +254,7 @@ describe('repeat targets in the list', () => {
   });
 
   it('has the chat-ID index for the EXISTS: in the plan on SQLite and MariaDB, defined on lower(obj_wechat) on PostgreSQL', async () => {
-    const { listPage } = await import('./orders.repository.ts');
+    const { listPage } = await import('../orders.repository.ts');
     const q = listPage(
       ctx.db,
       { repeatOnly: { visibleTo: shopA.id }, visibleTo: shopA.id },

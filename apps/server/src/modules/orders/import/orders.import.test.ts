@@ -13,9 +13,9 @@ import {
   multipartForm,
   type LoggedIn,
   type TestContext,
-} from '../../test/context.ts';
-import { parseAmount, parseSheetTime } from './import/check.ts';
-import { readSheet } from './import/read.ts';
+} from '../../../test/context.ts';
+import { parseAmount, parseSheetTime } from './check.ts';
+import { readSheet } from './read.ts';
 
 /**
  * POST /admin/order/import and its template, through the HTTP boundary: every kind of bad

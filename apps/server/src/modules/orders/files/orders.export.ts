@@ -1,5 +1,5 @@
 /**
- * Order export (PRODUCT.md "Orders"): the list's filters, streamed as an xlsx. Rows are read
+ * Order export (docs/product.md "Orders"): the list's filters, streamed as an xlsx. Rows are read
  * in pages of the list's own order (keyset pagination on the sort key and id), each page
  * written before the next is read, so memory stays flat on a million orders and the
  * database connection is never held for the whole download. A shop exports what the list
@@ -11,14 +11,14 @@
 import type { Readable } from 'node:stream';
 import { fenToYuan, neutraliseFormula, type OrderExportQuery } from '@clearplay/contract';
 import type { ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { t, type Locale } from '../../lib/messages.ts';
-import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../http/route-context.ts';
-import * as repo from './orders.repository.ts';
-import { displayName, seesAll } from './orders.rules.ts';
-import { toOrderFilter, toSort } from './orders.service.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Database } from '../../../db/schema.ts';
+import { t, type Locale } from '../../../lib/messages.ts';
+import { nowMs } from '../../../lib/time.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import * as repo from '../orders.repository.ts';
+import { displayName, seesAll } from '../orders.rules.ts';
+import { toOrderFilter, toSort } from '../orders.service.ts';
 import {
   EXPORT_COLUMNS,
   beijingCellDate,
@@ -30,8 +30,8 @@ import {
   type DictLabels,
   type SheetColumn,
 } from './orders.sheet.ts';
-import { signImageList, type EvidenceUrls } from '../uploads/uploads.service.ts';
-import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../lib/xlsx-stream.ts';
+import { signImageList, type EvidenceUrls } from '../../uploads/uploads.service.ts';
+import { XlsxStreamWriter, type XlsxCell, type XlsxFormat } from '../../../lib/xlsx-stream.ts';
 
 /** Rows per database read. */
 export const EXPORT_PAGE = 500;

@@ -1,14 +1,14 @@
 import { HISTORY_CHAT_IDS_MAX, HISTORY_LIST_MAX, HISTORY_MACHINES_MAX } from '@clearplay/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { where, withNames } from './orders.repository.ts';
-import { chatKeyOf } from './orders.target-key.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Database } from '../../../db/schema.ts';
+import { where, withNames } from '../orders.repository.ts';
+import { chatKeyOf } from '../orders.target-key.ts';
 
-export { chatKeyFor } from './orders.target-key.ts';
+export { chatKeyFor } from '../orders.target-key.ts';
 
 /**
- * Target history queries (issue 17, decision 0059). A target is found by its normalized chat
+ * Target history queries (decision 0059). A target is found by its normalized chat
  * ID, lower(obj_wechat) = lower(?) (migration 0010's index; a virtual column on MariaDB), and a
  * machine by its MAC in normal form (0004's orders_mac_idx). Every query carries the order
  * list's visibility (`visibleTo`: a shop's own orders and every public one) and, for the

@@ -1,10 +1,10 @@
 import type { OrderItem, OrderProfile } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { editBody, orderBody } from '../../test/orders.ts';
+import { call, createTestContext, loginAs, type LoggedIn, type TestContext } from '../../../test/context.ts';
+import { editBody, orderBody } from '../../../test/orders.ts';
 
 /**
- * GET /admin/order/profile (issue 15/16, decision 0065) on a real database: the order, its
+ * GET /admin/order/profile (decision 0065) on a real database: the order, its
  * verification URL and its ledger entries, each reader seeing what the order list and the
  * shop-balance drawer let them see.
  */

@@ -1,14 +1,14 @@
 import type { OrderProfile } from '@clearplay/contract';
-import type { Db } from '../../db/index.ts';
-import type { Operator } from '../../http/route-context.ts';
-import type { Locale } from '../../lib/messages.ts';
-import * as ledger from '../ledger/ledger.service.ts';
-import { verifyUrlOf } from './orders.download.ts';
-import { readsLedgers, seesAll } from './orders.rules.ts';
-import { toOrderItem, visibleOrder } from './orders.service.ts';
+import type { Db } from '../../../db/index.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import type { Locale } from '../../../lib/messages.ts';
+import * as ledger from '../../ledger/ledger.service.ts';
+import { verifyUrlOf } from '../files/orders.download.ts';
+import { readsLedgers, seesAll } from '../orders.rules.ts';
+import { toOrderItem, visibleOrder } from '../orders.service.ts';
 
 /**
- * An order's profile page (issue 15/16, decision 0065): the order as the detail call shows it
+ * An order's profile page (decision 0065): the order as the detail call shows it
  * (404 when the reader may not see it), its verification URL under the public pages' base
  * (decision 0051, the ZIP summary's too) and its ledger entries.
  *

@@ -1,8 +1,8 @@
 /**
- * An order's evidence as a ZIP (PRODUCT.md "Orders"): one folder per image kind, the images
+ * An order's evidence as a ZIP (docs/product.md "Orders"): one folder per image kind, the images
  * numbered in their order (01.png, 02.jpg, …), and summary.txt, a one-page summary of the
  * record in the caller's language (another shop's public record without amount and client) with
- * the target's history before it as the caller may see it (issue 17, decision 0070).
+ * the target's history before it as the caller may see it (decision 0070).
  *
  * Where the images come from: the uploads module's BlobStore, for the URLs it handed out
  * (`/upload/files/<key>` of the embedded upload host, also as an absolute URL on this server's
@@ -16,17 +16,17 @@ import type { PassThrough, Readable } from 'node:stream';
 import { formatMoney, ORDER_IMAGE_KINDS, type OrderHistory, type OrderImageKind, type OrderItem } from '@clearplay/contract';
 import QRCode from 'qrcode';
 import { ZipFile } from 'yazl';
-import type { Db } from '../../db/index.ts';
-import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
-import { nowMs } from '../../lib/time.ts';
-import type { Operator } from '../../http/route-context.ts';
-import { BlobReadError, type BlobStore } from '../uploads/uploads.service.ts';
-import { detectImageType, IMAGE_SNIFF_BYTES } from '../uploads/image-type.ts';
-import { orderHistory } from './orders.history.ts';
-import { seesAll } from './orders.rules.ts';
-import { toOrderItem, visibleOrder } from './orders.service.ts';
+import type { Db } from '../../../db/index.ts';
+import { t, type Locale, type MessageKey } from '../../../lib/messages.ts';
+import { nowMs } from '../../../lib/time.ts';
+import type { Operator } from '../../../http/route-context.ts';
+import { BlobReadError, type BlobStore } from '../../uploads/uploads.service.ts';
+import { detectImageType, IMAGE_SNIFF_BYTES } from '../../uploads/image-type.ts';
+import { orderHistory } from '../history/orders.history.ts';
+import { seesAll } from '../orders.rules.ts';
+import { toOrderItem, visibleOrder } from '../orders.service.ts';
 import { formatBeijing, headerOf, labelOf, loadDictLabels, type SheetColumn } from './orders.sheet.ts';
-import { room } from '../../lib/streams.ts';
+import { room } from '../../../lib/streams.ts';
 
 export interface ImageStore {
   /** Where the images are (the uploads module's createBlobStore). */
@@ -124,7 +124,7 @@ interface MissingImage {
   reason: string;
 }
 
-/** The target history as of the order (issue 17), for the summary: what the caller may see of it. */
+/** The target history as of the order, for the summary: what the caller may see of it. */
 export interface SummaryHistory {
   history: OrderHistory;
   /** The dictionary's label of a result value. */

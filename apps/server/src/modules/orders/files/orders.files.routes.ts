@@ -1,20 +1,20 @@
 import { orderEndpoints as api } from '@clearplay/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
-import { fileAnswer, route } from '../../http/endpoint.ts';
-import { ok } from '../../lib/envelope.ts';
-import { operatorOf, localeOf, type RouteDeps } from '../../http/route-context.ts';
-import { createBlobStore, createEvidenceUrls } from '../uploads/uploads.service.ts';
+import { fileAnswer, route } from '../../../http/endpoint.ts';
+import { ok } from '../../../lib/envelope.ts';
+import { operatorOf, localeOf, type RouteDeps } from '../../../http/route-context.ts';
+import { createBlobStore, createEvidenceUrls } from '../../uploads/uploads.service.ts';
 import { orderZip } from './orders.download.ts';
 import { exportOrders } from './orders.export.ts';
-import { importTemplate } from './import/template.ts';
-import { importSheetFile, stopImportThread } from './import/thread.ts';
-import { IMPORT_FORM_LIMITS, readUploadedFile } from './import/upload.ts';
-import { importLogDetails, importLogText } from './import/outcome.ts';
+import { importTemplate } from '../import/template.ts';
+import { importSheetFile, stopImportThread } from '../import/thread.ts';
+import { IMPORT_FORM_LIMITS, readUploadedFile } from '../import/upload.ts';
+import { importLogDetails, importLogText } from '../import/outcome.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
-import { logText } from '../../lib/log-text.ts';
+import { logText } from '../../../lib/log-text.ts';
 
-/** Order files (PRODUCT.md "Orders"): import with its template, export, and an order's evidence ZIP. */
+/** Order files (docs/product.md "Orders"): import with its template, export, and an order's evidence ZIP. */
 const orderFileRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
   // Multipart bodies in this plugin only: the import reads its file with a size limit (import/upload.ts).
   await app.register(fastifyMultipart, { limits: IMPORT_FORM_LIMITS });
