@@ -138,7 +138,7 @@ than a 200 envelope. "Accept wait": how long the connections waited between thei
 accepting them (p50 / longest, ms; server-probe.mjs; at least that: the client notes a handshake when its own event loop
 gets to it, 0 when the server accepted first). Loop delay: the server's event-loop delay p99 (ms).
 
-Target (issue 25): 0 errors; mixed ≥ 0.5× read-only in req/s on both engines. Mixed ÷ read-only req/s per round:
+Target: 0 errors; mixed ≥ 0.5× read-only in req/s on both engines. Mixed ÷ read-only req/s per round:
 SQLite ${ratios('SQLite')}${engines.includes('PostgreSQL') ? `; PostgreSQL ${ratios('PostgreSQL')}` : ' (PostgreSQL not reachable: not measured)'}.
 
 | engine | round | run | req/s | p50 ms | p99 ms | errors | timeouts | accept wait p50 / max ms | loop delay p99 ms | req/s ÷ read-only | p50 ÷ read-only | p99 ÷ read-only |
