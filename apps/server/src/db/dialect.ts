@@ -104,7 +104,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-/** How long writeTransaction waits for SQLite's write lock (BEGIN IMMEDIATE) before it gives up. */
+/**
+ * How long writeTransaction waits for SQLite's write lock (BEGIN IMMEDIATE) before it gives up,
+ * when no lock budget is configured (migrations, the seed, scripts): a database opened for the
+ * app waits DB_LOCK_TIMEOUT_SECONDS instead (LockingSqliteDialect's `lockWaitMs`), as a row
+ * lock does on PostgreSQL and MySQL, and then answers 503 (decision 0104).
+ */
 const WRITE_TRANSACTION_WAIT_MS = 60_000;
 
 /** The error of a write that waited its whole budget for the lock: SQLite's own code, so it answers 503. */
@@ -232,7 +237,9 @@ export async function writeTransaction<T>(
   if (!db.isTransaction) await sqliteWriteGate(db)?.wait(WRITE_TRANSACTION_WAIT_MS);
   return db.connection().execute(async (conn) => {
     const bulk = options.bulk === true ? await bulkSettings(conn) : null;
-    await beginImmediate(conn);
+    // Another connection's write lock (another process's transaction, a stuck writer) is waited
+    // for as long as the configured lock budget, not a minute: the caller gets 503 in time.
+    await beginImmediate(conn, lockingAdapter(db)?.lockWaitMs ?? WRITE_TRANSACTION_WAIT_MS);
     let result: T;
     try {
       if (bulk !== null) {
@@ -267,6 +274,8 @@ export class LockingSqliteAdapter extends SqliteAdapter {
     readonly gate: SqliteWriteGate = new SqliteWriteGate(),
     /** The database file; null for an in-memory database. */
     readonly file: string | null = null,
+    /** How long writeTransaction waits for another connection's write lock (DB_LOCK_TIMEOUT_SECONDS). */
+    readonly lockWaitMs: number = WRITE_TRANSACTION_WAIT_MS,
   ) {
     super();
   }
@@ -394,17 +403,20 @@ export class LockingSqliteDialect extends SqliteDialect {
   readonly #reader: SqliteReader | null;
   readonly #gate = new SqliteWriteGate();
   readonly #file: string | null;
+  readonly #lockWaitMs: number;
 
-  constructor(config: SqliteDialectConfig) {
+  /** `lockWaitMs`: how long a write transaction waits for another connection's write lock (0 or none: a minute). */
+  constructor(config: SqliteDialectConfig, lockWaitMs = 0) {
     const file = isFileDatabase(config.database) ? config.database.name : null;
     const reader = isFileDatabase(config.database) ? new SqliteReader(config.database) : null;
     super(reader === null ? config : { ...config, database: new ClosingReader(config.database as SqliteDatabase, reader) });
     this.#reader = reader;
     this.#file = file;
+    this.#lockWaitMs = lockWaitMs > 0 ? lockWaitMs : WRITE_TRANSACTION_WAIT_MS;
   }
 
   override createAdapter(): SqliteAdapter {
-    return new LockingSqliteAdapter(this.#reader, this.#gate, this.#file);
+    return new LockingSqliteAdapter(this.#reader, this.#gate, this.#file, this.#lockWaitMs);
   }
 
   override createDriver(): Driver {
@@ -677,6 +689,13 @@ const PG_CLIENT_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
 ];
 
+/**
+ * mysql2's own errors without a code: a statement sent on a connection that closed while a call
+ * held it (the server stopped between two statements of a transaction). Found by
+ * reliability/faults-database.test.ts, where it answered 500.
+ */
+const MYSQL_CLIENT_MESSAGES = ["Can't add new command when connection is in closed state"];
+
 const MYSQL_UNAVAILABLE = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT', // the per-statement client timer (db/pools.ts)
@@ -700,7 +719,7 @@ function unavailableHere(error: object): boolean {
     if (code.startsWith('SQLITE_BUSY')) return true; // still locked after busy_timeout
   }
   if (errno === MARIADB_STATEMENT_TIMEOUT) return true;
-  return typeof message === 'string' && PG_CLIENT_MESSAGES.some((m) => message.startsWith(m));
+  return typeof message === 'string' && [...PG_CLIENT_MESSAGES, ...MYSQL_CLIENT_MESSAGES].some((m) => message.startsWith(m));
 }
 
 /**
