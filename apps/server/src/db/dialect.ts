@@ -249,7 +249,10 @@ export async function writeTransaction<T>(
       result = await fn(conn);
       await sql`commit`.execute(conn);
     } catch (error) {
-      await sql`rollback`.execute(conn);
+      // SQLite may have rolled back already (SQLITE_FULL, an I/O error): the rollback then fails
+      // with "no transaction is active", and that error must not hide the one that says why
+      // (found by reliability/faults-disk.test.ts: a full disk answered 500, not 503).
+      await sql`rollback`.execute(conn).catch(() => undefined);
       throw error;
     } finally {
       if (bulk !== null) {
@@ -717,6 +720,8 @@ function unavailableHere(error: object): boolean {
     if (NETWORK_CODES.has(code) || PG_UNAVAILABLE.has(code) || MYSQL_UNAVAILABLE.has(code)) return true;
     if (/^08[0-9A-Z]{3}$/.test(code)) return true; // PostgreSQL connection_exception class
     if (code.startsWith('SQLITE_BUSY')) return true; // still locked after busy_timeout
+    // The disk full, read-only or failing under the file (reliability/faults-disk.test.ts): not the call's fault.
+    if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) return true;
   }
   if (errno === MARIADB_STATEMENT_TIMEOUT) return true;
   return typeof message === 'string' && [...PG_CLIENT_MESSAGES, ...MYSQL_CLIENT_MESSAGES].some((m) => message.startsWith(m));
