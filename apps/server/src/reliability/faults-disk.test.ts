@@ -91,6 +91,7 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(
       `this test makes a small tmpfs and needs root where mount is allowed: ${String((error as { stderr?: unknown }).stderr ?? error)}`,
+      { cause: error },
     );
   }
   mounted = true;
