@@ -19,6 +19,7 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { OrderItem } from '@clearplay/contract';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -204,7 +205,7 @@ function envOf(c: TestContext): Record<string, string> {
   };
 }
 
-async function timed(kindOf: Kind, run: () => ReturnType<App['inject']>, tag?: string): Promise<Sample> {
+async function timed(kindOf: Kind, run: () => Promise<LightMyRequestResponse>, tag?: string): Promise<Sample> {
   const started = performance.now();
   // A call still unanswered long past its budget is recorded as hung (and fails the phase), not waited for.
   const res = await Promise.race([run(), new Promise<null>((r) => setTimeout(() => r(null), 3 * BUDGET_MS))]);
