@@ -55,6 +55,10 @@ export async function postgresPool(url: string, limits: DbLimits): Promise<Postg
       broken = true;
     });
     const query = (...args: unknown[]): unknown => {
+      // A statement after one the client gave up on (a transaction's ROLLBACK) would wait its own
+      // whole timeout on a frozen server: it fails at once instead, and the connection is closed
+      // on release (reliability/faults-database.test.ts).
+      if (broken && typeof args[args.length - 1] !== 'function') return Promise.reject(new Error(PG_CLIENT_TIMEOUT));
       const result = (client.query as (...a: unknown[]) => unknown)(...args);
       // Heard before the caller's own await (reactions run in order), so before it releases.
       if (result instanceof Promise) {
