@@ -235,34 +235,59 @@ export async function writeTransaction<T>(
   if (dialectOf(db) !== 'sqlite') return db.transaction().execute(fn);
   // Waiting for an import's worker without the connection, which reads keep using meanwhile.
   if (!db.isTransaction) await sqliteWriteGate(db)?.wait(WRITE_TRANSACTION_WAIT_MS);
-  return db.connection().execute(async (conn) => {
-    const bulk = options.bulk === true ? await bulkSettings(conn) : null;
-    // Another connection's write lock (another process's transaction, a stuck writer) is waited
-    // for as long as the configured lock budget, not a minute: the caller gets 503 in time.
-    await beginImmediate(conn, lockingAdapter(db)?.lockWaitMs ?? WRITE_TRANSACTION_WAIT_MS);
-    let result: T;
-    try {
-      if (bulk !== null) {
-        await sql`pragma cache_size = ${sql.raw(String(-BULK_CACHE_KIB))}`.execute(conn);
-        await sql`pragma wal_autocheckpoint = 0`.execute(conn);
+  // Another connection's write lock (another process's transaction, a stuck writer) is waited for
+  // as long as the configured lock budget, not a minute, so the caller gets 503 in time; and
+  // between tries the connection goes back, so reads on it go on meanwhile (decision 0104).
+  const deadline = Date.now() + (lockingAdapter(db)?.lockWaitMs ?? WRITE_TRANSACTION_WAIT_MS);
+  for (;;) {
+    const outcome = await db.connection().execute(async (conn): Promise<T | typeof NOT_YET> => {
+      if (!(await tryBeginImmediate(conn))) return NOT_YET;
+      const bulk = options.bulk === true ? await bulkSettings(conn) : null;
+      let result: T;
+      try {
+        if (bulk !== null) {
+          await sql`pragma cache_size = ${sql.raw(String(-BULK_CACHE_KIB))}`.execute(conn);
+          await sql`pragma wal_autocheckpoint = 0`.execute(conn);
+        }
+        result = await fn(conn);
+        await sql`commit`.execute(conn);
+      } catch (error) {
+        // SQLite may have rolled back already (SQLITE_FULL, an I/O error): the rollback then fails
+        // with "no transaction is active", and that error must not hide the one that says why
+        // (found by reliability/faults-disk.test.ts: a full disk answered 500, not 503).
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw error;
+      } finally {
+        if (bulk !== null) {
+          await sql`pragma cache_size = ${sql.raw(String(bulk.cache))}`.execute(conn);
+          await sql`pragma wal_autocheckpoint = ${sql.raw(String(bulk.autocheckpoint))}`.execute(conn);
+        }
       }
-      result = await fn(conn);
-      await sql`commit`.execute(conn);
-    } catch (error) {
-      // SQLite may have rolled back already (SQLITE_FULL, an I/O error): the rollback then fails
-      // with "no transaction is active", and that error must not hide the one that says why
-      // (found by reliability/faults-disk.test.ts: a full disk answered 500, not 503).
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw error;
-    } finally {
-      if (bulk !== null) {
-        await sql`pragma cache_size = ${sql.raw(String(bulk.cache))}`.execute(conn);
-        await sql`pragma wal_autocheckpoint = ${sql.raw(String(bulk.autocheckpoint))}`.execute(conn);
-      }
-    }
-    if (bulk !== null && bulk.file !== '' && bulk.autocheckpoint > 0) void checkpointInBackground(bulk.file);
-    return result;
-  });
+      if (bulk !== null && bulk.file !== '' && bulk.autocheckpoint > 0) void checkpointInBackground(bulk.file);
+      return result;
+    });
+    if (outcome !== NOT_YET) return outcome as T;
+    if (Date.now() > deadline) throw busyError();
+    await sleep(25);
+  }
+}
+
+/** writeTransaction's "the lock is held elsewhere, try again". */
+const NOT_YET = Symbol('not yet');
+
+/** One try at SQLite's write lock (BEGIN IMMEDIATE), without waiting: false when another connection holds it. */
+async function tryBeginImmediate(conn: QueryExecutorProvider): Promise<boolean> {
+  await sql`pragma busy_timeout = 0`.execute(conn);
+  try {
+    await sql`begin immediate`.execute(conn);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return false;
+    throw error;
+  } finally {
+    await sql`pragma busy_timeout = ${sql.raw(String(SQLITE_BUSY_TIMEOUT_MS))}`.execute(conn);
+  }
 }
 
 /**
