@@ -14,7 +14,7 @@
  * transaction), against which writes give up after DB_LOCK_TIMEOUT_SECONDS with the same 503,
  * while reads go on (WAL) and readiness stays ready.
  *
- * Budgets are one second each (DB_ACQUIRE/STATEMENT/LOCK_TIMEOUT_SECONDS=1); the load runs for
+ * Budgets: one second to get a connection and to wait for a lock, two for a statement; the load runs for
  * a few seconds per phase, RELIABILITY=full runs it longer and with more callers.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -32,20 +32,26 @@ import { readBooks } from './books.ts';
 const FULL = process.env.RELIABILITY === 'full';
 /** Callers running at once, and how long each phase of the load lasts. */
 const CALLERS = FULL ? 24 : 8;
-const PHASE_MS = FULL ? 15_000 : 3_000;
+const PHASE_MS = FULL ? 15_000 : 4_000;
 const SECOND = 1000;
+const STATEMENT_MS = 2 * SECOND;
 /**
- * The longest any call may take while the database is away: getting a connection (1 s), one
- * statement the client gives up on (1 s + the client's grace), the rollback of a transaction
- * left mid-way on its broken connection (the same again), and a second of slack for this busy
- * machine. A call past it is a hang.
+ * The longest any call may take while the database is away: getting a connection (1 s), and two
+ * statements the client gives up on (2 s + the client's 1 s grace each: the session check passes
+ * just before the freeze, the next statement waits its whole budget), and a second of slack for
+ * this busy machine. A call past it is a hang.
  */
-const BUDGET_MS = SECOND + 2 * (SECOND + CLIENT_GRACE_MS) + SECOND;
+const BUDGET_MS = SECOND + 2 * (STATEMENT_MS + CLIENT_GRACE_MS) + SECOND;
 /** Once the database is back, the app answers again within this (no restart). */
 const RECOVERY_MS = 10_000;
 
 const UNAVAILABLE = { status: 503, msg: 'The service is briefly unavailable, please try again shortly', data: { retryAfterSeconds: 5 } };
-const LIMITS = { DB_ACQUIRE_TIMEOUT_SECONDS: '1', DB_STATEMENT_TIMEOUT_SECONDS: '1', DB_LOCK_TIMEOUT_SECONDS: '1' };
+/** Statements get two seconds: on a machine busy with the rest of the suite, one second was now and then too little for a plain list. */
+const LIMITS = {
+  DB_ACQUIRE_TIMEOUT_SECONDS: '1',
+  DB_STATEMENT_TIMEOUT_SECONDS: String(STATEMENT_MS / SECOND),
+  DB_LOCK_TIMEOUT_SECONDS: '1',
+};
 
 type Kind = 'list' | 'detail' | 'create';
 interface Sample {
@@ -358,12 +364,16 @@ if (kind !== 'sqlite')
         expect(readiness.ms).toBeLessThan(BUDGET_MS);
         const samples = await during;
         const summary = expectClean(samples, fault);
-        // The fault was felt: most calls after it answered 503.
-        expect(summary.unavailable).toBeGreaterThan(CALLERS);
+        // The fault was felt: every caller, about, had a 503.
+        expect(summary.unavailable).toBeGreaterThanOrEqual(CALLERS);
         await proxy!.resume();
         const recovered = await recovery(fault);
-        const after = expectClean(await load(`${fault}_after`, PHASE_MS / 3), `after ${fault}`);
-        expect(after.unavailable).toBe(0);
+        const afterSamples = await load(`${fault}_after`, PHASE_MS / 3);
+        expectClean(afterSamples, `after ${fault}`);
+        expect(
+          afterSamples.filter((s) => s.http !== 200).map((s) => ({ kind: s.kind, ms: Math.round(s.ms), at: afterSamples.indexOf(s) })),
+          'calls refused after the recovery',
+        ).toEqual([]);
         expect((await ready()).http).toBe(200);
         figures.push(
           `${fault}: ${samples.length} calls, ${summary.ok} ok + ${summary.unavailable} 503, p99 ${summary.p99} ms, max ${summary.maxMs} ms (budget ${BUDGET_MS}); ready 503 in ${Math.round(readiness.ms)} ms; recovered in ${Math.round(recovered)} ms`,
