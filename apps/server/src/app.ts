@@ -14,6 +14,7 @@ import localUploadHost from './modules/uploads/local-host.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
 import { admitInTurn } from './http/admission.ts';
+import { bodyDeadline, CONNECTIONS_CHECK_MS } from './http/request-deadline.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-context.ts';
 import { lazyRequestLogger } from './lib/request-log.ts';
 
@@ -130,6 +131,9 @@ export async function buildApp({ config, db, logger }: AppDeps) {
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Request deadlines are checked every second rather than every 30 s (Node's default): a slow
+    // client is cut within a second of REQUEST_TIMEOUT_SECONDS (reliability/slow-clients.test.ts).
+    http: { connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
     bodyLimit: API_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -153,6 +157,8 @@ export async function buildApp({ config, db, logger }: AppDeps) {
   // Requests start in slices of the event loop, so a busy server still accepts new
   // connections (http/admission.ts, decision 0099).
   app.addHook('onRequest', admitInTurn);
+  // A body trickled in past REQUEST_TIMEOUT_SECONDS is cut (Node cuts only slow headers).
+  app.addHook('onRequest', bodyDeadline(config.requestTimeoutMs));
   // Every answer carries the security headers (computed once, plugins/security.ts) and the
   // request id, set together in the first hook (decision 0058).
   const headers = securityHeaders(config);

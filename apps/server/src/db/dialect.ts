@@ -104,7 +104,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-/** How long writeTransaction waits for SQLite's write lock (BEGIN IMMEDIATE) before it gives up. */
+/**
+ * How long writeTransaction waits for SQLite's write lock (BEGIN IMMEDIATE) before it gives up,
+ * when no lock budget is configured (migrations, the seed, scripts): a database opened for the
+ * app waits DB_LOCK_TIMEOUT_SECONDS instead (LockingSqliteDialect's `lockWaitMs`), as a row
+ * lock does on PostgreSQL and MySQL, and then answers 503 (decision 0104).
+ */
 const WRITE_TRANSACTION_WAIT_MS = 60_000;
 
 /** The error of a write that waited its whole budget for the lock: SQLite's own code, so it answers 503. */
@@ -230,29 +235,59 @@ export async function writeTransaction<T>(
   if (dialectOf(db) !== 'sqlite') return db.transaction().execute(fn);
   // Waiting for an import's worker without the connection, which reads keep using meanwhile.
   if (!db.isTransaction) await sqliteWriteGate(db)?.wait(WRITE_TRANSACTION_WAIT_MS);
-  return db.connection().execute(async (conn) => {
-    const bulk = options.bulk === true ? await bulkSettings(conn) : null;
-    await beginImmediate(conn);
-    let result: T;
-    try {
-      if (bulk !== null) {
-        await sql`pragma cache_size = ${sql.raw(String(-BULK_CACHE_KIB))}`.execute(conn);
-        await sql`pragma wal_autocheckpoint = 0`.execute(conn);
+  // Another connection's write lock (another process's transaction, a stuck writer) is waited for
+  // as long as the configured lock budget, not a minute, so the caller gets 503 in time; and
+  // between tries the connection goes back, so reads on it go on meanwhile (decision 0104).
+  const deadline = Date.now() + (lockingAdapter(db)?.lockWaitMs ?? WRITE_TRANSACTION_WAIT_MS);
+  for (;;) {
+    const outcome = await db.connection().execute(async (conn): Promise<T | typeof NOT_YET> => {
+      if (!(await tryBeginImmediate(conn))) return NOT_YET;
+      const bulk = options.bulk === true ? await bulkSettings(conn) : null;
+      let result: T;
+      try {
+        if (bulk !== null) {
+          await sql`pragma cache_size = ${sql.raw(String(-BULK_CACHE_KIB))}`.execute(conn);
+          await sql`pragma wal_autocheckpoint = 0`.execute(conn);
+        }
+        result = await fn(conn);
+        await sql`commit`.execute(conn);
+      } catch (error) {
+        // SQLite may have rolled back already (SQLITE_FULL, an I/O error): the rollback then fails
+        // with "no transaction is active", and that error must not hide the one that says why
+        // (found by reliability/faults-disk.test.ts: a full disk answered 500, not 503).
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw error;
+      } finally {
+        if (bulk !== null) {
+          await sql`pragma cache_size = ${sql.raw(String(bulk.cache))}`.execute(conn);
+          await sql`pragma wal_autocheckpoint = ${sql.raw(String(bulk.autocheckpoint))}`.execute(conn);
+        }
       }
-      result = await fn(conn);
-      await sql`commit`.execute(conn);
-    } catch (error) {
-      await sql`rollback`.execute(conn);
-      throw error;
-    } finally {
-      if (bulk !== null) {
-        await sql`pragma cache_size = ${sql.raw(String(bulk.cache))}`.execute(conn);
-        await sql`pragma wal_autocheckpoint = ${sql.raw(String(bulk.autocheckpoint))}`.execute(conn);
-      }
-    }
-    if (bulk !== null && bulk.file !== '' && bulk.autocheckpoint > 0) void checkpointInBackground(bulk.file);
-    return result;
-  });
+      if (bulk !== null && bulk.file !== '' && bulk.autocheckpoint > 0) void checkpointInBackground(bulk.file);
+      return result;
+    });
+    if (outcome !== NOT_YET) return outcome as T;
+    if (Date.now() > deadline) throw busyError();
+    await sleep(25);
+  }
+}
+
+/** writeTransaction's "the lock is held elsewhere, try again". */
+const NOT_YET = Symbol('not yet');
+
+/** One try at SQLite's write lock (BEGIN IMMEDIATE), without waiting: false when another connection holds it. */
+async function tryBeginImmediate(conn: QueryExecutorProvider): Promise<boolean> {
+  await sql`pragma busy_timeout = 0`.execute(conn);
+  try {
+    await sql`begin immediate`.execute(conn);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return false;
+    throw error;
+  } finally {
+    await sql`pragma busy_timeout = ${sql.raw(String(SQLITE_BUSY_TIMEOUT_MS))}`.execute(conn);
+  }
 }
 
 /**
@@ -267,6 +302,8 @@ export class LockingSqliteAdapter extends SqliteAdapter {
     readonly gate: SqliteWriteGate = new SqliteWriteGate(),
     /** The database file; null for an in-memory database. */
     readonly file: string | null = null,
+    /** How long writeTransaction waits for another connection's write lock (DB_LOCK_TIMEOUT_SECONDS). */
+    readonly lockWaitMs: number = WRITE_TRANSACTION_WAIT_MS,
   ) {
     super();
   }
@@ -394,17 +431,20 @@ export class LockingSqliteDialect extends SqliteDialect {
   readonly #reader: SqliteReader | null;
   readonly #gate = new SqliteWriteGate();
   readonly #file: string | null;
+  readonly #lockWaitMs: number;
 
-  constructor(config: SqliteDialectConfig) {
+  /** `lockWaitMs`: how long a write transaction waits for another connection's write lock (0 or none: a minute). */
+  constructor(config: SqliteDialectConfig, lockWaitMs = 0) {
     const file = isFileDatabase(config.database) ? config.database.name : null;
     const reader = isFileDatabase(config.database) ? new SqliteReader(config.database) : null;
     super(reader === null ? config : { ...config, database: new ClosingReader(config.database as SqliteDatabase, reader) });
     this.#reader = reader;
     this.#file = file;
+    this.#lockWaitMs = lockWaitMs > 0 ? lockWaitMs : WRITE_TRANSACTION_WAIT_MS;
   }
 
   override createAdapter(): SqliteAdapter {
-    return new LockingSqliteAdapter(this.#reader, this.#gate, this.#file);
+    return new LockingSqliteAdapter(this.#reader, this.#gate, this.#file, this.#lockWaitMs);
   }
 
   override createDriver(): Driver {
@@ -677,6 +717,13 @@ const PG_CLIENT_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
 ];
 
+/**
+ * mysql2's own errors without a code: a statement sent on a connection that closed while a call
+ * held it (the server stopped between two statements of a transaction). Found by
+ * reliability/faults-database.test.ts, where it answered 500.
+ */
+const MYSQL_CLIENT_MESSAGES = ["Can't add new command when connection is in closed state"];
+
 const MYSQL_UNAVAILABLE = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT', // the per-statement client timer (db/pools.ts)
@@ -698,9 +745,11 @@ function unavailableHere(error: object): boolean {
     if (NETWORK_CODES.has(code) || PG_UNAVAILABLE.has(code) || MYSQL_UNAVAILABLE.has(code)) return true;
     if (/^08[0-9A-Z]{3}$/.test(code)) return true; // PostgreSQL connection_exception class
     if (code.startsWith('SQLITE_BUSY')) return true; // still locked after busy_timeout
+    // The disk full, read-only or failing under the file (reliability/faults-disk.test.ts): not the call's fault.
+    if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) return true;
   }
   if (errno === MARIADB_STATEMENT_TIMEOUT) return true;
-  return typeof message === 'string' && PG_CLIENT_MESSAGES.some((m) => message.startsWith(m));
+  return typeof message === 'string' && [...PG_CLIENT_MESSAGES, ...MYSQL_CLIENT_MESSAGES].some((m) => message.startsWith(m));
 }
 
 /**

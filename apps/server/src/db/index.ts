@@ -42,7 +42,7 @@ export function createDb(target: DbTarget, limits: DbLimits = UNBOUNDED): Db {
       database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
       // 64 MiB of page cache (default 2 MiB): big imports and exports touch many index pages.
       database.pragma('cache_size = -65536');
-      return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }), plugins });
+      return new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }, limits.lockTimeoutMs), plugins });
     }
     case 'postgres':
       return new Kysely<Database>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url, limits) }), plugins });

@@ -47,7 +47,18 @@ export async function postgresPool(url: string, limits: DbLimits): Promise<Postg
   type Client = Awaited<ReturnType<PostgresPool['connect']>>;
   const wrap = (client: PgPoolClient): Client => {
     let broken = false;
+    // A connection that ends while a call holds it (the server stopped, a proxy or firewall cut it)
+    // is reported as an 'error' event on the client; the pool listens only while it is idle, and
+    // unheard the event would crash the process (found by reliability/faults-database.test.ts).
+    // The call's query fails on its own; the connection is closed when it is released.
+    client.on('error', () => {
+      broken = true;
+    });
     const query = (...args: unknown[]): unknown => {
+      // A statement after one the client gave up on (a transaction's ROLLBACK) would wait its own
+      // whole timeout on a frozen server: it fails at once instead, and the connection is closed
+      // on release (reliability/faults-database.test.ts).
+      if (broken && typeof args[args.length - 1] !== 'function') return Promise.reject(new Error(PG_CLIENT_TIMEOUT));
       const result = (client.query as (...a: unknown[]) => unknown)(...args);
       // Heard before the caller's own await (reactions run in order), so before it releases.
       if (result instanceof Promise) {
@@ -108,6 +119,16 @@ export async function mysqlPool(url: string, limits: DbLimits): Promise<MysqlPoo
   const wrap = (raw: RawConnection): MysqlPoolConnection => {
     let broken = false;
     const query = (sql: string, parameters: unknown[], callback?: MysqlCallback) => {
+      // A statement after one the client gave up on (a transaction's ROLLBACK) would queue behind
+      // it on this connection, whose timer starts only when it reaches the front: for good on a
+      // frozen server (found by reliability/faults-database.test.ts: a create hung). It fails at once.
+      if (broken && callback !== undefined) {
+        const error = Object.assign(new Error('The connection was abandoned after a statement timed out'), {
+          code: 'PROTOCOL_SEQUENCE_TIMEOUT',
+        });
+        setImmediate(() => callback(error, undefined as never));
+        return undefined;
+      }
       // A streamed read (no callback) is not bounded here: mysql2's timer would stop a long stream.
       if (callback === undefined || timeout === 0) return (raw.query as (...a: unknown[]) => unknown)(sql, parameters, callback);
       return raw.query({ sql, timeout }, parameters, (error: unknown, result: unknown) => {

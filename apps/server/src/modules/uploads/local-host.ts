@@ -116,6 +116,17 @@ async function* formParts(request: FastifyRequest): AsyncGenerator<Multipart> {
   }
 }
 
+/**
+ * The file system refusing to write (reliability/faults-disk.test.ts): the provider's code for a
+ * failed server operation (599), with what an operator or a user can act on instead of
+ * "internal error".
+ */
+const STORAGE_ERRORS: Record<string, string> = {
+  ENOSPC: 'no space left on the storage',
+  EDQUOT: 'no space left on the storage',
+  EROFS: 'the storage is read-only',
+};
+
 export default async function localUploadHost(app: FastifyInstance, options: LocalUploadHostOptions): Promise<void> {
   const store = new LocalBlobStore(options.dataDir, options.uploadsDir);
   const staging = new MultipartStaging(join(store.root, 'multipart'));
@@ -167,6 +178,11 @@ export default async function localUploadHost(app: FastifyInstance, options: Loc
     if (error instanceof BlobExistsError) return sendError(reply, fileExists());
     const known = error.code === undefined ? undefined : MULTIPART_ERRORS[error.code];
     if (known !== undefined) return sendError(reply, known());
+    const storage = error.code === undefined ? undefined : STORAGE_ERRORS[error.code];
+    if (storage !== undefined) {
+      request.log.error({ err: error }, 'upload host: the storage refused to write');
+      return sendError(reply, new HostError(599, storage));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(reply, new HostError(status, error.message));
     request.log.error({ err: error }, 'upload host failed');
