@@ -113,7 +113,7 @@ export interface DictTypesTable {
   status: number;
   remark: string;
   createdAt: number;
-  /** English name (issue 15); '' = none, readers fall back to name. */
+  /** English name; '' = none, readers fall back to name. */
   nameEn: Generated<string>;
 }
 
@@ -130,7 +130,7 @@ export interface DictDataTable {
   status: number;
   remark: string;
   createdAt: number;
-  /** English label (issue 15); '' = none, readers fall back to label. */
+  /** English label; '' = none, readers fall back to label. */
   labelEn: Generated<string>;
   /** English remark (a price's note, a link's description; migration 0018); '' = none, readers fall back to remark. */
   remarkEn: Generated<string>;

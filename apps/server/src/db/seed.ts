@@ -1,5 +1,5 @@
 /**
- * First-start data: the four roles of PRODUCT.md, one super_admin account, and the
+ * First-start data: the four roles of docs/product.md "People and what each may do", one super_admin account, and the
  * dictionaries the product uses. Idempotent: each part is written only when absent, so a
  * restart changes nothing (in particular not the admin password).
  */
@@ -44,7 +44,7 @@ const ROLES = [
 
 interface SeedDictData {
   label: string;
-  /** The English label (issue 15): seeded in both languages. */
+  /** The English label: seeded in both languages. */
   labelEn: string;
   value: string;
   listClass?: string;

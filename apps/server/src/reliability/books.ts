@@ -1,5 +1,5 @@
 /**
- * The books of the business, read straight from the database (issue 25): what must be equal
+ * The books of the business, read straight from the database (decision 0100): what must be equal
  * whatever happened before (a load, a kill -9, a restart). Used by the fault tests
  * (faults.test.ts) and the load bench (bench/books.ts).
  *

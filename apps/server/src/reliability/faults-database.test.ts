@@ -1,5 +1,5 @@
 /**
- * Faults (issue 25): the database stopped under load, then frozen. A steady load of calls (the
+ * Faults (docs/reliability.md "Faults"): the database stopped under load, then frozen. A steady load of calls (the
  * order list, an order's detail, an order created by an inspector) runs against the app while
  * the database goes away; every call must answer, within its budget, either as usual or with
  * the clean 503 "briefly unavailable" envelope (decision 0083), never a 500 and never a hang;

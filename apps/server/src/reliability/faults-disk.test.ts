@@ -1,5 +1,5 @@
 /**
- * Faults (issue 25): the data folder's disk full, then read-only, during uploads to the embedded
+ * Faults (docs/reliability.md "Faults"): the data folder's disk full, then read-only, during uploads to the embedded
  * host (a form upload and a chunked upload's part) and, on SQLite, during the database's own
  * writes. The data folder (DATA_DIR: the SQLite file and uploads/) is a small tmpfs the test
  * mounts (the test runs as root, as CI does); "full" is a filler file taking the space left,

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 25): the real server process (src/server.ts under tsx) killed with SIGKILL in the
+ * Faults (docs/reliability.md "Faults"): the real server process (src/server.ts under tsx) killed with SIGKILL in the
  * middle of the work that takes longest, then started again on the same database and data
  * folder. After the restart nothing is half-written (the books of reliability/books.ts hold and
  * are as before, or as after the work completed), no temporary file is left, and a chunked upload

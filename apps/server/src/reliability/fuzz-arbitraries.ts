@@ -1,5 +1,5 @@
 /**
- * Bad requests generated from an endpoint's contract schemas (issue 25, "Bad input"; decision
+ * Bad requests generated from an endpoint's contract schemas ("Bad input"; decision
  * 0102). For every declaration, `generatorsOf` answers the kinds of bad request it can be sent
  * (its params, query and body mutated field by field; malformed JSON, content types the API
  * does not read, bodies over the limit, credentials that are no session; a multipart form cut or

@@ -1,5 +1,5 @@
 /**
- * Bad input, generated from the contract (issue 25; decision 0102). Every endpoint declaration
+ * Bad input, generated from the contract (decision 0102). Every endpoint declaration
  * gets bad requests made from its own schemas (fuzz-arbitraries.ts), sent with app.inject as the
  * super admin, a shop and nobody; every answer must be the envelope with a clear message, never
  * a 5xx and never a stack trace, and after the run every table but the ones a refused call may

@@ -5,7 +5,7 @@ import { multipartForm } from '../test/context.ts';
 import { createWorld, IDENTITY_NAMES, type Identity, type OrderName, type World } from './world.ts';
 
 /**
- * The authorization matrix (issue 25, decision 0101): every declared endpoint × every identity,
+ * The authorization matrix (decision 0101): every declared endpoint × every identity,
  * on a world of real records. The expected outcome of each cell is derived from the
  * declaration's access (auth, permission through the seeded roles, records scope) and from who
  * the targeted record belongs to; the data of every answer is searched for shop A's private

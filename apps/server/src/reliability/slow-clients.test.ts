@@ -1,5 +1,5 @@
 /**
- * Faults (issue 25): slowloris. Many connections to the listening app send their headers a
+ * Faults (docs/reliability.md "Faults"): slowloris. Many connections to the listening app send their headers a
  * byte at a time, and others a body a byte at a time (a POST to the upload host announcing a
  * large Content-Length, and a sign-in announcing a small one); meanwhile a normal client's calls
  * (the order list, signed in) must keep being answered within a budget. And the slow ones must

@@ -60,7 +60,7 @@ export type UploadsConfig = EvidenceUrlConfig &
         bucket: string;
         /** Public base URL of the bucket's domain, e.g. https://img.example.com (no trailing slash). */
         publicBaseUrl: string;
-        /** Null: the SDK asks the provider which hosts to use (spec §7 host discovery). */
+        /** Null: the SDK asks the provider which hosts to use (the provider's host discovery). */
         region: (typeof QINIU_REGIONS)[number] | null;
         maxImageBytes: number;
         tokenTtlSeconds: number;

@@ -65,7 +65,7 @@ export function limitsOf(signer: UploadSigner, purpose: UploadPurpose): { maxByt
 /**
  * The put policy of one image: only this key, never overwriting, only the purpose's image types
  * (the provider detects the type from the content), at most the purpose's size, and an answer
- * that carries the file's URL (spec §3 "Upload result: url"): an avatar's bare, evidence's signed
+ * that carries the file's URL (the contract's UploadResult.url): an avatar's bare, evidence's signed
  * for the token's life and one link lifetime beyond (the uploader shows it while the form is open).
  */
 export function imagePutPolicy(signer: UploadSigner, key: string, deadline: number, purpose: UploadPurpose = 'cert'): PutPolicy {
