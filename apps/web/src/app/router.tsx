@@ -51,10 +51,7 @@ function toRouteObject(route: AppRoute): RouteObject {
       // Logged out: straight to login, without loading the guard's code (app/guards.ts).
       if (!isLoggedIn()) throw redirect(loginLocation(route.name, new URL(request.url).searchParams));
       const { guard } = await import('./guards.ts');
-      const allowed = await guard(route, request);
-      // Let in: the screen's data starts now, beside the layout's first render (app/screens.ts).
-      void load().then((screen) => screen.prefetch?.(), ignore);
-      return allowed;
+      return guard(route, request);
     },
     lazy: async () => ({ Component: (await load()).default }),
   };

@@ -1,12 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ScreenName } from '../config/paths.ts';
 
-/**
- * A screen's module: its page, and optionally `prefetch`, which starts the page's first data
- * call once the route's guard has let the user in (app/router.tsx), so the answer is on its way
- * while the layout renders rather than asked for after the page mounts.
- */
-type ScreenModule = () => Promise<{ default: ComponentType; prefetch?: () => void }>;
+type ScreenModule = () => Promise<{ default: ComponentType }>;
 
 /**
  * The code of every screen of the route table (config/paths.ts), by route name, each

@@ -41,8 +41,6 @@ import { formatDate, formatPercent } from '../../lib/date.ts';
 import { can, useActor } from '../../lib/permissions.ts';
 import { AnnouncementList, AnnouncementsDrawer, PublishAnnouncementModal } from '../announcements/index.ts';
 import { useWorkplace } from './api/workplace.ts';
-
-export { prefetchWorkplace as prefetch } from './api/workplace.ts';
 import './workplace.css';
 
 /** ECharts comes in this chunk only (never on the login or landing page). */
