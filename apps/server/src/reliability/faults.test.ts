@@ -16,12 +16,13 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { UploadTokenData } from '@clearplay/contract';
+import { ORDER_SHEET_COLUMNS, type UploadTokenData } from '@clearplay/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, REPO_ROOT } from '../config.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { createTestDatabase, multipartForm, type TestDatabase } from '../test/context.ts';
+import { headerOf } from '../modules/orders/files/orders.sheet.ts';
 import { readBooks, type Books } from './books.ts';
 
 const FULL = process.env.RELIABILITY === 'full';
@@ -112,7 +113,11 @@ function filesOf(dir: string): string[] {
 
 /** An order import as a person fills the English template, for the demo shop `client`. */
 function importCsv(client: string, rows: number, tag: string): Buffer {
-  const lines = ["Target WeChat ID,Target name,Game,MAC address,Install time,Result,Client shop,Target's shop"];
+  const lines = [
+    ORDER_SHEET_COLUMNS.slice(0, 8)
+      .map((column) => headerOf('en-US', column))
+      .join(','),
+  ];
   for (let i = 0; i < rows; i++) {
     const hex = i.toString(16).padStart(6, '0');
     lines.push(

@@ -1,7 +1,8 @@
-import { endpointList, fillPath, orderEndpoints, type Endpoint } from '@clearplay/contract';
+import { endpointList, fillPath, ORDER_SHEET_COLUMNS, orderEndpoints, type Endpoint } from '@clearplay/contract';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '../test/context.ts';
+import { headerOf } from '../modules/orders/files/orders.sheet.ts';
 import { createWorld, IDENTITY_NAMES, type Identity, type OrderName, type World } from './world.ts';
 
 /**
@@ -71,21 +72,8 @@ const notStaffAccount: Target['narrowed'] = {
 
 const none = (): Req => ({});
 const csv = (rows: string[][]) => Buffer.from(`${rows.map((r) => r.join(',')).join('\r\n')}\r\n`, 'utf8');
-const IMPORT_HEADERS = [
-  'Target WeChat ID',
-  'Target name',
-  'Game',
-  'MAC address',
-  'Install time',
-  'Result',
-  'Client shop',
-  "Target's shop",
-  'Inspector',
-  'Amount',
-  'Public',
-  'MAC changed',
-  'Description',
-];
+/** The import template's English headers, as a person fills it in. */
+const IMPORT_HEADERS = ORDER_SHEET_COLUMNS.map((column) => headerOf('en-US', column));
 const randomMac = () =>
   Array.from({ length: 6 }, () =>
     Math.floor(Math.random() * 256)

@@ -86,32 +86,22 @@ export interface RetentionReport {
 }
 
 /**
- * Tickets are written in time order with one lifetime, so the oldest ids are the expired ones:
- * walking the primary key from the start finds them at once and stops at the first live one
- * (the table has no index on expires_at alone, and needs none).
+ * Sessions, or the sign-in tickets of two-step verification, expired before `before`. Tickets
+ * have no index on expires_at alone and need none: they live minutes, so the table stays small
+ * once this runs, and a scan of it is short.
  */
-async function deleteExpiredTickets(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+async function deleteExpired(
+  db: Db,
+  table: 'sessions' | 'loginTickets',
+  before: number,
+  batch: number,
+  signal?: AbortSignal,
+): Promise<number> {
   return deleteInBatches(async () => {
-    const rows = await db.selectFrom('loginTickets').select('id').where('expiresAt', '<', before).orderBy('id').limit(batch).execute();
+    const rows = await db.selectFrom(table).select('id').where('expiresAt', '<', before).limit(batch).execute();
     if (rows.length === 0) return 0;
     await db
-      .deleteFrom('loginTickets')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-    return rows.length;
-  }, signal);
-}
-
-async function deleteExpiredSessions(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
-  return deleteInBatches(async () => {
-    const rows = await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute();
-    if (rows.length === 0) return 0;
-    await db
-      .deleteFrom('sessions')
+      .deleteFrom(table)
       .where(
         'id',
         'in',
@@ -338,8 +328,8 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const { signal } = options;
   const rows = options.rows !== false;
   const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
-  const sessions = rows ? await deleteExpiredSessions(db, now - SESSION_GRACE_MS, batch, signal) : 0;
-  const loginTickets = rows ? await deleteExpiredTickets(db, now - SESSION_GRACE_MS, batch, signal) : 0;
+  const sessions = rows ? await deleteExpired(db, 'sessions', now - SESSION_GRACE_MS, batch, signal) : 0;
+  const loginTickets = rows ? await deleteExpired(db, 'loginTickets', now - SESSION_GRACE_MS, batch, signal) : 0;
   const rateLimits = rows ? await removeEndedWindows(db, now, batch, signal) : 0;
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
