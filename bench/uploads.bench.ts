@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { qetagOf } from '../apps/server/src/modules/uploads/digest-stream.ts';
+import { qetagOf } from '../apps/server/src/modules/uploads/hashing/digest-stream.ts';
 import { ADMIN_PASSWORD, cpuMsOf, fmt, ratio, startApp, startUploadFloor, type Section } from './lib.ts';
 
 const MB = 1024 * 1024;

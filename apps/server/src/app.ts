@@ -10,7 +10,7 @@ import operationLogPlugin from './plugins/operation-log.ts';
 import securityPlugin, { securityHeaders } from './plugins/security.ts';
 import spaPlugin from './plugins/spa.ts';
 import swaggerPlugin from './plugins/swagger.ts';
-import localUploadHost from './modules/uploads/local-host.ts';
+import localUploadHost from './modules/uploads/host/local-host.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, resolveUploadKeys } from './modules/uploads/uploads.config.ts';
 import { registerRoutes } from './routes.ts';
 import { admitInTurn } from './http/admission.ts';

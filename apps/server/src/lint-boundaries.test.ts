@@ -68,6 +68,13 @@ describe('import boundaries are enforced by lint', { timeout: 120_000 }, () => {
       code: "export { orderHistory } from '../orders/history/orders.history.ts';",
       rule: 'import-x/no-restricted-paths',
     },
+    {
+      // The uploads helpers other modules may read (keys, image type, configuration) are its top-level files only (decision 0106).
+      case: 'a module importing a file in a sub-folder of the uploads module',
+      file: 'apps/server/src/modules/orders/probe.ts',
+      code: "export { LocalBlobStore } from '../uploads/stores/local-blob-store.ts';",
+      rule: 'import-x/no-restricted-paths',
+    },
     // lib/xlsx-stream.ts imports lib/streams.ts: streams.ts importing it back closes a cycle.
     {
       case: 'an import cycle',
@@ -83,6 +90,11 @@ describe('import boundaries are enforced by lint', { timeout: 120_000 }, () => {
     },
   ])('refuses $case', async ({ file, code, rule }) => {
     expect(await ruleIdsOf(file, `${code}\n`)).toContain(rule);
+  });
+
+  it('lets a module read the uploads module’s top-level helpers (decision 0106)', async () => {
+    const code = "export { pathForKey } from '../uploads/keys.ts';\nexport { detectImageType } from '../uploads/image-type.ts';\n";
+    expect(await ruleIdsOf('apps/server/src/modules/jobs/probe.ts', code)).toEqual([]);
   });
 
   it('lets a module use another module through its service, and a route take its types from http/', async () => {

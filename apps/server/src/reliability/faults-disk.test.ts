@@ -18,7 +18,7 @@ import { join, relative } from 'node:path';
 import type { OrderItem, UploadTokenData } from '@clearplay/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pngBytes } from '../modules/uploads/test-support.ts';
+import { pngBytes } from '../modules/uploads/host/test-support.ts';
 import {
   call,
   createTestContext,

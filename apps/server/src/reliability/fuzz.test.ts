@@ -15,7 +15,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemasOf } from '../http/endpoint.ts';
-import { pngBytes } from '../modules/uploads/test-support.ts';
+import { pngBytes } from '../modules/uploads/host/test-support.ts';
 import { urlSafeBase64Encode } from '../modules/uploads/upload-token.ts';
 import { call, createTestContext, createUser, flushLogs, loginAs, testDbKind, type LoggedIn, type TestContext } from '../test/context.ts';
 import { orderBody } from '../test/orders.ts';
@@ -568,7 +568,7 @@ describe('the embedded upload host refuses malformed protocol requests with the 
       }
     }
     // A refused part of a known length may leave bytes in the upload's in-place container
-    // (`data-<length>`, shared by the parts of that length, host-storage.ts): no record points
+    // (`data-<length>`, shared by the parts of that length, modules/uploads/host/host-storage.ts): no record points
     // at them and they go with the upload. Records, stored objects and temp files must not change.
     const containers = (files: Map<string, string>) => [...files].filter(([path]) => !/\/data-\d+$/.test(path)).sort();
     const filesAfter = await snapshotFiles(uploadsRoot);

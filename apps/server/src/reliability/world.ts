@@ -13,7 +13,7 @@
  */
 import { formatMoney, SEEDED_ROLE_PERMISSIONS, type OrderItem, type Permission } from '@clearplay/contract';
 import { call, createTestContext, createUser, loginWith, uploadImage, type TestContext, type TestUser } from '../test/context.ts';
-import { pngBytes } from '../modules/uploads/test-support.ts';
+import { pngBytes } from '../modules/uploads/host/test-support.ts';
 
 export type RoleName = 'anonymous' | 'shop' | 'inspector' | 'admin' | 'super_admin';
 

@@ -11,7 +11,7 @@ import {
   type LoggedIn,
   type TestContext,
 } from '../../test/context.ts';
-import { pngBytes } from '../uploads/test-support.ts';
+import { pngBytes } from '../uploads/host/test-support.ts';
 
 /**
  * The signed-in user's own account through HTTP: profile and its edits (nickname,

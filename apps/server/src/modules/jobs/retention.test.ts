@@ -9,7 +9,7 @@ import { insertReturningId } from '../../db/dialect.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
-import { pngBytes } from '../uploads/test-support.ts';
+import { pngBytes } from '../uploads/host/test-support.ts';
 import { localBlobSweepStore } from './blob-sweep.ts';
 import { analyze, planOf } from '../../test/plans.ts';
 import { insertMessages } from '../messages/messages.repository.ts';

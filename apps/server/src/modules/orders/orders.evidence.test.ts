@@ -3,9 +3,9 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContextWithUsers, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { editBody, orderBody } from '../../test/orders.ts';
-import { localEvidenceUrls } from '../uploads/evidence-urls.ts';
-import { LocalBlobStore } from '../uploads/local-blob-store.ts';
-import { pngBytes } from '../uploads/test-support.ts';
+import { localEvidenceUrls } from '../uploads/evidence/evidence-urls.ts';
+import { LocalBlobStore } from '../uploads/stores/local-blob-store.ts';
+import { pngBytes } from '../uploads/host/test-support.ts';
 import { resolveEvidenceUrlSecret } from '../uploads/uploads.config.ts';
 
 /**

@@ -1,6 +1,6 @@
 import qiniu from 'qiniu';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { qetagOf } from './digest-stream.ts';
+import { qetagOf } from './hashing/digest-stream.ts';
 import {
   parseScope,
   readPutPolicy,

@@ -9,8 +9,8 @@ import type { AuthUser } from '../../http/route-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import errorsPlugin from '../../plugins/errors.ts';
 import type { UploadTokenData } from '@clearplay/contract';
-import localUploadHost from './local-host.ts';
-import { formUpload, pngBytes } from './test-support.ts';
+import localUploadHost from './host/local-host.ts';
+import { formUpload, pngBytes } from './host/test-support.ts';
 import { readPutPolicy, verifyUploadToken } from './upload-token.ts';
 import {
   LOCAL_BUCKET,

@@ -6,14 +6,14 @@ import {
   type UploadTarget,
   type UploadTokenData,
 } from '@clearplay/contract';
-import type { BlobStore } from './blob-store.ts';
-import type { EvidenceUrls } from './evidence-urls.ts';
+import type { BlobStore } from './stores/blob-store.ts';
+import type { EvidenceUrls } from './evidence/evidence-urls.ts';
 
-export { BlobReadError, type BlobStore } from './blob-store.ts';
-export { createEvidenceUrls, signImageList, stripSignature, type EvidenceUrls } from './evidence-urls.ts';
+export { BlobReadError, type BlobStore } from './stores/blob-store.ts';
+export { createEvidenceUrls, signImageList, stripSignature, type EvidenceUrls } from './evidence/evidence-urls.ts';
 import { isIssuedKey, newUploadKey } from './keys.ts';
-import { LocalBlobStore } from './local-blob-store.ts';
-import { QiniuBlobStore } from './qiniu-blob-store.ts';
+import { LocalBlobStore } from './stores/local-blob-store.ts';
+import { QiniuBlobStore } from './stores/qiniu-blob-store.ts';
 import { signUploadToken, type PutPolicy, type UploadKeys } from './upload-token.ts';
 import { LOCAL_BUCKET, LOCAL_UPLOAD_PREFIX, resolveUploadKeys, type UploadsConfig } from './uploads.config.ts';
 

@@ -6,8 +6,8 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestContextWithUsers, uploadImage, type LoggedIn, type TestContext } from '../../../test/context.ts';
 import { orderBody } from '../../../test/orders.ts';
-import { LocalBlobStore } from '../../uploads/local-blob-store.ts';
-import { pngBytes } from '../../uploads/test-support.ts';
+import { LocalBlobStore } from '../../uploads/stores/local-blob-store.ts';
+import { pngBytes } from '../../uploads/host/test-support.ts';
 import { sourceOf } from './orders.download.ts';
 
 /**

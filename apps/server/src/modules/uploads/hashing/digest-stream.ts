@@ -1,9 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import { IMAGE_SNIFF_BYTES } from './image-type.ts';
-import { OffThreadHash, type WorkerDigests } from './hash-worker.ts';
-import { urlSafeBase64Encode } from './upload-token.ts';
+import { IMAGE_SNIFF_BYTES } from '../image-type.ts';
+import { OffThreadHash, type WorkerDigests } from './hash-pool.ts';
+import { urlSafeBase64Encode } from '../upload-token.ts';
 
 /** The provider's etag works on blocks of 4 MB. */
 export const QETAG_BLOCK = 4 * 1024 * 1024;
@@ -96,7 +96,7 @@ export interface Digests {
  * A pass-through stream that measures what flows through it (size, qetag with its block
  * hashes, the first bytes, and MD5 or CRC-32 when asked) and fails with TooLargeError past
  * `maxBytes`, so nothing is held in memory but the current chunk and what its hash worker has
- * not yet taken. MD5 and SHA-1 run on a worker thread (hash-worker.ts, decision 0072), fed each
+ * not yet taken. MD5 and SHA-1 run on a worker thread (hash-pool.ts, decision 0072), fed each
  * chunk as it passes; the stream finishes once they are done. CRC-32 and the head stay here.
  */
 export class DigestStream extends Transform {

@@ -9,7 +9,7 @@ import { createReadStream, type Dirent } from 'node:fs';
 import { link, mkdir, opendir, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { BlobExistsError, type BlobInfo, type BlobStore } from './blob-store.ts';
-import { localFileKeyOf, pathForKey } from './keys.ts';
+import { localFileKeyOf, pathForKey } from '../keys.ts';
 
 /** A file in tmp/ unwritten this long is a crash's leftover (an upload in flight writes to it all the time). */
 export const STALE_TMP_MS = 6 * 3600_000;

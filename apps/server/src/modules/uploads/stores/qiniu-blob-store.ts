@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type qiniuModule from 'qiniu';
 import { BlobExistsError, BlobReadError, type BlobInfo, type BlobStore } from './blob-store.ts';
-import { signUploadToken } from './upload-token.ts';
+import { signUploadToken } from '../upload-token.ts';
 
 type Qiniu = typeof qiniuModule;
 

@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { localEvidenceUrls } from './evidence-urls.ts';
+import { localEvidenceUrls } from '../evidence/evidence-urls.ts';
 import localUploadHost, { type LocalUploadHostOptions } from './local-host.ts';
-import { signUploadToken, urlSafeBase64Encode, type PutPolicy, type UploadKeys } from './upload-token.ts';
+import { signUploadToken, urlSafeBase64Encode, type PutPolicy, type UploadKeys } from '../upload-token.ts';
 
 export const KEYS: UploadKeys = { accessKey: 'test-ak', secretKey: 'test-sk-0123456789' };
 export const BUCKET = 'clearplay';

@@ -5,17 +5,18 @@
  * magic bytes (keys carry no extension), and the headers that keep an uploaded file inert:
  * `nosniff`, a sandbox CSP, same-site resource policy, and `attachment` for a non-image.
  * Evidence is private (decision 0082): only with a valid, unexpired signature over its path
- * (`?e=<deadline>&token=<sig>`, evidence-urls.ts), cached privately no longer than the link
- * lives; anything else is 403 before the file is looked at. Avatars stay public and immutable.
+ * (`?e=<deadline>&token=<sig>`, ../evidence/evidence-urls.ts), cached privately no longer than
+ * the link lives; anything else is 403 before the file is looked at. Avatars stay public and
+ * immutable.
  */
 import { open } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkLocalSignature, isPrivateKey } from './evidence-urls.ts';
+import { checkLocalSignature, isPrivateKey } from '../evidence/evidence-urls.ts';
 import { HostError } from './host-protocol.ts';
-import { isSafeKey } from './keys.ts';
-import { detectImageType, IMAGE_SNIFF_BYTES } from './image-type.ts';
-import type { LocalBlobStore } from './local-blob-store.ts';
+import { isSafeKey } from '../keys.ts';
+import { detectImageType, IMAGE_SNIFF_BYTES } from '../image-type.ts';
+import type { LocalBlobStore } from '../stores/local-blob-store.ts';
 
 const sniffed = new WeakMap<FastifyRequest, string | null>();
 const cacheControl = new WeakMap<FastifyRequest, string>();
@@ -25,7 +26,7 @@ const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
 const REFUSED = { missing: 'signature required', expired: 'signature expired', invalid: 'signature mismatch' } as const;
 
 export interface ServingOptions {
-  /** The secret evidence links are signed with (evidence-urls.ts). */
+  /** The secret evidence links are signed with (../evidence/evidence-urls.ts). */
   secret: string;
   /** Where the host is mounted (`/upload`): the signed path is `<prefix>/files/<key>`. */
   prefix: string;

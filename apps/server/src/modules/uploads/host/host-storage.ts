@@ -17,7 +17,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, unlink, wri
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from './digest-stream.ts';
+import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, QEtag, qetagOfBlocks, type Digests } from '../hashing/digest-stream.ts';
 
 export interface MultipartUpload {
   bucket: string;

@@ -9,8 +9,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type qiniuModule from 'qiniu';
-import { KEY_PREFIX, localFileKeyOf } from './keys.ts';
-import { LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, type UploadsConfig } from './uploads.config.ts';
+import { KEY_PREFIX, localFileKeyOf } from '../keys.ts';
+import { LOCAL_UPLOAD_PREFIX, resolveEvidenceUrlSecret, type UploadsConfig } from '../uploads.config.ts';
 
 const LOCAL_FILES = `${LOCAL_UPLOAD_PREFIX}/files/`;
 

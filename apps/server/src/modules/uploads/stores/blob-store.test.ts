@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobExistsError, BlobReadError, type BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
 import { QiniuBlobStore } from './qiniu-blob-store.ts';
-import { BUCKET, KEYS, MB, pngBytes, PREFIX, startHost, type TestHost } from './test-support.ts';
-import { urlSafeBase64Decode } from './upload-token.ts';
+import { BUCKET, KEYS, MB, pngBytes, PREFIX, startHost, type TestHost } from '../host/test-support.ts';
+import { urlSafeBase64Decode } from '../upload-token.ts';
 
 /** The provider's management API (stat, delete, list) over the embedded host's disk. */
 function providerEdge(disk: LocalBlobStore): Server {

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UploadTokenData } from '@clearplay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.ts';
-import { loadConfig, type AppConfig } from '../../config.ts';
-import { createDb, type Db } from '../../db/index.ts';
-import { createTestContext, loginAs, testDbKind, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { buildApp, type App } from '../../../app.ts';
+import { loadConfig, type AppConfig } from '../../../config.ts';
+import { createDb, type Db } from '../../../db/index.ts';
+import { createTestContext, loginAs, testDbKind, type LoggedIn, type TestContext } from '../../../test/context.ts';
 import { MultipartStaging } from './host-storage.ts';
-import { LocalBlobStore, STALE_TMP_MS } from './local-blob-store.ts';
+import { LocalBlobStore, STALE_TMP_MS } from '../stores/local-blob-store.ts';
 import { complete, formUpload, initUpload, pngBytes, putPart } from './test-support.ts';
 
 const SHARED = {

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qetagOf } from './digest-stream.ts';
-import { localEvidenceUrls } from './evidence-urls.ts';
+import { qetagOf } from '../hashing/digest-stream.ts';
+import { localEvidenceUrls } from '../evidence/evidence-urls.ts';
 import {
   BUCKET,
   complete,

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DigestStream, PASS_ON_BYTES, QETAG_BLOCK, TooLargeError, qetagOf } from './digest-stream.ts';
-import { IN_FLIGHT_MAX, OffThreadHash } from './hash-worker.ts';
+import { IN_FLIGHT_MAX, OffThreadHash } from './hash-pool.ts';
 
 const sha1 = (data: Buffer) => createHash('sha1').update(data).digest();
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');

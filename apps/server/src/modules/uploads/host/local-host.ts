@@ -2,8 +2,8 @@
  * The embedded upload host: the parts of the storage provider's upload API (Qiniu Kodo)
  * that its SDKs call (qiniu-js in the browser, the qiniu Node SDK), answered by this server
  * and stored on local disk. This file is the protocol's routes and checks; the answers are
- * in host-protocol.ts, the storage in local-blob-store.ts (objects) and host-storage.ts
- * (unfinished chunked uploads), the serving of stored files in host-serving.ts.
+ * in host-protocol.ts, the storage in ../stores/local-blob-store.ts (objects) and
+ * host-storage.ts (unfinished chunked uploads), the serving of stored files in host-serving.ts.
  *
  * Mounted under a prefix (e.g. `/upload`); an SDK is pointed at it as its up host, so its
  * requests arrive as:
@@ -24,8 +24,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BlobExistsError } from './blob-store.ts';
-import { DigestStream, PASS_ON_BYTES, TooLargeError, type Digests } from './digest-stream.ts';
+import { BlobExistsError } from '../stores/blob-store.ts';
+import { DigestStream, PASS_ON_BYTES, TooLargeError, type Digests } from '../hashing/digest-stream.ts';
 import {
   answer,
   contentMd5,
@@ -44,11 +44,11 @@ import {
 } from './host-protocol.ts';
 import { serveStoredFiles } from './host-serving.ts';
 import { MultipartStaging, PartLengthError, type MultipartUpload } from './host-storage.ts';
-import { detectImageType, mimeAllowed } from './image-type.ts';
-import { isSafeKey } from './keys.ts';
-import { LocalBlobStore } from './local-blob-store.ts';
-import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
-import { parseScope, urlSafeBase64Decode, UploadTokenError, verifyUploadToken, type PutPolicy, type UploadKeys } from './upload-token.ts';
+import { detectImageType, mimeAllowed } from '../image-type.ts';
+import { isSafeKey } from '../keys.ts';
+import { LocalBlobStore } from '../stores/local-blob-store.ts';
+import { LOCAL_UPLOAD_PREFIX } from '../uploads.config.ts';
+import { parseScope, urlSafeBase64Decode, UploadTokenError, verifyUploadToken, type PutPolicy, type UploadKeys } from '../upload-token.ts';
 
 export { HostError } from './host-protocol.ts';
 
