@@ -8,8 +8,10 @@
 //   - exceljs, imported lazily by the order import, so a start never loads it;
 //   - @fastify/swagger-ui, which serves files from its own package folder.
 // Migrations are a static import list (db/migrate.ts), so they are bundled like any module.
-// The order import's worker thread (modules/orders/import/worker.ts) is a second bundle,
-// dist/import-worker.js beside server.js, where import/thread.ts looks for it.
+// Each worker thread's module is a bundle of its own beside server.js, where
+// lib/module-worker.ts looks for it: the order import's (modules/orders/import/worker.ts) is
+// dist/import-worker.js, the upload hashing threads' (modules/uploads/hashing/hash-worker.ts)
+// dist/hash-worker.js.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +19,14 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_OUT = join(root, 'apps', 'server', 'dist', 'server.js');
 const IMPORT_WORKER_OUT = join(root, 'apps', 'server', 'dist', 'import-worker.js');
+const HASH_WORKER_OUT = join(root, 'apps', 'server', 'dist', 'hash-worker.js');
 
 const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'mysql2', '@node-rs/argon2', 'exceljs', '@fastify/swagger-ui'];
 
 export async function buildServer() {
   await bundle(join(root, 'apps', 'server', 'src', 'server.ts'), SERVER_OUT);
   await bundle(join(root, 'apps', 'server', 'src', 'modules', 'orders', 'import', 'worker.ts'), IMPORT_WORKER_OUT);
+  await bundle(join(root, 'apps', 'server', 'src', 'modules', 'uploads', 'hashing', 'hash-worker.ts'), HASH_WORKER_OUT);
 }
 
 async function bundle(entry, outfile) {

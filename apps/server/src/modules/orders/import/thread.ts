@@ -17,9 +17,7 @@
  * fails that import (500), and its open transaction is dropped by the database: nothing half
  * written. An in-memory SQLite database (no file to share) imports on the request thread.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { OrderImportResult } from '@clearplay/contract';
 import type { DbLimits, DbTarget } from '../../../config.ts';
 import { sqliteFileOf, sqliteWriteGate, type SqliteWriteGate } from '../../../db/dialect.ts';
@@ -27,24 +25,15 @@ import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale, MessageKey, MessageParams } from '../../../lib/messages.ts';
+import { startModuleWorker } from '../../../lib/module-worker.ts';
 import { importOrders } from './orders.import.ts';
 import { readSheet } from './read.ts';
 import type { ImportAnswer, ImportJob, ImportWorkerData, ThreadError } from './worker.ts';
 
-/**
- * The worker's entry. In the server bundle (scripts/build-server.mjs) this code lives in
- * dist/server.js and the worker is the bundle dist/import-worker.js beside it. From the sources
- * (tsx, the tests) it is worker.ts beside this file: a worker's own `--import tsx` does not
- * reach its entry on Node 20, so a few lines of JavaScript register tsx's loader in the worker
- * first and then import worker.ts.
- */
+/** The worker's entry: worker.ts, or its bundle dist/import-worker.js in the build (lib/module-worker.ts). */
 function startWorker(target: DbTarget, limits: DbLimits): Worker {
   const workerData: ImportWorkerData = { target, limits };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./import-worker.js', import.meta.url), { workerData });
-  const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href;
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  const source = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(source, { eval: true, workerData, execArgv: [] });
+  return startModuleWorker(new URL('./worker.ts', import.meta.url), 'import-worker.js', { workerData });
 }
 
 interface Pending {

@@ -2,8 +2,8 @@
  * Hashing beside the request thread (decision 0072). Every byte of an upload passes MD5 (a
  * part's answer) and SHA-1 per 4 MB block (the etag): on one thread that is most of an upload's
  * CPU, and it held the thread that also receives the body and writes it. A small pool of worker
- * threads does it instead, fed each chunk as it streams in; several parts in flight hash on
- * several threads at once.
+ * threads does it instead (their code is hash-worker.ts), fed each chunk as it streams in;
+ * several parts in flight hash on several threads at once.
  *
  * Bounded: a stream copies its chunks (the originals go on to the disk) into buffers of
  * SLOT_BYTES, posts each once full, and waits once more than IN_FLIGHT_MAX bytes of it are
@@ -15,7 +15,9 @@
  * wake-up costs tens of microseconds of CPU) cost more than copying it. One message per 1 MB.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../../lib/module-worker.ts';
+import type { HashReply, HashRequest } from './hash-worker.ts';
 
 /** Bytes of one stream posted to its worker and not yet hashed, past which the stream waits. */
 export const IN_FLIGHT_MAX = 2 * 1024 * 1024;
@@ -36,53 +38,6 @@ export interface WorkerDigests {
   blocks: Buffer[];
 }
 
-// The worker is plain JavaScript evaluated from this text, so it runs the same under tsx, a
-// build or a test runner, with no file of its own to find. Each job is one stream: its MD5 and
-// the SHA-1 of each BLOCK bytes (the last block may be shorter), the same as QEtag.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const jobs = new Map();
-parentPort.on('message', (m) => {
-  if (m.op === 'start') {
-    jobs.set(m.job, { md5: m.md5 ? createHash('md5') : null, block: createHash('sha1'), inBlock: 0, blocks: [], size: m.block });
-    return;
-  }
-  const job = jobs.get(m.job);
-  if (m.op === 'data') {
-    // A dropped job's chunks only go back.
-    if (job === undefined) return parentPort.postMessage({ job: m.job, op: 'hashed', bytes: m.length, buffer: m.buffer }, [m.buffer]);
-    const chunk = new Uint8Array(m.buffer, 0, m.length);
-    job.md5?.update(chunk);
-    let offset = 0;
-    while (offset < chunk.length) {
-      const take = Math.min(job.size - job.inBlock, chunk.length - offset);
-      job.block.update(offset === 0 && take === chunk.length ? chunk : chunk.subarray(offset, offset + take));
-      job.inBlock += take;
-      offset += take;
-      if (job.inBlock === job.size) {
-        job.blocks.push(job.block.digest());
-        job.block = createHash('sha1');
-        job.inBlock = 0;
-      }
-    }
-    parentPort.postMessage({ job: m.job, op: 'hashed', bytes: chunk.length, buffer: m.buffer }, [m.buffer]);
-    return;
-  }
-  if (m.op === 'end') {
-    if (job === undefined) return;
-    if (job.inBlock > 0 || job.blocks.length === 0) job.blocks.push(job.block.digest());
-    jobs.delete(m.job);
-    parentPort.postMessage({ job: m.job, op: 'done', md5: job.md5 ? job.md5.digest('hex') : '', blocks: job.blocks });
-    return;
-  }
-  if (m.op === 'drop') jobs.delete(m.job);
-});
-`;
-
-type Reply =
-  { job: number; op: 'hashed'; bytes: number; buffer: ArrayBuffer } | { job: number; op: 'done'; md5: string; blocks: Uint8Array[] };
-
 interface Listener {
   hashed(bytes: number): void;
   done(digests: WorkerDigests): void;
@@ -95,10 +50,12 @@ class PoolWorker {
 
   constructor(onExit: (worker: PoolWorker) => void) {
     // A small heap: a worker holds hash states and the chunk it is hashing, nothing more.
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 } });
+    this.#worker = startModuleWorker(new URL('./hash-worker.ts', import.meta.url), 'hash-worker.js', {
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 32 },
+    });
     // Idle workers never keep the process alive.
     this.#worker.unref();
-    this.#worker.on('message', (reply: Reply) => {
+    this.#worker.on('message', (reply: HashReply) => {
       if (reply.op === 'hashed' && spare.length < SPARE_SLOTS_MAX) spare.push(reply.buffer);
       const listener = this.listeners.get(reply.job);
       if (listener === undefined) return;
@@ -117,7 +74,7 @@ class PoolWorker {
     this.#worker.on('exit', (code) => fail(new Error(`hash worker exited (${code})`)));
   }
 
-  post(message: unknown, transfer?: ArrayBuffer[]): void {
+  post(message: HashRequest, transfer?: ArrayBuffer[]): void {
     this.#worker.postMessage(message, transfer);
   }
 }
