@@ -56,24 +56,24 @@ export const choice = <const W extends string[]>(words: readonly [...W], fallbac
 
 const YES = ['1', 'true', 'yes', 'on'];
 const NO = ['0', 'false', 'no', 'off'];
-const yesNo = (text: string): boolean | undefined =>
-  YES.includes(text.toLowerCase()) ? true : NO.includes(text.toLowerCase()) ? false : undefined;
+const yesNo = (written: string): boolean | undefined =>
+  YES.includes(written.toLowerCase()) ? true : NO.includes(written.toLowerCase()) ? false : undefined;
 
 /**
  * The value a variable's text stands for, by its schema's kind; text that is not one is left as
  * it is, for the check to refuse. Not Value.Convert: it reads "1.5" as 1 and "1e3" as 1000, and
  * knows no "yes" or "on".
  */
-function fromText(schema: TSchema, text: string): unknown {
+function fromText(schema: TSchema, written: string): unknown {
   if (Type.IsInteger(schema)) {
-    if (/^\d+$/.test(text)) return Number(text);
-    const word = (schema as TextOptions).orYesNo === true ? yesNo(text) : undefined;
-    return word === undefined ? text : Number(word);
+    if (/^\d+$/.test(written)) return Number(written);
+    const word = (schema as TextOptions).orYesNo === true ? yesNo(written) : undefined;
+    return word === undefined ? written : Number(word);
   }
-  if (Type.IsBoolean(schema)) return yesNo(text) ?? text;
-  if (Type.IsEnum(schema)) return text.toLowerCase();
-  if (Type.IsArray(schema)) return text.split(',').map((item) => item.trim());
-  return text;
+  if (Type.IsBoolean(schema)) return yesNo(written) ?? written;
+  if (Type.IsEnum(schema)) return written.toLowerCase();
+  if (Type.IsArray(schema)) return written.split(',').map((item) => item.trim());
+  return written;
 }
 
 /** "a or b", "a, b or c"; a longer list "one of a, b, c, d". */
@@ -84,23 +84,23 @@ const wordList = (words: readonly unknown[]): string =>
  * One sentence for a setting's failed check. A value is echoed only where it is no secret: a
  * string setting's length is said, never its text.
  */
-function detailOf(error: TLocalizedValidationError, schema: TSchema, text: string): string {
+function detailOf(error: TLocalizedValidationError, schema: TSchema, written: string): string {
   const { minLength, maxLength, minimum, maximum, expects } = schema as TextOptions & Record<string, unknown>;
   switch (error.keyword) {
     case '~refine':
       return error.params.message;
     case 'enum':
-      return `must be ${wordList(error.params.allowedValues)}, got "${text}"`;
+      return `must be ${wordList(error.params.allowedValues)}, got "${written}"`;
     case 'minLength':
     case 'maxLength':
       return typeof maxLength === 'number'
         ? `must be ${String(minLength ?? 0)}–${maxLength} characters long`
-        : `must be at least ${String(minLength)} characters, got ${text.length}`;
+        : `must be at least ${String(minLength)} characters, got ${written.length}`;
   }
   if (Type.IsInteger(schema)) {
-    return `must be ${expects ?? 'a whole number'} from ${String(minimum)} to ${String(maximum)}, got "${text}"`;
+    return `must be ${expects ?? 'a whole number'} from ${String(minimum)} to ${String(maximum)}, got "${written}"`;
   }
-  if (Type.IsBoolean(schema)) return `must be true or false, got "${text}"`;
+  if (Type.IsBoolean(schema)) return `must be true or false, got "${written}"`;
   return `is not valid (${error.message})`;
 }
 
@@ -114,10 +114,10 @@ export function readSettings<S extends TObject>(schema: S, env: Env): Static<S> 
   const texts = new Map<string, string>();
   const given: Record<string, unknown> = {};
   for (const name of names) {
-    const text = envText(env, name);
-    if (text === undefined) continue;
-    texts.set(name, text);
-    given[name] = fromText(schema.properties[name] as TSchema, text);
+    const written = envText(env, name);
+    if (written === undefined) continue;
+    texts.set(name, written);
+    given[name] = fromText(schema.properties[name] as TSchema, written);
   }
   const settings = Value.Default(schema, given);
   if (Value.Check(schema, settings)) return settings;
