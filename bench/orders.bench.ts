@@ -30,7 +30,7 @@ import {
 } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
 import { checkpointsSettled } from '../apps/server/src/db/checkpoint.ts';
-import { writeTransaction } from '../apps/server/src/db/dialect.ts';
+import { writeTransaction } from '../apps/server/src/db/write-transaction.ts';
 import { createDb, type Db } from '../apps/server/src/db/index.ts';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import { DAY_MS, HOUR_MS } from '../apps/server/src/lib/time.ts';

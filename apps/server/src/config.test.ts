@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
+import { ConfigError, loadConfig, REPO_ROOT, SETTINGS } from './config.ts';
 
 describe('loadConfig', () => {
   it('has the documented defaults, resolved against the repository root', () => {
@@ -174,6 +174,88 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the messages of a refused value', () => {
+  const message = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env, []);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  it('say what a whole number must be, its bounds, and what was written, which is read in digits only', () => {
+    for (const written of ['1.5', '1e3', '-1', '0x10', '+5', 'abc', '70000']) {
+      expect(message({ PORT: written })).toBe(`Invalid configuration: PORT must be a whole number from 0 to 65535, got "${written}"`);
+    }
+    expect(message({ SESSION_REMEMBER_DAYS: '1.0' })).toBe(
+      'Invalid configuration: SESSION_REMEMBER_DAYS must be a whole number from 1 to 365, got "1.0"',
+    );
+    expect(loadConfig({ PORT: ' 0080 ' }, []).port).toBe(80);
+  });
+
+  it('name the words a switch, a choice or TRUST_PROXY takes', () => {
+    expect(message({ DEMO: 'sure' })).toBe('Invalid configuration: DEMO must be true or false, got "sure"');
+    expect(['yes', 'ON', 'True', '1'].map((word) => loadConfig({ DEMO: word }, []).demo)).toEqual([true, true, true, true]);
+    expect(['no', 'Off', 'FALSE', '0'].map((word) => loadConfig({ DEMO: word }, []).demo)).toEqual([false, false, false, false]);
+    expect(message({ INSTANCES: 'three' })).toBe('Invalid configuration: INSTANCES must be single or multi, got "three"');
+    expect(message({ LOG_LEVEL: 'Loud' })).toBe(
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "Loud"',
+    );
+    expect(loadConfig({ LOG_LEVEL: 'WARN' }, []).logLevel).toBe('warn');
+    expect(message({ TRUST_PROXY: 'maybe' })).toBe(
+      'Invalid configuration: TRUST_PROXY must be true, false or a number of proxies in front from 0 to 10, got "maybe"',
+    );
+    expect(message({ TRUST_PROXY: '11' })).toBe(
+      'Invalid configuration: TRUST_PROXY must be true, false or a number of proxies in front from 0 to 10, got "11"',
+    );
+    expect(loadConfig({ TRUST_PROXY: 'yes' }, []).trustProxy).toBe(1);
+  });
+
+  it('give a password’s or key’s length, never its text', () => {
+    expect(message({ INIT_ADMIN_PASSWORD: 'short' })).toBe('Invalid configuration: INIT_ADMIN_PASSWORD must be 6–20 characters long');
+    const key = 'not-long-enough-key';
+    expect(message({ TOTP_SECRET_KEY: key })).toBe(
+      `Invalid configuration: TOTP_SECRET_KEY must be at least 32 characters, got ${key.length}`,
+    );
+  });
+
+  it('say what is wrong with a URL or an origin', () => {
+    expect(message({ DATABASE_URL: 'not a url' })).toBe(
+      'Invalid configuration: DATABASE_URL is not a URL (expected postgres://…, postgresql://… or mysql://…)',
+    );
+    expect(message({ DATABASE_URL: 'ftp://host/db' })).toBe(
+      'Invalid configuration: DATABASE_URL has an unsupported scheme "ftp:" (expected postgres://, postgresql:// or mysql://)',
+    );
+    expect(message({ DATABASE_URL: 'mariadb://root@host' })).toBe(
+      'Invalid configuration: DATABASE_URL must name a database, e.g. mysql://user@host/clearplay',
+    );
+    expect(loadConfig({ DATABASE_URL: 'mariadb://root@db/cp' }, []).database).toEqual({ dialect: 'mysql', url: 'mysql://root@db/cp' });
+    expect(message({ CORS_ORIGINS: 'https://a.example.com, https://b.example.com/app, *' })).toBe(
+      'Invalid configuration: CORS_ORIGINS must list origins like https://admin.example.com (scheme and host, no path), got "https://b.example.com/app"',
+    );
+    expect(message({ PUBLIC_URL: 'https://check.example.com/#top' })).toBe(
+      'Invalid configuration: PUBLIC_URL must be an http(s) URL like https://check.example.com, got "https://check.example.com/#top"',
+    );
+  });
+
+  it('name the first refused variable in the order the settings are declared', () => {
+    expect(message({ LOG_LEVEL: 'loud', PORT: 'abc', DEMO: 'sure' })).toContain('PORT must be');
+  });
+});
+
+describe('the declared settings', () => {
+  it('each have a help text and a line in the README’s Configuration table', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Development'));
+    for (const [name, schema] of Object.entries(SETTINGS.properties)) {
+      expect((schema as { description?: string }).description, name).toMatch(/\S/);
+      expect(table, name).toContain(`\`${name}\``);
+    }
+  });
+});
+
 describe('server start with a bad value', () => {
   it('prints one line naming the variable and exits 1, without a stack trace', () => {
     const tsx = resolve(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -183,7 +265,7 @@ describe('server start with a bad value', () => {
       timeout: 20_000,
     });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe('Invalid configuration: PORT must be a whole number, got "eighty"');
+    expect(run.stderr.trim()).toBe('Invalid configuration: PORT must be a whole number from 0 to 65535, got "eighty"');
     expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
   });
 });

@@ -1,11 +1,15 @@
 /**
- * Configuration: the only module that reads process.env. Everything is validated once at
- * start; a bad value throws a ConfigError whose message names the variable.
+ * Configuration: the only module that reads process.env. Every setting is declared once in
+ * SETTINGS (type, default, bounds, help text) and checked by TypeBox at start; the rules between
+ * settings follow as code in loadConfig. A bad value throws a ConfigError whose message names
+ * the variable (decision 0107).
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract';
+import { Type, type Static } from 'typebox';
+import { choice, envText, flag, readSettings, SettingError, text, whole, type Env } from './lib/env-settings.ts';
 import { readUploadsConfig, UploadConfigError, type UploadsConfig } from './modules/uploads/uploads.config.ts';
 
 /** apps/server/src/config.ts -> the repository root, whatever the working directory. */
@@ -32,23 +36,23 @@ export interface DbLimits {
 /** The defaults of the DB_* settings (README "Configuration", decision 0083). */
 export const DEFAULT_DB_LIMITS: DbLimits = { poolSize: 20, statementTimeoutMs: 10_000, lockTimeoutMs: 5_000, acquireTimeoutMs: 5_000 };
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * INSTANCES: `single` (default), one process on one machine; `multi`, several processes share
  * the database and nothing may live only on one machine's disk (decision 0088).
  */
-export type Instances = 'single' | 'multi';
-const INSTANCES: readonly Instances[] = ['single', 'multi'];
+const INSTANCES = ['single', 'multi'] as const;
+export type Instances = (typeof INSTANCES)[number];
 
 /**
  * TOTP_REQUIRED: who must sign in with a second factor (decision 0091). `admins` (default):
  * super_admin and admin; `staff`: every role but shop; `none`: nobody (everyone may still set
  * one up). The demo accounts are never required to.
  */
-export type TotpRequired = 'admins' | 'staff' | 'none';
-const TOTP_REQUIRED: readonly TotpRequired[] = ['admins', 'staff', 'none'];
+const TOTP_REQUIRED = ['admins', 'staff', 'none'] as const;
+export type TotpRequired = (typeof TOTP_REQUIRED)[number];
 /** TOTP_SECRET_KEY: at least this many characters. */
 export const TOTP_SECRET_KEY_MIN = 32;
 
@@ -126,107 +130,138 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+// ── The settings: one declaration each (README "Configuration"), checked by TypeBox ──
+// Seconds become milliseconds, and paths are resolved from the repository root, in loadConfig.
 
-const value = (env: Env, name: string): string | undefined => {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-};
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  const lower = raw.toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
-  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
-/** TRUST_PROXY: false / true (one proxy), or the number of proxies in a chain (a CDN, then nginx: 2). */
-function proxyHops(env: Env, name: string): number {
-  const raw = value(env, name);
-  if (raw !== undefined && /^\d+$/.test(raw)) {
-    const n = Number(raw);
-    if (n > 10) throw new ConfigError(name, `must be true, false or the number of proxies in front (at most 10), got ${n}`);
-    return n;
-  }
-  try {
-    return boolean(env, name, false) ? 1 : 0;
-  } catch {
-    throw new ConfigError(name, `must be true, false or the number of proxies in front (e.g. 2), got "${raw}"`);
-  }
-}
-
-/** CORS_ORIGINS: a comma-separated list of origins such as https://admin.example.com. */
-function origins(env: Env, name: string): string[] {
-  const raw = value(env, name);
-  if (raw === undefined) return [];
-  return raw.split(',').map((item) => {
-    const entry = item.trim();
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
-      throw new ConfigError(name, `must list origins like https://admin.example.com (scheme and host, no path), got "${entry}"`);
-    }
-    return url.origin;
-  });
-}
-
-/** PUBLIC_URL: an http(s) URL such as https://check.example.com (a path prefix is kept, a trailing slash dropped). */
-function publicUrl(env: Env, name: string): string | null {
-  const raw = value(env, name);
-  if (raw === undefined) return null;
-  let url: URL | undefined;
+/** What is wrong with a DATABASE_URL, or null: postgres://, postgresql://, mysql:// or mariadb:// naming a database. */
+function databaseUrlProblem(raw: string): string | null {
+  let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    url = undefined;
+    return 'is not a URL (expected postgres://…, postgresql://… or mysql://…)';
   }
-  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
-    throw new ConfigError(name, `must be an http(s) URL like https://check.example.com, got "${raw}"`);
+  switch (url.protocol) {
+    case 'postgres:':
+    case 'postgresql:':
+      return null;
+    case 'mysql:':
+    case 'mariadb:':
+      return url.pathname.length <= 1 ? 'must name a database, e.g. mysql://user@host/clearplay' : null;
+    default:
+      return `has an unsupported scheme "${url.protocol}" (expected postgres://, postgresql:// or mysql://)`;
   }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
+
+const parsedUrl = (raw: string): URL | undefined => {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+/** CORS_ORIGINS' entries: an http(s) origin, scheme and host only (a trailing slash allowed). */
+const isOrigin = (entry: string): boolean => {
+  const url = parsedUrl(entry);
+  return url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.origin === entry.replace(/\/$/, '');
+};
+
+/** PUBLIC_URL: an http(s) URL, a path allowed, no query or fragment. */
+const isPublicUrl = (raw: string): boolean => {
+  const url = parsedUrl(raw);
+  return url !== undefined && ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '';
+};
+
+/** A string setting that must pass `check`; `detail` says why a value does not. */
+const checked = (description: string, check: (value: string) => boolean, detail: (value: string) => string) =>
+  Type.Refine(Type.String({ description }), check, detail);
+
+const DB = DEFAULT_DB_LIMITS;
+
+/**
+ * Every variable config.ts reads, with its type, default, bounds and help text. The upload
+ * settings (UPLOAD_*, EVIDENCE_URL_*, QINIU_*) are read by modules/uploads/uploads.config.ts.
+ */
+export const SETTINGS = Type.Object({
+  PORT: whole(3000, 0, 65535, 'The TCP port the server listens on.'),
+  HOST: text('The address the server listens on.', { default: '0.0.0.0' }),
+  DATA_DIR: text('The SQLite file, uploaded images and generated keys (relative: from the repository root).', { default: './data' }),
+  UPLOADS_DIR: Type.Optional(text("The embedded upload host's images (default $DATA_DIR/uploads); with INSTANCES=multi a shared volume.")),
+  INSTANCES: choice(INSTANCES, 'single', 'single: one process on one machine; multi: several share the database (decision 0088).'),
+  DATABASE_URL: Type.Optional(
+    checked(
+      'postgres://… for PostgreSQL, mysql://… for MySQL/MariaDB; unset: SQLite at $DATA_DIR/clearplay.db.',
+      (raw) => databaseUrlProblem(raw) === null,
+      (raw) => databaseUrlProblem(raw) ?? '',
+    ),
+  ),
+  DB_POOL_SIZE: whole(DB.poolSize, 1, 1000, 'PostgreSQL / MySQL connections per process.'),
+  DB_STATEMENT_TIMEOUT_SECONDS: whole(DB.statementTimeoutMs / 1000, 0, 3600, 'One statement may run this long, then 503; 0: no limit.'),
+  DB_LOCK_TIMEOUT_SECONDS: whole(DB.lockTimeoutMs / 1000, 0, 3600, 'A statement may wait this long for a lock, then 503; 0: no limit.'),
+  DB_ACQUIRE_TIMEOUT_SECONDS: whole(DB.acquireTimeoutMs / 1000, 1, 3600, 'Getting a database connection may take this long, then 503.'),
+  INIT_ADMIN_PASSWORD: Type.Optional(
+    text('The first superadmin password; unset: generated and printed once.', { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  ),
+  SESSION_TTL_HOURS: whole(12, 1, 24 * 365, 'Session lifetime.'),
+  SESSION_REMEMBER_DAYS: whole(14, 1, 365, 'Session lifetime when "remember password" is ticked.'),
+  TRUST_PROXY: whole(0, 0, 10, 'How many proxies in front are believed for the client address: false 0, true 1, or a count.', {
+    orYesNo: true,
+    expects: 'true, false or a number of proxies in front',
+  }),
+  CORS_ORIGINS: Type.Array(
+    checked(
+      'An origin allowed to call the API from a browser.',
+      isOrigin,
+      (entry) => `must list origins like https://admin.example.com (scheme and host, no path), got "${entry}"`,
+    ),
+    { default: [], description: 'Comma-separated origins allowed to call the API from a browser; none by default.' },
+  ),
+  REQUEST_TIMEOUT_SECONDS: whole(120, 0, 3600, 'A request (headers and body) must arrive within this; 0: no limit.'),
+  CONNECTION_TIMEOUT_SECONDS: whole(60, 1, 3600, 'A connection with no traffic for this long is closed.'),
+  KEEP_ALIVE_TIMEOUT_SECONDS: whole(72, 1, 3600, 'An idle keep-alive connection is closed after this.'),
+  SHUTDOWN_GRACE_SECONDS: whole(5, 0, 60, 'On SIGTERM/SIGINT, in-flight requests get this long before open connections are cut.'),
+  WEB_DIST: text('The built web app the server serves (relative: from the repository root).', { default: 'apps/web/dist' }),
+  PUBLIC_URL: Type.Optional(
+    checked(
+      "Where the public pages are reached, for links printed outside the browser; unset: the request's origin.",
+      isPublicUrl,
+      (raw) => `must be an http(s) URL like https://check.example.com, got "${raw}"`,
+    ),
+  ),
+  DEMO: flag(false, 'Seed the demo business for trying the app out (also --demo).'),
+  LOG_LEVEL: choice(LOG_LEVELS, 'info', 'The pino log level.'),
+  RETENTION_DAYS: whole(180, 0, 36500, 'Login records and operation logs older than this are removed; 0 keeps them.'),
+  RETENTION_UPLOAD_HOURS: whole(24, 0, 24 * 3650, 'Images no order or user names are removed once this old; 0 keeps them.'),
+  RETENTION_INTERVAL_MINUTES: whole(60, 1, 7 * 24 * 60, 'How often the retention job runs, across all processes.'),
+  RETENTION_MESSAGE_DAYS: whole(90, 0, 36500, 'Read messages older than this are removed; 0 keeps them.'),
+  TOTP_REQUIRED: choice(TOTP_REQUIRED, 'admins', 'Who must sign in with a second factor: admins, staff or none (decision 0091).'),
+  TOTP_SECRET_KEY: Type.Optional(
+    text('The key the authenticator secrets are encrypted with; unset: generated in $DATA_DIR/totp-secret-key.', {
+      minLength: TOTP_SECRET_KEY_MIN,
+    }),
+  ),
+});
+
+type Settings = Static<typeof SETTINGS>;
 
 const fromRoot = (path: string): string => (isAbsolute(path) ? path : resolve(REPO_ROOT, path));
 
 /** DATABASE_URL unset -> SQLite file in the data directory; postgres:// or mysql:// otherwise. */
 export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DbTarget {
   if (raw === undefined) return { dialect: 'sqlite', file: resolve(dataDir, 'clearplay.db') };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://…, postgresql://… or mysql://…)');
-  }
-  switch (url.protocol) {
-    case 'postgres:':
-    case 'postgresql:':
-      return { dialect: 'postgres', url: raw };
-    case 'mysql:':
-    case 'mariadb:':
-      if (url.pathname.length <= 1) throw new ConfigError('DATABASE_URL', 'must name a database, e.g. mysql://user@host/clearplay');
-      return { dialect: 'mysql', url: raw.replace(/^mariadb:/, 'mysql:') };
-    default:
-      throw new ConfigError(
-        'DATABASE_URL',
-        `has an unsupported scheme "${url.protocol}" (expected postgres://, postgresql:// or mysql://)`,
-      );
-  }
+  const problem = databaseUrlProblem(raw);
+  if (problem !== null) throw new ConfigError('DATABASE_URL', problem);
+  return new URL(raw).protocol.startsWith('postgres')
+    ? { dialect: 'postgres', url: raw }
+    : { dialect: 'mysql', url: raw.replace(/^mariadb:/, 'mysql:') };
 }
+
+/** PUBLIC_URL as kept: a path prefix kept, a trailing slash dropped. */
+const publicUrlOf = (raw: string): string => {
+  const url = new URL(raw);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+};
 
 const isDirectory = (path: string): boolean => {
   try {
@@ -244,7 +279,7 @@ const isDirectory = (path: string): boolean => {
  * (UPLOADS_DIR naming a shared volume that is mounted). With the provider, its keys are
  * configuration already (QINIU_*) and the files are in its bucket.
  */
-function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'database' | 'uploads' | 'uploadsDir' | 'totp'>): void {
+function checkInstances(settings: Settings, config: Pick<AppConfig, 'instances' | 'database' | 'uploads' | 'uploadsDir' | 'totp'>): void {
   if (config.instances === 'single') return;
   if (config.database.dialect === 'sqlite') {
     throw new ConfigError(
@@ -252,7 +287,7 @@ function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'databas
       'is multi, but the database is SQLite: a SQLite file belongs to one machine. Point DATABASE_URL at PostgreSQL or MySQL/MariaDB, or run one instance',
     );
   }
-  if (config.uploads.provider === 'local') checkSharedUploads(env, config);
+  if (config.uploads.provider === 'local') checkSharedUploads(settings, config);
   if (config.totp.secretKey === null) {
     throw new ConfigError(
       'INSTANCES',
@@ -262,13 +297,13 @@ function checkInstances(env: Env, config: Pick<AppConfig, 'instances' | 'databas
 }
 
 /** INSTANCES=multi with the embedded upload host: the same keys and one shared volume everywhere. */
-function checkSharedUploads(env: Env, config: Pick<AppConfig, 'uploads' | 'uploadsDir'>): void {
+function checkSharedUploads(settings: Settings, config: Pick<AppConfig, 'uploads' | 'uploadsDir'>): void {
   const { uploads } = config;
   if (uploads.provider !== 'local') return;
   const missing = [
     ...(uploads.uploadKeys === null ? ['UPLOAD_ACCESS_KEY and UPLOAD_SECRET_KEY'] : []),
     ...(uploads.evidenceUrlSecret === null ? ['EVIDENCE_URL_SECRET'] : []),
-    ...(value(env, 'UPLOADS_DIR') === undefined ? ['UPLOADS_DIR (the shared volume the images live on)'] : []),
+    ...(settings.UPLOADS_DIR === undefined ? ['UPLOADS_DIR (the shared volume the images live on)'] : []),
   ];
   if (missing.length > 0) {
     throw new ConfigError(
@@ -286,83 +321,62 @@ function checkSharedUploads(env: Env, config: Pick<AppConfig, 'uploads' | 'uploa
 }
 
 export function loadConfig(env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): AppConfig {
-  const dataDir = fromRoot(value(env, 'DATA_DIR') ?? './data');
-  const uploadsDir = fromRoot(value(env, 'UPLOADS_DIR') ?? join(dataDir, 'uploads'));
-  const instances = (value(env, 'INSTANCES') ?? 'single').toLowerCase();
-  if (!(INSTANCES as readonly string[]).includes(instances)) {
-    throw new ConfigError('INSTANCES', `must be single or multi, got "${instances}"`);
-  }
-
-  const initAdminPassword = value(env, 'INIT_ADMIN_PASSWORD');
-  if (initAdminPassword !== undefined && (initAdminPassword.length < PASSWORD_MIN || initAdminPassword.length > PASSWORD_MAX)) {
-    throw new ConfigError('INIT_ADMIN_PASSWORD', `must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters long`);
-  }
-
-  const logLevel = (value(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-
-  const host = value(env, 'HOST') ?? '0.0.0.0';
-
+  let settings: Settings;
   let uploads: UploadsConfig;
   try {
-    uploads = readUploadsConfig((name) => value(env, name));
+    settings = readSettings(SETTINGS, env);
+    uploads = readUploadsConfig((name) => envText(env, name));
   } catch (error) {
-    if (error instanceof UploadConfigError) throw new ConfigError(error.variable, error.detail);
+    if (error instanceof SettingError || error instanceof UploadConfigError) throw new ConfigError(error.variable, error.detail);
     throw error;
   }
 
-  const database = parseDatabaseUrl(value(env, 'DATABASE_URL'), dataDir);
-  if (uploads.provider !== 'local' && value(env, 'UPLOADS_DIR') !== undefined) {
+  // The rules between settings.
+  const dataDir = fromRoot(settings.DATA_DIR);
+  const uploadsDir = fromRoot(settings.UPLOADS_DIR ?? join(dataDir, 'uploads'));
+  const database = parseDatabaseUrl(settings.DATABASE_URL, dataDir);
+  if (uploads.provider !== 'local' && settings.UPLOADS_DIR !== undefined) {
     throw new ConfigError(
       'UPLOADS_DIR',
       'is for the embedded upload host; with the cloud storage provider (QINIU_*) the images live in its bucket',
     );
   }
-  const totpRequired = (value(env, 'TOTP_REQUIRED') ?? 'admins').toLowerCase();
-  if (!(TOTP_REQUIRED as readonly string[]).includes(totpRequired)) {
-    throw new ConfigError('TOTP_REQUIRED', `must be admins, staff or none, got "${totpRequired}"`);
-  }
-  const totpSecretKey = value(env, 'TOTP_SECRET_KEY') ?? null;
-  if (totpSecretKey !== null && totpSecretKey.length < TOTP_SECRET_KEY_MIN) {
-    throw new ConfigError('TOTP_SECRET_KEY', `must be at least ${TOTP_SECRET_KEY_MIN} characters, got ${totpSecretKey.length}`);
-  }
-  const totp: TotpConfig = { required: totpRequired as TotpRequired, secretKey: totpSecretKey };
-  checkInstances(env, { instances: instances as Instances, database, uploads, uploadsDir, totp });
+  const totp: TotpConfig = { required: settings.TOTP_REQUIRED, secretKey: settings.TOTP_SECRET_KEY ?? null };
+  checkInstances(settings, { instances: settings.INSTANCES, database, uploads, uploadsDir, totp });
 
+  const ms = (seconds: number): number => seconds * 1000;
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host,
+    port: settings.PORT,
+    host: settings.HOST,
     dataDir,
     uploadsDir,
-    instances: instances as Instances,
+    instances: settings.INSTANCES,
     database,
     dbLimits: {
-      poolSize: integer(env, 'DB_POOL_SIZE', DEFAULT_DB_LIMITS.poolSize, 1, 1000),
-      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.statementTimeoutMs / 1000, 0, 3600) * 1000,
-      lockTimeoutMs: integer(env, 'DB_LOCK_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.lockTimeoutMs / 1000, 0, 3600) * 1000,
-      acquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_SECONDS', DEFAULT_DB_LIMITS.acquireTimeoutMs / 1000, 1, 3600) * 1000,
+      poolSize: settings.DB_POOL_SIZE,
+      statementTimeoutMs: ms(settings.DB_STATEMENT_TIMEOUT_SECONDS),
+      lockTimeoutMs: ms(settings.DB_LOCK_TIMEOUT_SECONDS),
+      acquireTimeoutMs: ms(settings.DB_ACQUIRE_TIMEOUT_SECONDS),
     },
-    initAdminPassword,
-    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 365),
-    sessionRememberDays: integer(env, 'SESSION_REMEMBER_DAYS', 14, 1, 365),
-    trustProxy: proxyHops(env, 'TRUST_PROXY'),
-    corsOrigins: origins(env, 'CORS_ORIGINS'),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 0, 3600) * 1000,
-    connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
-    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 5, 0, 60) * 1000,
-    webDist: fromRoot(value(env, 'WEB_DIST') ?? 'apps/web/dist'),
-    publicUrl: publicUrl(env, 'PUBLIC_URL'),
-    demo: argv.includes('--demo') || boolean(env, 'DEMO', false),
-    logLevel: logLevel as LogLevel,
+    initAdminPassword: settings.INIT_ADMIN_PASSWORD,
+    sessionTtlHours: settings.SESSION_TTL_HOURS,
+    sessionRememberDays: settings.SESSION_REMEMBER_DAYS,
+    trustProxy: settings.TRUST_PROXY,
+    corsOrigins: settings.CORS_ORIGINS.map((entry) => new URL(entry).origin),
+    requestTimeoutMs: ms(settings.REQUEST_TIMEOUT_SECONDS),
+    connectionTimeoutMs: ms(settings.CONNECTION_TIMEOUT_SECONDS),
+    keepAliveTimeoutMs: ms(settings.KEEP_ALIVE_TIMEOUT_SECONDS),
+    shutdownGraceMs: ms(settings.SHUTDOWN_GRACE_SECONDS),
+    webDist: fromRoot(settings.WEB_DIST),
+    publicUrl: settings.PUBLIC_URL === undefined ? null : publicUrlOf(settings.PUBLIC_URL),
+    demo: argv.includes('--demo') || settings.DEMO,
+    logLevel: settings.LOG_LEVEL,
     uploads,
     retention: {
-      days: integer(env, 'RETENTION_DAYS', 180, 0, 36500),
-      uploadGraceHours: integer(env, 'RETENTION_UPLOAD_HOURS', 24, 0, 24 * 3650),
-      intervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 7 * 24 * 60),
-      messageDays: integer(env, 'RETENTION_MESSAGE_DAYS', 90, 0, 36500),
+      days: settings.RETENTION_DAYS,
+      uploadGraceHours: settings.RETENTION_UPLOAD_HOURS,
+      intervalMinutes: settings.RETENTION_INTERVAL_MINUTES,
+      messageDays: settings.RETENTION_MESSAGE_DAYS,
     },
     totp,
   };
@@ -372,7 +386,7 @@ export function loadConfig(env: Env = process.env, argv: readonly string[] = pro
  * The folder the user typed the command in (npm runs scripts from the package folder and
  * keeps the original in INIT_CWD), against which a command's file arguments are resolved.
  */
-export const invocationDir = (env: Env = process.env): string => value(env, 'INIT_CWD') ?? process.cwd();
+export const invocationDir = (env: Env = process.env): string => envText(env, 'INIT_CWD') ?? process.cwd();
 
 /** Whether the built web app is present (its index.html exists). */
 export const webDistExists = (config: Pick<AppConfig, 'webDist'>): boolean => existsSync(resolve(config.webDist, 'index.html'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeToolAdvice } from '../cli/native-tools.ts';
 import { loadConfig, REPO_ROOT } from '../config.ts';
 import { backupSqlite, DataCareError, inspectClearPlayDatabase, restoreSqlite } from './backup.ts';
-import { writeTransaction } from './dialect.ts';
+import { writeTransaction } from './write-transaction.ts';
 import { createDb, type Db } from './index.ts';
 import { migrateToLatest } from './migrate.ts';
 import { holdSharedRunLock, RunLockBusyError, takeExclusiveRunLock } from './run-lock.ts';

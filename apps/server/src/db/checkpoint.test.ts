@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../test/context.ts';
 import { checkpointInBackground, checkpointsSettled } from './checkpoint.ts';
-import { sqlitePragma, writeTransaction } from './dialect.ts';
+import { sqlitePragma, writeTransaction } from './write-transaction.ts';
 import { createDb, type Db } from './index.ts';
 
 let database: TestDatabase;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
-import { LockingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './dialect.ts';
+import { LockingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-locking.ts';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DbLimits, DbTarget } from '../config.ts';
 import { mysqlPool, mysqlSessionLimits, postgresPool } from './pools.ts';
@@ -33,7 +33,7 @@ export function createDb(target: DbTarget, limits: DbLimits = UNBOUNDED): Db {
   switch (target.dialect) {
     case 'sqlite': {
       // Loaded here, synchronously, and only for SQLite: the session check's prepared reader
-      // (dialect.ts preparedRead) needs the opened database object, not a factory.
+      // (prepared-read.ts preparedRead) needs the opened database object, not a factory.
       const SQLite = sqliteDriver();
       mkdirSync(dirname(target.file), { recursive: true });
       const database = new SQLite(target.file);

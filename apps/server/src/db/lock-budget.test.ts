@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDbUnavailable, writeTransaction } from './dialect.ts';
+import { isDbUnavailable } from './errors.ts';
+import { writeTransaction } from './write-transaction.ts';
 import { createDb, sqliteDriver, type Db } from './index.ts';
 
 /**

@@ -15,7 +15,7 @@
 import { CompiledQuery, type DatabaseConnection, type MysqlPool, type MysqlPoolConnection, type PostgresPool } from 'kysely';
 import type { Pool as PgPool, PoolClient as PgPoolClient } from 'pg';
 import type { DbLimits } from '../config.ts';
-import { isDbUnavailable } from './dialect.ts';
+import { isDbUnavailable } from './errors.ts';
 
 /** How much later than the server's own statement timeout the client gives up on a silent server. */
 export const CLIENT_GRACE_MS = 1000;

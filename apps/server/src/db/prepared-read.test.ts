@@ -1,7 +1,8 @@
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, testDbKind, type TestContext } from '../test/context.ts';
-import { preparedRead, writeTransaction } from './dialect.ts';
+import { preparedRead } from './prepared-read.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -6,7 +6,9 @@
 import { RoleName, SEEDED_ROLE_PERMISSIONS } from '@clearplay/contract';
 import { generatePassword, hashPassword } from '../lib/passwords.ts';
 import { nowMs } from '../lib/time.ts';
-import { insertReturningId, isRetryableConflict, isUniqueViolation, writeTransaction } from './dialect.ts';
+import { insertReturningId } from './dialect.ts';
+import { isRetryableConflict, isUniqueViolation } from './errors.ts';
+import { writeTransaction } from './write-transaction.ts';
 import type { Insertable } from 'kysely';
 import type { Db } from './index.ts';
 import type { Database } from './schema.ts';

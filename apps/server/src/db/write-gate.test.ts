@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDbUnavailable, sqliteWriteGate, writeLockLent, writeTransaction, type SqliteWriteGate } from './dialect.ts';
+import { isDbUnavailable } from './errors.ts';
+import { sqliteWriteGate, writeLockLent, type SqliteWriteGate } from './sqlite-locking.ts';
+import { writeTransaction } from './write-transaction.ts';
 import { createDb, type Db } from './index.ts';
 
 /**

@@ -10,7 +10,8 @@ import { DEMO_PASSWORD, seed, type SeedOptions, type SeedResult } from '../db/se
 import { hashPassword } from '../lib/passwords.ts';
 import { DAY_MS, nowMs } from '../lib/time.ts';
 import { enabledDataOfType } from '../modules/dicts/dicts.repository.ts';
-import { isRetryableConflict, isUniqueViolation, writeTransaction } from '../db/dialect.ts';
+import { isRetryableConflict, isUniqueViolation } from '../db/errors.ts';
+import { writeTransaction } from '../db/write-transaction.ts';
 import type { Db } from '../db/index.ts';
 import { demoImages, seedDemoAvatars, storeImages, type DemoImage } from './images.ts';
 import { demoOrders, type OrderDicts } from './orders.ts';

@@ -1,7 +1,7 @@
 import type { FieldError } from '@clearplay/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isDbUnavailable } from '../db/dialect.ts';
+import { isDbUnavailable } from '../db/errors.ts';
 import { AppError, FieldAppError, httpStatusFor } from '../lib/errors.ts';
 import { localeOf } from '../http/route-context.ts';
 import { t, type Locale, type MessageKey } from '../lib/messages.ts';
@@ -112,7 +112,7 @@ export function frameworkError(uploadPrefix: string) {
  * One error handler for the whole app: every failure becomes the spec's envelope. Domain
  * errors keep their status; validation errors name the field; 5xx are masked and logged
  * with the request id. No stack trace ever reaches a response. A database that is down,
- * frozen or past a budget (db/dialect.ts isDbUnavailable) answers 503 "briefly unavailable"
+ * frozen or past a budget (db/errors.ts isDbUnavailable) answers 503 "briefly unavailable"
  * with Retry-After, never 500 (decision 0083).
  */
 async function errorsPlugin(app: FastifyInstance): Promise<void> {

@@ -7,7 +7,7 @@ import type {
   PasswordChangeBody,
   SubscriptionRecord,
 } from '@clearplay/contract';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import { FieldAppError, AppError } from '../../lib/errors.ts';
 import type { Locale } from '../../lib/messages.ts';

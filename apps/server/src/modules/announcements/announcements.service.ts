@@ -6,7 +6,8 @@ import {
   type AnnouncementItem,
   type AnnouncementListQuery,
 } from '@clearplay/contract';
-import { textFilter, writeTransaction } from '../../db/dialect.ts';
+import { textFilter } from '../../db/text-search.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { AnnouncementsTable } from '../../db/schema.ts';

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
-import { insertReturningId, preparedRead } from '../../db/dialect.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import { preparedRead } from '../../db/prepared-read.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 
 /** What the spec's Current user is built from, besides id and username (auth.service toCurrentUser). */

@@ -13,7 +13,7 @@ import {
   type TotpEnrolment,
 } from '@clearplay/contract';
 import type { AppConfig } from '../../config.ts';
-import { writeLockLent } from '../../db/dialect.ts';
+import { writeLockLent } from '../../db/sqlite-locking.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 import type { AuthUser } from '../../http/route-context.ts';

@@ -3,7 +3,7 @@ import { RoleName, type SecondFactorState, type TotpEnrolment } from '@clearplay
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { AppConfig, TotpRequired } from '../../config.ts';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';

@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Insertable, SqlBool, Updateable } from 'kysely';
-import { insertReturningId, lowerContains } from '../../db/dialect.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import { lowerContains } from '../../db/text-search.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 

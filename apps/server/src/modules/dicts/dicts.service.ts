@@ -13,7 +13,9 @@ import type {
   DictTypeWithData,
 } from '@clearplay/contract';
 import { LINKSTORE_DICT, localizedLabel, PUBLIC_PRICE_DICT } from '@clearplay/contract';
-import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { textFilter } from '../../db/text-search.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { DictDataRow, DictTypeRow } from '../../db/schema.ts';
 import { DICTIONARIES } from '../../db/seed.ts';

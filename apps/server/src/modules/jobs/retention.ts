@@ -16,7 +16,7 @@
  * operation-log row saying what it removed.
  */
 import type { Db } from '../../db/index.ts';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
 import { deleteInBatches } from '../../lib/batches.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';

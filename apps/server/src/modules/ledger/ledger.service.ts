@@ -1,5 +1,5 @@
 import type { LedgerEntry, LedgerKind, OrderLedgerEntry, LedgerPage, LedgerQuery, RechargeBody, RechargeResult } from '@clearplay/contract';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { LedgerEntryRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';

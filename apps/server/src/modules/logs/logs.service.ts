@@ -1,6 +1,7 @@
 import type { LogDetail, LogItem, LogListQuery } from '@clearplay/contract';
 import type { Compilable } from 'kysely';
-import { textFilter, writeTransaction } from '../../db/dialect.ts';
+import { textFilter } from '../../db/text-search.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';

@@ -8,7 +8,7 @@ import {
   type MessageTarget,
   type UnreadCounts,
 } from '@clearplay/contract';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { MessageRow } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';

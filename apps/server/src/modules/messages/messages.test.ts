@@ -7,7 +7,7 @@ import { call, createTestContext, loginAs, type LoggedIn, type TestContext } fro
 import { editBody, orderBody } from '../../test/orders.ts';
 import { reminderJob } from '../jobs/app-jobs.ts';
 import { startJobs } from '../jobs/scheduler.ts';
-import { writeTransaction } from '../../db/dialect.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import { notifyAll, sendSubscriptionReminders } from './messages.service.ts';
 
 /**

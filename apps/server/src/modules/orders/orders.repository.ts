@@ -1,13 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import {
-  dialectOf,
-  forUpdate,
-  insertReturningId,
-  isUniqueViolation,
-  lowerPrefix,
-  pgColumnArrays,
-  type PgArrayType,
-} from '../../db/dialect.ts';
+import { dialectOf, forUpdate, insertReturningId, pgColumnArrays, type PgArrayType } from '../../db/dialect.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { lowerPrefix } from '../../db/text-search.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { businessDayOf, hourOf } from '../../lib/business-time.ts';

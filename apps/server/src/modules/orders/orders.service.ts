@@ -11,7 +11,8 @@ import {
   type OrderResult,
   type OrderUpdateBody,
 } from '@clearplay/contract';
-import { textFilter, writeTransaction } from '../../db/dialect.ts';
+import { textFilter } from '../../db/text-search.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { OrderRow } from '../../db/schema.ts';
 import type { Operator } from '../../http/route-context.ts';

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { dialectOf, lowerAsDb } from '../../db/dialect.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { lowerAsDb } from '../../db/text-search.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 

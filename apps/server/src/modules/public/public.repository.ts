@@ -1,6 +1,7 @@
 import { ORDER_DICTS } from '@clearplay/contract';
 import { sql } from 'kysely';
-import { dialectOf, lowerAsDb } from '../../db/dialect.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { lowerAsDb } from '../../db/text-search.ts';
 import type { Db } from '../../db/index.ts';
 
 /** The columns a public page may show: never amount, client, inspector, MAC or images. */

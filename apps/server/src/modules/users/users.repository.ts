@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Insertable, type SqlBool, type Updateable } from 'kysely';
-import { dialectOf, insertReturningId, lowerPrefix } from '../../db/dialect.ts';
+import { dialectOf, insertReturningId } from '../../db/dialect.ts';
+import { lowerPrefix } from '../../db/text-search.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database, SubscriptionRow } from '../../db/schema.ts';
 

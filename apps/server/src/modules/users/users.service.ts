@@ -14,7 +14,9 @@ import {
   type UserUpdateBody,
 } from '@clearplay/contract';
 import type { Operator } from '../../http/route-context.ts';
-import { isUniqueViolation, textFilter, writeTransaction } from '../../db/dialect.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { textFilter } from '../../db/text-search.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason, SubscriptionRow } from '../../db/schema.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';

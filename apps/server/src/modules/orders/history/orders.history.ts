@@ -7,7 +7,7 @@ import {
   type OrderItem,
   type OrderResult,
 } from '@clearplay/contract';
-import { textFilter } from '../../../db/dialect.ts';
+import { textFilter } from '../../../db/text-search.ts';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';

@@ -6,7 +6,7 @@
  * `checkOrder`, the rules and prices of a created order. Rejected rows go to the report.
  */
 import { ORDER_TEXT_MAX, type OrderSheetColumn } from '@clearplay/contract';
-import { lowerAsDb } from '../../../db/dialect.ts';
+import { lowerAsDb } from '../../../db/text-search.ts';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError } from '../../../lib/errors.ts';

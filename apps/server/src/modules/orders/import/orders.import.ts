@@ -10,7 +10,8 @@
  * the import's worker thread (thread.ts, worker.ts; decision 0093).
  */
 import type { OrderImportResult } from '@clearplay/contract';
-import { dialectOf, writeTransaction } from '../../../db/dialect.ts';
+import { dialectOf } from '../../../db/dialect.ts';
+import { writeTransaction } from '../../../db/write-transaction.ts';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError } from '../../../lib/errors.ts';

@@ -6,7 +6,7 @@
  * event loop for seconds (better-sqlite3 is synchronous), and every other request waited for it:
  * the order list ~6 s, even a health check ~1.5 s. On the worker's own connection, the request
  * thread keeps reading (WAL: readers see the last commit, never the import half done), and its
- * writes wait for the import's lock without stopping the thread (db/dialect.ts SqliteWriteGate),
+ * writes wait for the import's lock without stopping the thread (db/sqlite-locking.ts SqliteWriteGate),
  * at most the busy timeout, then answer 503 as a busy database does. On PostgreSQL and MySQL the
  * pool answered the others, but parsing and checking the rows still held the event loop for
  * half a second and more at a time: the worker has a pool of its own, with the same budgets.
@@ -20,7 +20,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { OrderImportResult } from '@clearplay/contract';
 import type { DbLimits, DbTarget } from '../../../config.ts';
-import { sqliteFileOf, sqliteWriteGate, type SqliteWriteGate } from '../../../db/dialect.ts';
+import { sqliteFileOf, sqliteWriteGate, type SqliteWriteGate } from '../../../db/sqlite-locking.ts';
 import type { Db } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
