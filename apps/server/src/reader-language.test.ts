@@ -168,6 +168,20 @@ describe('the operation log is told in the reader language', () => {
     expect(en?.content).toContain('League of Legends');
   });
 
+  it('a dictionary entry created is named by its label in the reader language', async () => {
+    const res = await call<DictDataItem>(ctx, 'POST', '/api/admin/dict/data', {
+      as: boss,
+      payload: { typeCode: 'game', label: '晨星对决', labelEn: 'Morning Star Duel', value: 'morning-star-duel' },
+    });
+    expect(res.status).toBe(200);
+    await flushLogs(ctx);
+    const en = (await logs(EN, 'page=1')).find((l) => l.content.includes('morning-star-duel'));
+    expect(en?.content).toBe(`Dictionary entry game/morning-star-duel "Morning Star Duel" (#${res.data.id}): created`);
+    const zh = (await logs(ZH, 'page=1')).find((l) => l.content.includes('morning-star-duel'));
+    expect(zh?.content).toContain('“晨星对决”');
+    expect(zh?.content).not.toContain('Morning Star Duel');
+  });
+
   it("the monitor's latest imports are told in the reader language", async () => {
     const monitor = async (headers: Record<string, string>) =>
       (await call<MonitorData>(ctx, 'GET', '/api/admin/monitor', { as: boss, headers })).data.latestImports;

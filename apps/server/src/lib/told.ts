@@ -11,6 +11,8 @@ import { t, type Locale, type MessageKey, type MessageParams } from './messages.
  *   the dictionary has no such entry); `game`, `status`, `changedMac` likewise (DICT_PARAMS), and
  *   the same names ending in From/To; a value the dictionary lacks is told as stored (which is
  *   how a message written with a Chinese label before decision 0097 is shown);
+ * - `label` beside a non-empty `labelEn` (a dictionary entry named in a log line) is told by
+ *   `labelEn` to an English reader;
  * - anything else (codes, names, counts, dates) is told as stored.
  */
 
@@ -33,7 +35,9 @@ const dictOf = (key: string): string | undefined => DICT_PARAMS[key] ?? DICT_PAR
 export function tellParams(locale: Locale, params: MessageParams, labelOf: LabelOf = noLabels): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (key.endsWith('Fen')) out[key.slice(0, -3)] = formatMoney(Number(value), locale);
+    if (key === 'label' && locale === 'en-US' && typeof params.labelEn === 'string' && params.labelEn.trim() !== '')
+      out.label = params.labelEn;
+    else if (key.endsWith('Fen')) out[key.slice(0, -3)] = formatMoney(Number(value), locale);
     else {
       const dict = dictOf(key);
       const label = dict === undefined ? undefined : labelOf(dict, String(value), locale);

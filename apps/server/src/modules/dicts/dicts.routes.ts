@@ -6,6 +6,18 @@ import type { RouteDeps } from '../../http/route-context.ts';
 import * as dicts from './dicts.service.ts';
 import { logText } from '../../lib/log-text.ts';
 
+/**
+ * A dictionary entry in a log line: its type and value (codes), and its label in both languages,
+ * so the line names it in the reader's language (lib/told.ts).
+ */
+const entryParams = (item: { typeCode: string; value: string; label: string; labelEn: string; id: number }) => ({
+  type: item.typeCode,
+  value: item.value,
+  label: item.label,
+  labelEn: item.labelEn,
+  id: item.id,
+});
+
 /** Dictionaries: the store every session loads, and the admin screen's calls. */
 const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
   route(app, api.all, async () => ok(await dicts.getDictStore(db)));
@@ -38,25 +50,19 @@ const dictRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
 
   route(app, api.createData, async (request) => {
     const item = await dicts.createData(db, request.body);
-    request.logContent = logText('log.text.dict.dataCreated', { type: item.typeCode, value: item.value, label: item.label, id: item.id });
+    request.logContent = logText('log.text.dict.dataCreated', entryParams(item));
     return ok(item);
   });
 
   route(app, api.updateData, async (request) => {
     const item = await dicts.updateData(db, request.body);
-    request.logContent = logText('log.text.dict.dataUpdated', {
-      type: item.typeCode,
-      value: item.value,
-      label: item.label,
-      id: item.id,
-      status: item.status,
-    });
+    request.logContent = logText('log.text.dict.dataUpdated', { ...entryParams(item), status: item.status });
     return ok(item);
   });
 
   route(app, api.deleteData, async (request) => {
     const item = await dicts.deleteData(db, request.params.id);
-    request.logContent = logText('log.text.dict.dataDeleted', { type: item.typeCode, value: item.value, label: item.label, id: item.id });
+    request.logContent = logText('log.text.dict.dataDeleted', entryParams(item));
     return ok(null);
   });
 

@@ -65,7 +65,13 @@ export function DictDataTab({ typeCode, onTypeChange }: { typeCode: string | nul
       width: 180,
       render: (_, d) => (d.labelEn ? <ListClassTag label={d.labelEn} listClass={d.listClass} className={d.cssClass} /> : '-'),
     },
-    { key: 'value', title: t('dict.data.field.value'), width: 200, ellipsis: true, render: (_, d) => <code>{d.value}</code> },
+    {
+      key: 'value',
+      title: t('dict.data.field.value'),
+      width: 200,
+      ellipsis: true,
+      render: (_, d) => <code data-user-data="">{d.value}</code>,
+    },
     { key: 'sort', title: t('dict.data.field.sort'), width: 80, align: 'right' },
     {
       key: 'listClass',
