@@ -20,6 +20,10 @@ export default defineConfig({
   reporter: process.env.E2E_REPORT ? [['list'], ['json', { outputFile: process.env.E2E_REPORT }]] : [['list']],
   use: {
     headless: true,
+    // A click or a navigation that cannot happen fails within this, naming what it waited for,
+    // instead of holding the test until its own timeout.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },

@@ -19,6 +19,7 @@ import {
   demoParams,
   expect,
   screenPaths,
+  settle,
   settledScreenshot,
   switchLanguage,
   test,
@@ -33,16 +34,23 @@ const app = useApp({ DEMO: '1' });
 /** The user data of the demo database (see e2e/language.ts). */
 const userData = (): UserData => userDataOf(app.server.db());
 
-/** What on screen is Chinese and not user data, as `text (run)`; `seen` counts the user data runs that passed. */
+/**
+ * What on screen is Chinese and not user data, as `text (run)`; `seen` counts the user data runs
+ * that passed. Read again for up to 2 s while something shows (a table re-rendering in its
+ * labels), then answered.
+ */
 async function leftovers(page: Page, data: UserData, seen: { count: number }): Promise<string[]> {
-  const { texts } = await visibleText(page);
-  return otherLanguage('en-US', texts, data, seen);
-}
-
-/** Waits for the page's calls to end and its spinners to stop. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const counted = { count: 0 };
+    const { texts } = await visibleText(page);
+    const found = otherLanguage('en-US', texts, data, counted);
+    if (found.length === 0 || Date.now() > deadline) {
+      seen.count += counted.count;
+      return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Opens `path` and lets it settle. */
@@ -54,7 +62,6 @@ async function open(page: Page, path: string): Promise<void> {
 /** Opens `path`, waits for its calls to end and its spinners to stop, and answers the Chinese leftovers. */
 async function sweep(page: Page, path: string, data: UserData, seen: { count: number }): Promise<string[]> {
   await open(page, path);
-  await page.waitForTimeout(300);
   return (await leftovers(page, data, seen)).map((line) => `${path}: ${line}`);
 }
 
@@ -67,20 +74,23 @@ async function sweepOverlays(
 ): Promise<{ opened: string[]; bad: string[] }> {
   const opened: string[] = [];
   const bad: string[] = [];
+  // Overlays of one screen open one after the other on it; after a failure the screen is loaded afresh.
+  let reload = true;
   for (const overlay of overlaysOf(role, false)) {
     const where = `${overlay.path} ${overlay.name}`;
     try {
       // Only ready for the overlay: the screen's own text is the screens' sweep's to check (read here, it was thrown away).
-      await open(page, overlay.path);
+      if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await open(page, overlay.path);
+      reload = false;
       const element = await overlay.open(page);
       await settle(page);
-      await page.waitForTimeout(300);
       opened.push(overlay.name);
       bad.push(...(await leftovers(page, data, seen)).map((line) => `${where}: ${line}`));
       await closeOverlay(page, overlay, element);
     } catch (error) {
       // One overlay that does not open or close is reported with the others, not alone.
       bad.push(`${where}: ${String(error).split('\n')[0]}`);
+      reload = true;
     }
   }
   return { opened, bad };

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pixelmatch from 'pixelmatch';
-import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { canAccess, isScreen, routeTable, type RouteDef } from '@clearplay/contract/constants';
 import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
@@ -209,8 +209,38 @@ function problem(url: string, text: string): void {
   problems.push(`${path}: ${text}`);
 }
 
-/** Listens on `context` for console errors, uncaught page errors and HTTP answers ≥ 400 from the app's own origin. */
+/** Each page's requests still waiting for an answer, and when that set last changed (for `settle`). */
+const traffic = new WeakMap<Page, { open: Set<Request>; changed: number }>();
+
+/**
+ * Listens on `context` for each page's requests in flight (`settle`), console errors, uncaught
+ * page errors and HTTP answers ≥ 400 from the app's own origin.
+ */
 function watch(context: BrowserContext, baseURL: string): void {
+  context.on('request', (request) => {
+    let page: Page;
+    try {
+      page = request.frame().page();
+    } catch {
+      return; // a service worker's request has no frame
+    }
+    const seen = traffic.get(page) ?? { open: new Set<Request>(), changed: 0 };
+    seen.open.add(request);
+    seen.changed = Date.now();
+    traffic.set(page, seen);
+  });
+  const done = (request: Request) => {
+    let page: Page;
+    try {
+      page = request.frame().page();
+    } catch {
+      return; // a service worker's request has no frame
+    }
+    const seen = traffic.get(page);
+    if (seen?.open.delete(request)) seen.changed = Date.now();
+  };
+  context.on('requestfinished', done);
+  context.on('requestfailed', done);
   context.on('console', (message) => {
     if (message.type() !== 'error') return;
     // A failed request is reported (with its method and path) by the response check below.
@@ -237,6 +267,27 @@ function watch(context: BrowserContext, baseURL: string): void {
  */
 export function allowProblems(...patterns: RegExp[]): void {
   allowed.push(...patterns);
+}
+
+/**
+ * Waits until `page` is still: none of its requests waiting for an answer for `quietMs` (a
+ * screen's calls start while its code loads, so one quiet moment is not enough), and no
+ * spinner or loading skeleton on screen. Playwright's `networkidle` asks for 500 ms of silence
+ * after every request: on a sweep of every screen that wait was a third of the time.
+ */
+export async function settle(page: Page, quietMs = 150): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const seen = traffic.get(page);
+    const quiet = !seen || (seen.open.size === 0 && Date.now() - seen.changed >= quietMs);
+    if (quiet) break;
+    if (Date.now() > deadline) {
+      const open = [...(seen?.open ?? [])].map((r) => `${r.method()} ${r.url()}`);
+      throw new Error(`the page did not settle within 15 s; still waiting for: ${open.join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
 }
 
 const cspViolations: string[] = [];

@@ -9,7 +9,7 @@
 // show and take a tap. Screenshots: mobile-*.png of a few screens and overlays, both languages.
 import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settledScreenshot, test, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settle, settledScreenshot, test, useApp } from './harness.ts';
 import { closeOverlay, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -38,8 +38,7 @@ async function onPhone(username: string, password: string, locale: 'zh-CN' | 'en
 /** Opens `path` and waits for its calls to end and its spinners to stop. */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0, { timeout: 15_000 });
+  await settle(page);
 }
 
 /** What on `page` is wider than the phone: the page itself, as `path: width`; [] when nothing is. */
@@ -107,10 +106,13 @@ test.describe('every screen at 390 px', () => {
     ];
     for (const run of runs) {
       const page = await onPhone(run.username, run.password, run.locale);
+      // Overlays of one screen open one after the other on it; after a failure the screen is loaded afresh.
+      let reload = true;
       for (const overlay of overlaysOf(run.role)) {
         const where = `${run.username} ${run.locale} ${overlay.path} ${overlay.name}`;
         try {
-          await open(page, overlay.path);
+          if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await open(page, overlay.path);
+          reload = false;
           const element = await overlay.open(page);
           opened.push(`${run.username} ${overlay.name}`);
           bad.push(...(await phoneProblems(page, overlay, element, WIDTH)).map((line) => `${run.username} ${run.locale} ${line}`));
@@ -121,6 +123,7 @@ test.describe('every screen at 390 px', () => {
           // One overlay that does not open or close is reported with the others, not alone.
           bad.push(`${where}: ${String(error).split('\n')[0]}`);
           await page.keyboard.press('Escape');
+          reload = true;
         }
       }
       await page.context().close();

@@ -20,6 +20,11 @@ export interface Overlay {
   primary: (overlay: Locator) => Locator[];
   /** Only on a phone (the menu drawer replaces the side menu below 992 px). */
   phoneOnly?: boolean;
+  /**
+   * Opens from its screen as first loaded, not as the overlay before it on that screen left it
+   * (its `open` moves the screen on: another tab). Others share one load of their screen.
+   */
+  freshScreen?: boolean;
   /** Closes it (Escape by default). */
   close?: (page: Page, overlay: Locator) => Promise<void>;
 }
@@ -263,6 +268,7 @@ export const OVERLAYS: readonly Overlay[] = [
     name: 'dict-data-create',
     path: '/system/dict',
     roles: ADMIN,
+    freshScreen: true,
     open: async (page) => {
       await page.getByTestId('dict-type-view-order_result').click();
       return byTestId(page, page.getByTestId('dict-data-create'), 'dict-data-form');
@@ -273,6 +279,7 @@ export const OVERLAYS: readonly Overlay[] = [
     name: 'dict-data-edit',
     path: '/system/dict',
     roles: ADMIN,
+    freshScreen: true,
     open: async (page) => {
       await page.getByTestId('dict-type-view-order_result').click();
       return byTestId(page, page.getByTestId('dict-data-edit-3'), 'dict-data-form');
@@ -283,6 +290,7 @@ export const OVERLAYS: readonly Overlay[] = [
     name: 'dict-data-delete',
     path: '/system/dict',
     roles: ADMIN,
+    freshScreen: true,
     open: async (page) => {
       await page.getByTestId('dict-type-view-order_result').click();
       return confirmDialog(page, page.getByTestId('dict-data-delete-3'));
