@@ -1,16 +1,24 @@
-// The first hour of a shop and of an inspector (the net of decision 0085), on the demo business, in both
-// languages at 1440 × 900 and 390 × 844. The shop: shop0001 signs in on the login form, finds
-// its orders and opens one, opens a notice (an announcement the owner has just published) and a
-// message from the bell, reads its balance and ledger in the user centre, shows an order's
-// certificate, and looks a chat ID up on the public page. The inspector: inspector01 signs in,
-// records an order with two evidence images for a target the demo has checked before (its
-// history beside the form), lands on the success page and opens the order's profile with its
-// images. The harness's net watches every step: no error toast, console error or refused call,
-// no clipped column or chart label, no text in the other language outside user data.
-// Screenshots: docs/screenshots/first-hour-{shop,inspector}-<step>-<language>-<width>.png.
+// The first hour of a shop, an inspector and the owner (the net of decision 0085), on the demo
+// business, in both languages at 1440 × 900 and 390 × 844. The shop: shop0001 signs in on the
+// login form, finds its orders and opens one, opens a notice (an announcement the owner has just
+// published) and a message from the bell, reads its balance and ledger in the user centre, shows
+// an order's certificate, and looks a chat ID up on the public page. The inspector: inspector01
+// signs in, records an order with two evidence images for a target the demo has checked before
+// (its history beside the form), lands on the success page, opens the order's profile with its
+// images, and imports a check from the downloaded template. The owner: the workplace, an
+// announcement, a new shop with prices and a subscription, the log, a new game in the
+// dictionary, that shop's earlier checks imported from the template, an export, the settings,
+// the app as the new shop sees it. The harness's net watches every step: no error toast, console
+// error or refused call, no clipped column or chart label, no text in the other language
+// outside user data.
+// Screenshots: docs/screenshots/first-hour-{shop,inspector,owner}-<step>-<language>-<width>.png.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   ADMIN_PASSWORD,
+  cleanTmp,
   DEMO_PASSWORD,
   expect,
   login,
@@ -23,10 +31,20 @@ import {
   useApp,
 } from './harness.ts';
 import { fillOrderForm } from './order-form.ts';
+import { downloadOf, fillTemplate, importDialog, importThroughDialog, statValue, type SheetRow } from './order-import.ts';
 import screensEnUS from '../src/locales/screens/en-US.ts';
 import screensZhCN from '../src/locales/screens/zh-CN.ts';
 
 const app = useApp({ DEMO: '1' });
+let downloads: string;
+
+test.beforeAll(() => {
+  downloads = mkdtempSync(join(tmpdir(), 'clearplay-first-hour-'));
+});
+
+test.afterAll(() => {
+  if (downloads) cleanTmp(downloads);
+});
 
 const SIZES = { 1440: { width: 1440, height: 900 }, 390: { width: 390, height: 844 } } as const;
 
@@ -127,7 +145,7 @@ test.describe("the shop's first hour", () => {
 test.describe("the inspector's first hour", () => {
   for (const locale of ['zh-CN', 'en-US'] as const) {
     for (const size of [1440, 390] as const) {
-      test(`inspector01 in ${locale} at ${size}: an order with evidence for a known target, its history, the success page and the profile`, async () => {
+      test(`inspector01 in ${locale} at ${size}: an order with evidence for a known target, its history, the success page and the profile, an import from the template`, async () => {
         test.setTimeout(180_000);
         // A target the demo has checked before: the history panel has its records.
         const { objWechat } = app.server
@@ -166,11 +184,60 @@ test.describe("the inspector's first hour", () => {
           ),
         ).toBe(true);
         await shot(page, 'profile', locale, size, undefined, 'inspector');
+
+        // An import: the template from the order screen, one check filled in as the inspector
+        // types it in their language, sent back; the order shows in the list.
+        const imported = `fh_import_${locale === 'zh-CN' ? 'zh' : 'en'}${size}`;
+        const words = SHEET_WORDS[locale];
+        await importOne(page, locale, size, 'inspector', {
+          objWechat: imported,
+          objWechatName: words.name,
+          gameName: words.game,
+          mac: `AA-BB-CC-DD-${size === 1440 ? '14' : '39'}-${locale === 'zh-CN' ? '01' : '02'}`,
+          result: words.normal,
+          userName: 'shop0001',
+          objClientName: '星辰陪玩',
+          ifPublic: words.public,
+          ifChangedMac: words.notChanged,
+        });
         await page.context().close();
       });
     }
   }
 });
+
+/** What a person types into the import sheet's coded cells, in their language. */
+const SHEET_WORDS = {
+  'zh-CN': { name: '导入目标', game: '王者荣耀', normal: '正常', cheating: '作弊', public: '公开', notChanged: '未更换' },
+  'en-US': {
+    name: 'Imported target',
+    game: 'Honor of Kings',
+    normal: 'Normal',
+    cheating: 'Cheating',
+    public: 'Public',
+    notChanged: 'Not changed',
+  },
+} as const;
+
+/**
+ * On the order screen: downloads the import template, fills `row` in, imports it (all or
+ * nothing), expects one order imported, and finds it in the list after the dialog closes.
+ */
+async function importOne(page: Page, locale: string, size: number, person: string, row: SheetRow): Promise<void> {
+  await page.goto('/order/inspect');
+  await expect(page.locator('.ant-table-tbody > tr.ant-table-row:visible').first()).toBeVisible();
+  await page.getByTestId('order-import').click();
+  const dialog = importDialog(page);
+  const template = await downloadOf(page, dialog.getByTestId('order-import-template'), downloads);
+  expect(template.name).toMatch(/\.xlsx$/);
+  const { path } = await fillTemplate(template.path, [row], downloads);
+  const report = await importThroughDialog(page, path, false);
+  expect(await statValue(report, 'order-import-imported')).toBe(1);
+  expect(await statValue(report, 'order-import-rejected-count')).toBe(0);
+  await shot(page, 'import', locale, size, undefined, person);
+  await dialog.getByTestId('order-import-close').click();
+  await expect(page.locator('.ant-table-row:visible', { hasText: row.objWechat! }).first()).toBeVisible();
+}
 
 /** The screens' texts the owner's journey looks for, in each language. */
 const OWNER_TEXT = {
@@ -189,7 +256,7 @@ const OWNER_TEXT = {
 test.describe("the owner's first hour", () => {
   for (const locale of ['zh-CN', 'en-US'] as const) {
     for (const size of [1440, 390] as const) {
-      test(`superadmin in ${locale} at ${size}: the workplace, an announcement, a new shop with prices and a subscription, the log, an export, the settings, switch roles`, async () => {
+      test(`superadmin in ${locale} at ${size}: the workplace, an announcement, a new shop with prices and a subscription, the log, a new game, an import from the template, an export, the settings, switch roles`, async () => {
         test.setTimeout(180_000);
         const text = OWNER_TEXT[locale];
         const suffix = `${locale === 'zh-CN' ? 'zh' : 'en'}${size}`;
@@ -247,9 +314,41 @@ test.describe("the owner's first hour", () => {
         await expect(logRows.first()).toBeVisible();
         await shot(page, 'log', locale, size, undefined, 'owner');
 
+        // A new game in the dictionary, with its English name and a code as its value.
+        const game = { label: `晨星对决 ${suffix}`, labelEn: `Morning Star Duel ${suffix}`, value: `morning-star-${suffix}` };
+        await page.goto('/system/dict');
+        await page.getByTestId('dict-type-view-game').click();
+        await expect(page.getByTestId('dict-data-table')).toBeVisible();
+        await page.getByTestId('dict-data-create').click();
+        const entry = page.locator('.ant-modal').filter({ has: page.getByTestId('dict-data-form-label') });
+        await entry.getByTestId('dict-data-form-label').fill(game.label);
+        await entry.getByTestId('dict-data-form-label-en').fill(game.labelEn);
+        await entry.getByTestId('dict-data-form-value').fill(game.value);
+        await entry.locator('.ant-modal-footer .ant-btn-primary').click();
+        await expect(entry).toBeHidden();
+        const gameRow = page.getByTestId('dict-data-table').locator('.ant-table-row:visible', { hasText: game.label });
+        await expect(gameRow).toBeVisible();
+        if (locale === 'en-US') await expect(gameRow).toContainText(game.labelEn);
+        await shot(page, 'dict', locale, size, gameRow.locator('td').first(), 'owner');
+
+        // The new shop's earlier checks, imported from the template: one for the new game.
+        const words = SHEET_WORDS[locale];
+        await importOne(page, locale, size, 'owner', {
+          objWechat: `fh_owner_${suffix}`,
+          objWechatName: words.name,
+          gameName: locale === 'zh-CN' ? game.label : game.labelEn,
+          mac: `AA-BB-CC-EE-${size === 1440 ? '14' : '39'}-${locale === 'zh-CN' ? '01' : '02'}`,
+          result: words.cheating,
+          userName: username,
+          objClientName: '月光陪玩',
+          ifPublic: words.public,
+          ifChangedMac: words.notChanged,
+        });
+        await expect(page.locator('.ant-table-row:visible', { hasText: `fh_owner_${suffix}` }).first()).toContainText(
+          locale === 'zh-CN' ? game.label : game.labelEn,
+        );
+
         // The order list's export saves an xlsx.
-        await page.goto('/order/inspect');
-        await expect(page.locator('.ant-table-tbody > tr.ant-table-row:visible').first()).toBeVisible();
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('order-export').click()]);
         expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
 

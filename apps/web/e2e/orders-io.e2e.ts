@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Locator, Page } from '@playwright/test';
 import { chooseOption, cleanTmp, DEMO_PASSWORD, expect, settledScreenshot as screenshot, test, until, useApp } from './harness.ts';
+import { downloadOf, fillTemplate, importThroughDialog, statValue, type SheetRow } from './order-import.ts';
 
 const app = useApp();
 let downloads: string;
@@ -21,15 +22,6 @@ test.afterAll(() => {
   if (downloads) cleanTmp(downloads);
 });
 
-/** Clicks `trigger` and saves the file the browser downloads; resolves to its path and name. */
-async function downloadOf(page: Page, trigger: Locator): Promise<{ path: string; name: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), trigger.click()]);
-  const name = download.suggestedFilename();
-  const path = join(downloads, `${Date.now()}-${name}`);
-  await download.saveAs(path);
-  return { path, name };
-}
-
 const toast = (page: Page, text: string | RegExp) => expect(page.locator('.ant-message-notice', { hasText: text }).first()).toBeVisible();
 
 /** The visible modal whose title contains `title`. */
@@ -37,13 +29,6 @@ const modal = (page: Page, title: string | RegExp): Locator =>
   page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 
 const ROWS_BEFORE_MARKER = 'wx_e2e_';
-
-/** Yesterday as Beijing wall-clock text, `YYYY-MM-DD HH:mm` (an install time must not be in the future). */
-function yesterdayText(): string {
-  const d = new Date(Date.now() - 24 * 60 * 60 * 1000 + 8 * 60 * 60 * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-}
 
 /** Header text as the template writes it, without a required marker or a note. */
 const bareHeader = (text: string) =>
@@ -56,108 +41,73 @@ const bareHeader = (text: string) =>
  * Five orders under the template's own headers: rows 2, 3 and 5 are valid; row 4 has a bad
  * MAC; row 6 names a shop that does not exist (and carries a formula-like description).
  */
-const IMPORT_ROWS: Record<string, string>[] = [
+const IMPORT_ROWS: SheetRow[] = [
   {
-    目标微信号: `${ROWS_BEFORE_MARKER}01`,
-    目标名称: '张三',
-    游戏: '王者荣耀',
-    MAC地址: 'AA-BB-CC-DD-EE-01',
-    检测结果: '作弊',
-    客户店铺: 'shop0001',
-    目标所属店铺: '星辰陪玩',
-    金额: '30.00',
-    是否公开: '公开',
-    是否改过MAC: '否',
-    描述: '导入的作弊记录',
+    objWechat: `${ROWS_BEFORE_MARKER}01`,
+    objWechatName: '张三',
+    gameName: '王者荣耀',
+    mac: 'AA-BB-CC-DD-EE-01',
+    result: '作弊',
+    userName: 'shop0001',
+    objClientName: '星辰陪玩',
+    amount: '30.00',
+    ifPublic: '公开',
+    ifChangedMac: '否',
+    description: '导入的作弊记录',
   },
   {
-    目标微信号: `${ROWS_BEFORE_MARKER}02`,
-    目标名称: '李四',
-    游戏: '和平精英',
-    MAC地址: 'aa:bb:cc:dd:ee:02',
-    检测结果: '正常',
-    客户店铺: 'shop0001',
-    目标所属店铺: '星辰陪玩',
-    金额: '12.50',
-    是否公开: '私密',
-    是否改过MAC: '否',
-    描述: '',
+    objWechat: `${ROWS_BEFORE_MARKER}02`,
+    objWechatName: '李四',
+    gameName: '和平精英',
+    mac: 'aa:bb:cc:dd:ee:02',
+    result: '正常',
+    userName: 'shop0001',
+    objClientName: '星辰陪玩',
+    amount: '12.50',
+    ifPublic: '私密',
+    ifChangedMac: '否',
+    description: '',
   },
   {
-    目标微信号: `${ROWS_BEFORE_MARKER}03`,
-    目标名称: '王五',
-    游戏: '王者荣耀',
-    MAC地址: 'ZZ-12-34',
-    检测结果: '作弊',
-    客户店铺: 'shop0001',
-    目标所属店铺: '星辰陪玩',
-    金额: '30.00',
-    是否公开: '公开',
-    是否改过MAC: '否',
-    描述: '',
+    objWechat: `${ROWS_BEFORE_MARKER}03`,
+    objWechatName: '王五',
+    gameName: '王者荣耀',
+    mac: 'ZZ-12-34',
+    result: '作弊',
+    userName: 'shop0001',
+    objClientName: '星辰陪玩',
+    amount: '30.00',
+    ifPublic: '公开',
+    ifChangedMac: '否',
+    description: '',
   },
   {
-    目标微信号: `${ROWS_BEFORE_MARKER}04`,
-    目标名称: '赵六',
-    游戏: '无畏契约',
-    MAC地址: 'aabbccddee04',
-    检测结果: '作弊',
-    客户店铺: '演示店铺01',
-    目标所属店铺: '月光陪玩',
-    金额: '30.00',
-    是否公开: '公开',
-    是否改过MAC: '是',
-    描述: '',
+    objWechat: `${ROWS_BEFORE_MARKER}04`,
+    objWechatName: '赵六',
+    gameName: '无畏契约',
+    mac: 'aabbccddee04',
+    result: '作弊',
+    userName: '演示店铺01',
+    objClientName: '月光陪玩',
+    amount: '30.00',
+    ifPublic: '公开',
+    ifChangedMac: '是',
+    description: '',
   },
   {
-    目标微信号: `${ROWS_BEFORE_MARKER}05`,
-    目标名称: '孙七',
-    游戏: '王者荣耀',
-    MAC地址: 'AA-BB-CC-DD-EE-05',
-    检测结果: '正常',
-    客户店铺: 'noshop9999',
-    目标所属店铺: '星辰陪玩',
-    金额: '12.50',
-    是否公开: '公开',
-    是否改过MAC: '否',
-    描述: '=1+1',
+    objWechat: `${ROWS_BEFORE_MARKER}05`,
+    objWechatName: '孙七',
+    gameName: '王者荣耀',
+    mac: 'AA-BB-CC-DD-EE-05',
+    result: '正常',
+    userName: 'noshop9999',
+    objClientName: '星辰陪玩',
+    amount: '12.50',
+    ifPublic: '公开',
+    ifChangedMac: '否',
+    description: '=1+1',
   },
 ];
-
-/** Writes IMPORT_ROWS under the headers of the downloaded template into a new xlsx. */
-async function fillTemplate(templatePath: string): Promise<{ path: string; headers: string[] }> {
-  const template = new ExcelJS.Workbook();
-  await template.xlsx.readFile(templatePath);
-  const sheet = template.worksheets[0]!;
-  const headers: string[] = [];
-  sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => (headers[col - 1] = String(cell.text)));
-  const installed = yesterdayText();
-  const book = new ExcelJS.Workbook();
-  const out = book.addWorksheet('orders');
-  out.addRow(headers);
-  for (const data of IMPORT_ROWS) {
-    out.addRow(headers.map((h) => (bareHeader(h) === '安装时间' ? installed : (data[bareHeader(h)] ?? ''))));
-  }
-  const path = join(downloads, `filled-${Date.now()}.xlsx`);
-  await book.xlsx.writeFile(path);
-  return { path, headers };
-}
-
-/** Imports `file` through the dialog (keeping valid rows or not) and waits for the report. */
-async function importFile(page: Page, file: string, keepValid: boolean): Promise<Locator> {
-  const dialog = modal(page, '批量导入');
-  await dialog.locator('input[type=file]').setInputFiles(file);
-  await expect(dialog.getByTestId('order-import-file-name')).toContainText('.xlsx');
-  const box = dialog.getByRole('checkbox', { name: '保留有效行' });
-  await box.setChecked(keepValid);
-  await dialog.getByTestId('order-import-submit').click();
-  const report = dialog.getByTestId('order-import-result');
-  await expect(report).toBeVisible({ timeout: 30_000 });
-  return report;
-}
-
-const statValue = async (scope: Locator, testId: string) =>
-  Number((await scope.getByTestId(testId).locator('.ant-statistic-content-value').textContent())?.replace(/\D/g, ''));
 
 interface OrderPage {
   list: { objWechat: string; result: number; amount: number | null; code: string }[];
@@ -176,13 +126,13 @@ test.describe('batch import', () => {
     await screenshot(page, 'orders-import-zh-CN');
 
     // The template: an xlsx whose first sheet's row 1 holds the Chinese headers.
-    const template = await downloadOf(page, dialog.getByTestId('order-import-template'));
+    const template = await downloadOf(page, dialog.getByTestId('order-import-template'), downloads);
     expect(template.name).toMatch(/\.xlsx$/);
-    const { path: filled, headers } = await fillTemplate(template.path);
+    const { path: filled, headers } = await fillTemplate(template.path, IMPORT_ROWS, downloads);
     expect(headers.map(bareHeader)).toEqual(expect.arrayContaining(['目标微信号', 'MAC地址', '检测结果', '客户店铺', '金额']));
 
     // Default: all or nothing. Rows 4 (bad MAC) and 6 (unknown shop) are reported; nothing is written.
-    let report = await importFile(page, filled, false);
+    let report = await importThroughDialog(page, filled, false);
     expect(await statValue(report, 'order-import-total')).toBe(5);
     expect(await statValue(report, 'order-import-imported')).toBe(0);
     expect(await statValue(report, 'order-import-rejected-count')).toBe(2);
@@ -199,7 +149,7 @@ test.describe('batch import', () => {
     expect((await app.apiGet<OrderPage>(page, '/admin/order/list?pageSize=1')).total).toBe(before.total);
 
     // The rejected rows as a CSV: BOM, row numbers, reasons, the cells, the formula neutralised.
-    const csv = await downloadOf(page, report.getByTestId('order-import-download-rejected'));
+    const csv = await downloadOf(page, report.getByTestId('order-import-download-rejected'), downloads);
     expect(csv.name).toMatch(/\.csv$/);
     const bytes = readFileSync(csv.path);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -214,7 +164,7 @@ test.describe('batch import', () => {
 
     // Again, keeping the valid rows: 3 imported, the same 2 reported; the list shows them.
     await dialog.getByTestId('order-import-again').click();
-    report = await importFile(page, filled, true);
+    report = await importThroughDialog(page, filled, true);
     expect(await statValue(report, 'order-import-imported')).toBe(3);
     expect(await statValue(report, 'order-import-rejected-count')).toBe(2);
     expect(await report.getByTestId('order-import-outcome').textContent()).toContain('已导入 3 条记录');
@@ -266,7 +216,7 @@ test.describe('export', () => {
     const exports = () =>
       (app.server.db().prepare(`SELECT count(*) AS n FROM client_events WHERE event = 'order.export'`).get() as { n: number }).n;
     const exportsBefore = exports();
-    const file = await downloadOf(page, page.getByTestId('order-export'));
+    const file = await downloadOf(page, page.getByTestId('order-export'), downloads);
     expect(file.name).toMatch(/\.xlsx$/);
     await toast(page, '已导出');
     await until(exports).toBe(exportsBefore + 1);
