@@ -700,6 +700,33 @@ export async function clippedCells(page: Page, screen: string, scope?: Locator):
         : table.closest('.ant-table')?.querySelectorAll('.ant-table-thead th')[(cell as HTMLTableCellElement).cellIndex];
       const column = (th?.textContent ?? '').trim() || `#${(cell as HTMLTableCellElement).cellIndex + 1}`;
       const text = (cell.textContent ?? '').trim();
+      // A Latin word broken over two lines ("Announcemen" / "ts") is cut too, though nothing spills.
+      const cellStyle = getComputedStyle(cell);
+      const contentWidth = cell.clientWidth - parseFloat(cellStyle.paddingLeft) - parseFloat(cellStyle.paddingRight);
+      let broken: { word: string; width: number } | undefined;
+      const textWalker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = textWalker.nextNode(); node && !broken; node = textWalker.nextNode()) {
+        const value = node.textContent ?? '';
+        const whole = document.createRange();
+        whole.selectNodeContents(node);
+        if (!/[A-Za-z0-9]{2,}/.test(value) || whole.getClientRects().length < 2) continue;
+        for (const match of value.matchAll(/[A-Za-z0-9]{2,}/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          // On two lines, and too wide for one: not a Chinese line's break-all, a column too narrow.
+          const rects = [...range.getClientRects()];
+          const width = rects.reduce((sum, r) => sum + r.width, 0);
+          if (new Set(rects.map((r) => Math.round(r.top))).size > 1 && width > contentWidth + 1) {
+            broken = { word: match[0], width };
+            break;
+          }
+        }
+      }
+      if (broken && !cell.classList.contains('ant-table-cell-ellipsis')) {
+        out.push({ column, text: `${broken.word}, broken over two lines`, need: Math.ceil(broken.width), shown: Math.floor(contentWidth) });
+        continue;
+      }
       // Where to look: the cell or antd's ellipsis span in it scrolls (scrollWidth > clientWidth).
       const spans = [...cell.querySelectorAll<HTMLElement>('.ant-table-cell-content, .ant-table-column-title')];
       const spanCut = spans.some((span) => span.scrollWidth > span.clientWidth + 1);

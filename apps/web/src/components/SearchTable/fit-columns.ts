@@ -51,13 +51,48 @@ export function contentExtent(root: Element): { left: number; right: number } | 
   return left === Infinity ? null : { left, right };
 }
 
+/** A Latin word or number: broken over two lines, it reads as two ("Announcemen" / "ts"). */
+const LATIN_WORD = /[A-Za-z0-9]{2,}/g;
+
+/**
+ * How much wider than its content box `cell` must be for none of its Latin words to break over
+ * two lines (0 when none does). A cell's text wraps at spaces as the column narrows; a single
+ * word then breaks inside itself and nothing spills, so the overflow check alone misses it.
+ * Chinese text may break between any two characters: only Latin words count.
+ */
+export function brokenWordOverflow(cell: HTMLElement): number {
+  if (typeof document.createRange().getClientRects !== 'function') return 0;
+  const style = getComputedStyle(cell);
+  const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  let over = 0;
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    if (!/[A-Za-z0-9]{2,}/.test(text)) continue;
+    const whole = document.createRange();
+    whole.selectNodeContents(node);
+    if (whole.getClientRects().length < 2) continue; // on one line: nothing broken
+    for (const match of text.matchAll(LATIN_WORD)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()];
+      if (rects.length < 2) continue;
+      const width = rects.reduce((sum, r) => sum + r.width, 0);
+      over = Math.max(over, width - room);
+    }
+  }
+  return over;
+}
+
 /**
  * How far a table cell's content runs past the cell's content box, in px (0 when it fits), or
- * how much antd's ellipsis span inside it cuts. The cell's scrollWidth only says where to look:
+ * how much antd's ellipsis span inside it cuts, or how much wider it must be for no word to
+ * break over two lines. The cell's scrollWidth only says where to look:
  * the shadow a pinned column casts adds to it too.
  */
 export function cellOverflow(cell: HTMLElement): number {
-  let over = 0;
+  let over = brokenWordOverflow(cell);
   for (const span of cell.querySelectorAll<HTMLElement>('.ant-table-cell-content, .ant-table-column-title')) {
     over = Math.max(over, span.scrollWidth - span.clientWidth);
   }

@@ -115,7 +115,8 @@ function OrdersTable({ rows, testId }: { rows: readonly OrderItem[]; testId: str
       dataIndex: 'gameName',
       title: t('order.field.gameName'),
       ellipsis: true,
-      width: 110,
+      // "NARAKA: BLADEPOINT": a game's first word whole (the English names are the longest).
+      width: 140,
       render: (value: string) => <DictText type={ORDER_DICTS.game} value={value} />,
     },
     {
