@@ -67,7 +67,7 @@ const coverageDir = (step) => join(reports, `coverage-${step.name.replace(':', '
 const coverageArgs = (step) => [
   '--coverage.enabled=true',
   '--coverage.provider=v8',
-  '--coverage.include=src/**',
+  '--coverage.include=src/**/*.{ts,tsx}',
   '--coverage.reporter=json-summary',
   `--coverage.reportsDirectory=${coverageDir(step)}`,
 ];
