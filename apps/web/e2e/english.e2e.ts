@@ -27,7 +27,7 @@ import {
   useApp,
 } from './harness.ts';
 import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
-import { closeOverlay, overlaysOf } from './overlays.ts';
+import { closeOverlay, overlayScreens, overlaysOf } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -74,14 +74,12 @@ async function sweepOverlays(
 ): Promise<{ opened: string[]; bad: string[] }> {
   const opened: string[] = [];
   const bad: string[] = [];
-  // Overlays of one screen open one after the other on it; after a failure the screen is loaded afresh.
-  let reload = true;
+  const screens = overlayScreens(open);
   for (const overlay of overlaysOf(role, false)) {
     const where = `${overlay.path} ${overlay.name}`;
     try {
       // Only ready for the overlay: the screen's own text is the screens' sweep's to check (read here, it was thrown away).
-      if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await open(page, overlay.path);
-      reload = false;
+      await screens.ready(page, overlay);
       const element = await overlay.open(page);
       await settle(page);
       opened.push(overlay.name);
@@ -90,7 +88,7 @@ async function sweepOverlays(
     } catch (error) {
       // One overlay that does not open or close is reported with the others, not alone.
       bad.push(`${where}: ${String(error).split('\n')[0]}`);
-      reload = true;
+      screens.failed();
     }
   }
   return { opened, bad };

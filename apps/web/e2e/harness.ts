@@ -209,6 +209,15 @@ function problem(url: string, text: string): void {
   problems.push(`${path}: ${text}`);
 }
 
+/** The page that made `request`; undefined for a service worker's request, which has no frame. */
+function pageOf(request: Request): Page | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Each page's requests still waiting for an answer, and when that set last changed (for `settle`). */
 const traffic = new WeakMap<Page, { open: Set<Request>; changed: number }>();
 
@@ -218,25 +227,16 @@ const traffic = new WeakMap<Page, { open: Set<Request>; changed: number }>();
  */
 function watch(context: BrowserContext, baseURL: string): void {
   context.on('request', (request) => {
-    let page: Page;
-    try {
-      page = request.frame().page();
-    } catch {
-      return; // a service worker's request has no frame
-    }
+    const page = pageOf(request);
+    if (!page) return;
     const seen = traffic.get(page) ?? { open: new Set<Request>(), changed: 0 };
     seen.open.add(request);
     seen.changed = Date.now();
     traffic.set(page, seen);
   });
   const done = (request: Request) => {
-    let page: Page;
-    try {
-      page = request.frame().page();
-    } catch {
-      return; // a service worker's request has no frame
-    }
-    const seen = traffic.get(page);
+    const page = pageOf(request);
+    const seen = page && traffic.get(page);
     if (seen?.open.delete(request)) seen.changed = Date.now();
   };
   context.on('requestfinished', done);
@@ -250,13 +250,10 @@ function watch(context: BrowserContext, baseURL: string): void {
   context.on('weberror', (error) => problem(error.page()?.url() ?? '', `page error: ${error.error().message}`));
   context.on('response', (response) => {
     if (response.status() < 400 || !response.url().startsWith(baseURL)) return;
-    let page = '';
-    try {
-      page = response.frame().page().url();
-    } catch {
-      // a service worker's request has no frame
-    }
-    problem(page, `HTTP ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    problem(
+      pageOf(response.request())?.url() ?? '',
+      `HTTP ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`,
+    );
   });
 }
 

@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settle, settledScreenshot, test, useApp } from './harness.ts';
-import { closeOverlay, overlaysOf, phoneProblems } from './overlays.ts';
+import { closeOverlay, overlayScreens, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -106,13 +106,11 @@ test.describe('every screen at 390 px', () => {
     ];
     for (const run of runs) {
       const page = await onPhone(run.username, run.password, run.locale);
-      // Overlays of one screen open one after the other on it; after a failure the screen is loaded afresh.
-      let reload = true;
+      const screens = overlayScreens(open);
       for (const overlay of overlaysOf(run.role)) {
         const where = `${run.username} ${run.locale} ${overlay.path} ${overlay.name}`;
         try {
-          if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await open(page, overlay.path);
-          reload = false;
+          await screens.ready(page, overlay);
           const element = await overlay.open(page);
           opened.push(`${run.username} ${overlay.name}`);
           bad.push(...(await phoneProblems(page, overlay, element, WIDTH)).map((line) => `${run.username} ${run.locale} ${line}`));
@@ -123,7 +121,7 @@ test.describe('every screen at 390 px', () => {
           // One overlay that does not open or close is reported with the others, not alone.
           bad.push(`${where}: ${String(error).split('\n')[0]}`);
           await page.keyboard.press('Escape');
-          reload = true;
+          screens.failed();
         }
       }
       await page.context().close();

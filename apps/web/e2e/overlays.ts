@@ -413,3 +413,23 @@ export async function phoneProblems(page: Page, overlay: Overlay, element: Locat
   }
   return bad;
 }
+
+/**
+ * Loads each overlay's screen for a sweep of overlays: once for the overlays of one screen that
+ * follow each other, again for one that declares `freshScreen`, and after a failure (`failed`).
+ */
+export function overlayScreens(load: (page: Page, path: string) => Promise<void>): {
+  ready: (page: Page, overlay: Overlay) => Promise<void>;
+  failed: () => void;
+} {
+  let reload = true;
+  return {
+    ready: async (page, overlay) => {
+      if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await load(page, overlay.path);
+      reload = false;
+    },
+    failed: () => {
+      reload = true;
+    },
+  };
+}
