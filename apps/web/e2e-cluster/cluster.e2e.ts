@@ -6,7 +6,7 @@
 // such a step (the next request goes to the instance that did not answer the last one), and the
 // answer's header is then checked, so a proof never rests on the steering alone.
 import { createHash } from 'node:crypto';
-import type { Browser, Page, Response, Route } from '@playwright/test';
+import type { Browser, Page, Request, Response, Route } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import {
@@ -60,25 +60,64 @@ async function steerTo(name: Name): Promise<void> {
   throw new Error(`nginx keeps sending requests to ${name}: not round robin`);
 }
 
+/** The requests `page` has sent and not yet had answered (or failed), kept from the first steer on. */
+const openRequests = new WeakMap<Page, Set<Request>>();
+function trackOpenRequests(page: Page): Set<Request> {
+  let open = openRequests.get(page);
+  if (open) return open;
+  const tracked = new Set<Request>();
+  page.on('request', (r) => tracked.add(r));
+  page.on('requestfinished', (r) => tracked.delete(r));
+  page.on('requestfailed', (r) => tracked.delete(r));
+  openRequests.set(page, tracked);
+  open = tracked;
+  return open;
+}
+
+/** Waits until none of `requests` is still open (or held back in `held`): after that, none of them can reach nginx. */
+async function answered(open: Set<Request>, requests: Request[], held: Set<Request>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  const waiting = (r: Request) => open.has(r) && !held.has(r);
+  while (requests.some(waiting)) {
+    if (Date.now() > deadline) {
+      const left = requests.filter(waiting).map((r) => `${r.method()} ${new URL(r.url()).pathname}`);
+      throw new Error(`requests sent before the steered one are still open after 15 s: ${left.join(', ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /**
  * Holds `page`'s next request to `path` (or to a path the function accepts) until nginx's round robin points at the instance `to()`
  * names (asked then, so it may depend on an answer that came meanwhile), then lets it go; the
  * page's other requests wait meanwhile, until that one is answered. So the request nginx sees
- * next is that one, whatever the page loads beside it (a lazy part of the app, a poll).
+ * next is that one, whatever the page loads beside it (a lazy part of the app, a poll). The
+ * page's requests sent before it (the screen's texts a step loads as it opens, beside its first
+ * call) are answered first: one of them reaching nginx after the probes would take the turn.
  */
 async function steerNext(page: Page, path: string | ((path: string) => boolean), to: () => Name): Promise<void> {
   const matches = typeof path === 'string' ? (p: string) => p === path : path;
+  const open = trackOpenRequests(page);
   let gate: Promise<unknown> | undefined;
+  const held = new Set<Request>();
   const handler = async (route: Route) => {
     const request = route.request();
     if (gate === undefined && matches(new URL(request.url()).pathname)) {
       gate = page.waitForResponse((r) => r.request() === request).catch(() => undefined);
       void gate.then(() => page.unroute('**/*', handler));
+      await answered(
+        open,
+        [...open].filter((r) => r !== request),
+        held,
+      );
       await steerTo(to());
       await route.continue();
       return;
     }
-    if (gate !== undefined) await gate;
+    if (gate !== undefined) {
+      held.add(request);
+      await gate;
+    }
     await route.fallback();
   };
   await page.route('**/*', handler);
