@@ -345,7 +345,13 @@ const TARGETS: Record<string, Target | Target[]> = {
   'uploads.token': [
     { label: 'new key', request: () => ({ query: { purpose: 'cert' } }) },
     {
-      // Only an avatar key carries its owner; an evidence key is 128 random bits (see decision 0101).
+      // An evidence key is sealed to the user it was issued to (decision 0113): no one else may resume it.
+      label: 'inspector 1’s evidence key',
+      request: (w) => ({ query: { purpose: 'cert', key: w.aPrivateKeys.find((k) => k.startsWith('evidence/cert/')) ?? 'missing' } }),
+      record: { owner: 'inspector1', refusedWith: 400 },
+    },
+    {
+      // An avatar key names its owner.
       label: 'inspector 1’s avatar key',
       request: (w) => ({ query: { purpose: 'avatar', key: w.inspector1AvatarKey } }),
       record: { owner: 'inspector1', refusedWith: 400 },

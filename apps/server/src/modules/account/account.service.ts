@@ -17,7 +17,7 @@ import { liveSessionsOf, loginHistoryOf, revokeOtherSessions } from '../auth/aut
 import { ledgerPage } from '../ledger/ledger.service.ts';
 import { listSubscriptions, subscriptionState } from '../users/users.service.ts';
 import type { BlobStore } from '../uploads/uploads.service.ts';
-import { isIssuedKey } from '../uploads/keys.ts';
+import { isAvatarKeyOf } from '../uploads/keys.ts';
 import * as repo from './account.repository.ts';
 
 /**
@@ -75,7 +75,7 @@ async function checkAvatar(store: AvatarStore, userId: number, avatar: string): 
   if (url === '') return '';
   const prefix = `${store.filesBase}/`;
   const key = url.startsWith(prefix) ? url.slice(prefix.length) : '';
-  if (!isIssuedKey(key, 'avatar', userId)) throw new FieldAppError(400, 'avatar', 'account.avatarInvalid');
+  if (!isAvatarKeyOf(key, userId)) throw new FieldAppError(400, 'avatar', 'account.avatarInvalid');
   if ((await store.blobs.stat(key)) === null) throw new FieldAppError(400, 'avatar', 'account.avatarMissing');
   return url;
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { detectImageType, mimeAllowed } from './image-type.ts';
 import { isIssuedKey, isSafeKey, newUploadKey, pathForKey } from './keys.ts';
 
+const SECRET = 'upload-secret-for-tests';
+
 const bytes = (...parts: (number[] | string)[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
@@ -45,23 +47,23 @@ describe('image type from magic bytes', () => {
 
 describe('keys', () => {
   it('an avatar key names its owner, and only its owner may use it', () => {
-    const key = newUploadKey('avatar', new Date('2026-03-05T00:00:00Z'), 42);
+    const key = newUploadKey('avatar', new Date('2026-03-05T00:00:00Z'), 42, SECRET);
     expect(key).toMatch(/^avatar\/42\/[0-9a-f]{32}$/);
     expect(isSafeKey(key)).toBe(true);
-    expect(isIssuedKey(key, 'avatar', 42)).toBe(true);
-    expect(isIssuedKey(key, 'avatar', 4)).toBe(false);
-    expect(isIssuedKey(key, 'cert', 42)).toBe(false);
-    expect(isIssuedKey('avatar/42/../../x', 'avatar', 42)).toBe(false);
-    expect(isIssuedKey(`avatar/0/${'a'.repeat(32)}`, 'avatar', 0)).toBe(false);
+    expect(isIssuedKey(key, 'avatar', 42, SECRET)).toBe(true);
+    expect(isIssuedKey(key, 'avatar', 4, SECRET)).toBe(false);
+    expect(isIssuedKey(key, 'cert', 42, SECRET)).toBe(false);
+    expect(isIssuedKey('avatar/42/../../x', 'avatar', 42, SECRET)).toBe(false);
+    expect(isIssuedKey(`avatar/0/${'a'.repeat(32)}`, 'avatar', 0, SECRET)).toBe(false);
   });
 
   it('accepts the keys the server issues and refuses anything that could leave the folder', () => {
-    const key = newUploadKey('proof', new Date('2026-03-05T00:00:00Z'), 3);
+    const key = newUploadKey('proof', new Date('2026-03-05T00:00:00Z'), 3, SECRET);
     expect(key).toMatch(/^evidence\/proof\/202603\/[0-9a-f]{32}$/);
     expect(isSafeKey(key)).toBe(true);
-    expect(isIssuedKey(key, 'proof', 3)).toBe(true);
-    expect(isIssuedKey(key, 'cert', 3)).toBe(false);
-    expect(isIssuedKey(key, 'avatar', 3)).toBe(false);
+    expect(isIssuedKey(key, 'proof', 3, SECRET)).toBe(true);
+    expect(isIssuedKey(key, 'cert', 3, SECRET)).toBe(false);
+    expect(isIssuedKey(key, 'avatar', 3, SECRET)).toBe(false);
     for (const bad of [
       '',
       '..',
@@ -83,5 +85,18 @@ describe('keys', () => {
       expect(pathForKey('/data/uploads/files', bad)).toBeNull();
     }
     expect(pathForKey('/data/uploads/files', 'a/b.png')).toBe('/data/uploads/files/a/b.png');
+  });
+
+  it('an evidence key is sealed to the user it was issued to: another user, another secret or a made-up key is refused', () => {
+    const key = newUploadKey('cert', new Date('2026-03-05T00:00:00Z'), 3, SECRET);
+    expect(isIssuedKey(key, 'cert', 3, SECRET)).toBe(true);
+    expect(isIssuedKey(key, 'cert', 4, SECRET)).toBe(false);
+    expect(isIssuedKey(key, 'cert', 3, 'another-secret')).toBe(false);
+    expect(isIssuedKey(`evidence/cert/202603/${'0'.repeat(32)}`, 'cert', 3, SECRET)).toBe(false);
+    // The month is sealed too: the same random part under another month is not the same key.
+    expect(isIssuedKey(key.replace('/202603/', '/202604/'), 'cert', 3, SECRET)).toBe(false);
+    expect(isIssuedKey(key.toUpperCase(), 'cert', 3, SECRET)).toBe(false);
+    // 32 hex digits as before: 16 random, 16 of seal, so two keys of one user differ.
+    expect(newUploadKey('cert', new Date(), 3, SECRET)).not.toBe(newUploadKey('cert', new Date(), 3, SECRET));
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { UploadPurpose } from '@clearplay/contract';
 import { LOCAL_UPLOAD_PREFIX } from './uploads.config.ts';
@@ -70,21 +70,39 @@ export const KEY_PREFIX: Record<UploadPurpose, string> = {
 };
 
 /**
- * A new key: `evidence/<purpose>/<yyyymm>/<32 hex>`, or for an avatar `avatar/<user id>/<32 hex>`
- * (decision 0062): the owner is in the key, so only its owner can save it as their avatar.
+ * The sealed half of an evidence key: 16 hex digits of an HMAC, under the server's upload secret,
+ * of the key's other parts and its owner. The owner is not written in the key (it travels in
+ * links), yet only the user it was issued to can ask for it again (to resume an upload).
  */
-export function newUploadKey(purpose: UploadPurpose, now: Date, owner: number): string {
-  if (purpose === 'avatar') return `${KEY_PREFIX.avatar}/${owner}/${randomBytes(16).toString('hex')}`;
-  const month = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-  return `${KEY_PREFIX[purpose]}/${month}/${randomBytes(16).toString('hex')}`;
+function evidenceSeal(prefix: string, month: string, owner: number, nonce: string, secret: string): string {
+  return createHmac('sha256', secret).update(`evidence-key\n${prefix}/${month}/${nonce}\n${owner}`).digest('hex').slice(0, 16);
 }
 
-/** Whether `key` has the shape of a key this server issues for `purpose` (and, for an avatar, to `owner`). */
-export function isIssuedKey(key: string, purpose: UploadPurpose, owner: number): boolean {
-  if (purpose === 'avatar') {
-    const prefix = `${KEY_PREFIX.avatar}/${owner}/`;
-    return Number.isInteger(owner) && owner > 0 && key.startsWith(prefix) && /^[0-9a-f]{32}$/.test(key.slice(prefix.length));
-  }
+/**
+ * A new key: `evidence/<purpose>/<yyyymm>/<32 hex>`, or for an avatar `avatar/<user id>/<32 hex>`
+ * (decision 0062): the owner is in the key, so only its owner can save it as their avatar. An
+ * evidence key's 32 hex digits are 16 random ones and their seal for `owner` under `secret`
+ * (decision 0113): 128 bits an outsider cannot guess, and a key no other user may claim.
+ */
+export function newUploadKey(purpose: UploadPurpose, now: Date, owner: number, secret: string): string {
+  if (purpose === 'avatar') return `${KEY_PREFIX.avatar}/${owner}/${randomBytes(16).toString('hex')}`;
+  const month = `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  const nonce = randomBytes(8).toString('hex');
+  return `${KEY_PREFIX[purpose]}/${month}/${nonce}${evidenceSeal(KEY_PREFIX[purpose], month, owner, nonce, secret)}`;
+}
+
+/** Whether `key` is an avatar key of `owner`'s (`avatar/<owner>/<32 hex>`). */
+export function isAvatarKeyOf(key: string, owner: number): boolean {
+  const prefix = `${KEY_PREFIX.avatar}/${owner}/`;
+  return Number.isInteger(owner) && owner > 0 && key.startsWith(prefix) && /^[0-9a-f]{32}$/.test(key.slice(prefix.length));
+}
+
+/** Whether `key` is a key this server issued for `purpose` to `owner` (an evidence key's seal checked under `secret`). */
+export function isIssuedKey(key: string, purpose: UploadPurpose, owner: number, secret: string): boolean {
+  if (purpose === 'avatar') return isAvatarKeyOf(key, owner);
   const prefix = `${KEY_PREFIX[purpose]}/`;
-  return key.startsWith(prefix) && /^\d{6}\/[0-9a-f]{32}$/.test(key.slice(prefix.length));
+  const match = /^(\d{6})\/([0-9a-f]{16})([0-9a-f]{16})$/.exec(key.startsWith(prefix) ? key.slice(prefix.length) : '');
+  if (match === null || !Number.isInteger(owner) || owner <= 0) return false;
+  const [, month, nonce, seal] = match as unknown as [string, string, string, string];
+  return timingSafeEqual(Buffer.from(seal), Buffer.from(evidenceSeal(KEY_PREFIX[purpose], month, owner, nonce, secret)));
 }

@@ -145,7 +145,8 @@ describe('GET /api/admin/upload/token (embedded upload host)', () => {
     expect(again.body.data.key).toBe(first.key);
     expect(readPutPolicy(again.body.data.uploadToken)?.scope).toBe(`${LOCAL_BUCKET}:${first.key}`);
 
-    for (const key of ['../../etc/passwd', 'evidence/env/202601/short', first.key.replace('evidence/env', 'evidence/proof')]) {
+    const madeUp = `evidence/env/${first.key.split('/')[2]}/${'ab'.repeat(16)}`; // the shape of a key, not issued to this user
+    for (const key of ['../../etc/passwd', 'evidence/env/202601/short', first.key.replace('evidence/env', 'evidence/proof'), madeUp]) {
       const refused = await getToken(`purpose=env&key=${encodeURIComponent(key)}`);
       expect(refused.http, key).toBe(400);
       expect(refused.body.status).toBe(400);

@@ -95,7 +95,7 @@ export class InvalidUploadKeyError extends Error {
 
 /**
  * A token for a new key under the purpose's prefix, or for `key` again (a fresh token to
- * resume an interrupted upload of the same key).
+ * resume an interrupted upload of the same key): only a key issued to this very `owner`.
  */
 export function issueUploadToken(
   signer: UploadSigner,
@@ -103,8 +103,9 @@ export function issueUploadToken(
   owner: number,
   now: Date = new Date(),
 ): UploadTokenData {
-  if (request.key !== undefined && !isIssuedKey(request.key, request.purpose, owner)) throw new InvalidUploadKeyError();
-  const key = request.key ?? newUploadKey(request.purpose, now, owner);
+  if (request.key !== undefined && !isIssuedKey(request.key, request.purpose, owner, signer.keys.secretKey))
+    throw new InvalidUploadKeyError();
+  const key = request.key ?? newUploadKey(request.purpose, now, owner, signer.keys.secretKey);
   const deadline = Math.floor(now.getTime() / 1000) + signer.tokenTtlSeconds;
   return {
     uploadToken: signUploadToken(imagePutPolicy(signer, key, deadline, request.purpose), signer.keys),
