@@ -21,7 +21,16 @@ export const SERVER_OUT = join(root, 'apps', 'server', 'dist', 'server.js');
 const IMPORT_WORKER_OUT = join(root, 'apps', 'server', 'dist', 'import-worker.js');
 const HASH_WORKER_OUT = join(root, 'apps', 'server', 'dist', 'hash-worker.js');
 
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', 'mysql2', '@node-rs/argon2', 'exceljs', '@fastify/swagger-ui'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'better-sqlite3-node22',
+  'pg',
+  'pg-native',
+  'mysql2',
+  '@node-rs/argon2',
+  'exceljs',
+  '@fastify/swagger-ui',
+];
 
 export async function buildServer() {
   await bundle(join(root, 'apps', 'server', 'src', 'server.ts'), SERVER_OUT);

@@ -12,11 +12,18 @@
 // own workers (apps/web/playwright.config.ts, decision 0095). With TEST_PG_URL, the two-instance
 // journeys follow: two server processes on a fresh PostgreSQL database behind nginx
 // (apps/web/playwright.cluster.config.ts, decision 0103).
+//
+// Two steps run on Node 24, the current LTS line, instead of the machine's Node 20 (decision
+// 0114): the server suite on SQLite (its driver is the one that differs between the two) and the
+// two-instance journeys. The rest runs on Node 20, the browser journeys on SQLite included, so
+// each of the embedded database's two drivers has a whole suite. scripts/node24.mjs fetches
+// Node 24 from the npm registry once.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensureNode24, NODE24_VERSION } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reports = join(root, '.bench', 'test-reports');
@@ -30,7 +37,7 @@ const groups = [
     { name: 'lint', cmd: ['npm', 'run', 'lint'] },
   ],
   [
-    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' }, coverage: true },
+    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' }, coverage: true, node24: true },
     { name: 'web:unit', vitest: 'apps/web', coverage: true },
   ],
   [
@@ -42,7 +49,7 @@ const groups = [
   [{ name: 'first-load:login', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'login'] }],
   [{ name: 'first-load:public', cmd: ['node', 'apps/web/scripts/first-load.mjs', '--page', 'public'] }],
   [{ name: 'e2e', playwright: 'apps/web' }],
-  [process.env.TEST_PG_URL && { name: 'e2e:cluster', playwright: 'apps/web', config: 'playwright.cluster.config.ts' }],
+  [process.env.TEST_PG_URL && { name: 'e2e:cluster', playwright: 'apps/web', config: 'playwright.cluster.config.ts', node24: true }],
 ]
   .map((group) =>
     group
@@ -114,15 +121,25 @@ function run(step, alone) {
     cmd = ['npx', 'playwright', 'test', ...(step.config ? ['--config', step.config] : [])];
     step.env = { ...step.env, E2E_REPORT: report };
   }
-  console.log(`\n── ${step.name} ──`);
+  const name = step.node24 ? `${step.name} (Node ${NODE24_VERSION})` : step.name;
+  console.log(`\n── ${name} ──`);
+  const env = { ...process.env, ...step.env };
+  if (step.node24) {
+    try {
+      env.PATH = `${ensureNode24()}:${env.PATH}`;
+    } catch (error) {
+      console.error(`${step.name}: Node ${NODE24_VERSION} could not be set up: ${error.message}`);
+      return Promise.resolve({ passed: 0, failed: 1, line: `${name}: FAILED, Node ${NODE24_VERSION} could not be set up` });
+    }
+  }
   const child = spawn(cmd[0], cmd.slice(1), {
     cwd,
     stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...step.env },
+    env,
   });
   if (!alone) {
     for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => console.log(`[${step.name}] ${line}`));
+      createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
     }
   }
   return new Promise((resolve) => {
@@ -136,15 +153,15 @@ function run(step, alone) {
         result.failed = r.numFailedTests;
         counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed${coverageOf(step)})`;
         if (r.numTotalTests === 0) {
-          console.error(`${step.name}: no test ran`);
-          result.line = `${step.name}: FAILED, no test ran`;
+          console.error(`${name}: no test ran`);
+          result.line = `${name}: FAILED, no test ran`;
           result.failed += 1;
           return resolve(result);
         }
       } else if (report || !ok) {
         result.failed += 1;
       }
-      result.line = `${step.name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${seconds(Date.now() - started)}`;
+      result.line = `${name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${seconds(Date.now() - started)}`;
       resolve(result);
     });
   });

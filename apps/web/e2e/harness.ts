@@ -8,12 +8,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import pixelmatch from 'pixelmatch';
 import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { canAccess, isScreen, routeTable, type RouteDef } from '@clearplay/contract/constants';
 import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
+import { sqliteDatabase } from './sqlite.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const screenshotDir = join(repoRoot, 'docs', 'screenshots');
@@ -128,7 +129,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     url: `http://127.0.0.1:${port}`,
     dataDir,
     output: () => out,
-    db: () => (handle ??= new Database(join(dataDir, 'clearplay.db'))),
+    db: () => (handle ??= new (sqliteDatabase())(join(dataDir, 'clearplay.db'))),
     running: () => child !== null && child.exitCode === null && child.signalCode === null,
     halt,
     restart: async () => {

@@ -3,7 +3,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver.ts';
+
+const SQLite = sqliteDriver();
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeToolAdvice } from '../cli/native-tools.ts';
 import { loadConfig, REPO_ROOT } from '../config.ts';

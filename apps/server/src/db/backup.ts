@@ -11,7 +11,8 @@
  */
 import { existsSync, openSync, readSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver.ts';
 import { migrations } from './migrate.ts';
 import { holdSharedRunLock, RunLockBusyError, takeExclusiveRunLock } from './run-lock.ts';
 
@@ -51,9 +52,9 @@ export function inspectClearPlayDatabase(file: string): DatabaseSummary {
   const info = statSync(file);
   if (!info.isFile()) throw new DataCareError(`${file} is not a file.`);
   if (!hasSqliteHeader(file)) throw new DataCareError(`${file} is not a SQLite database, so not a ClearPlay backup.`);
-  let db: SQLite.Database;
+  let db: BetterSqlite3.Database;
   try {
-    db = new SQLite(file, { readonly: true, fileMustExist: true });
+    db = new (sqliteDriver())(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new DataCareError(`${file} cannot be opened as a SQLite database (${(error as Error).message}).`);
   }
@@ -122,7 +123,7 @@ export async function backupSqlite(source: string, target: string): Promise<Back
     () => holdSharedRunLock(source),
     'back up',
     async () => {
-      const db = new SQLite(source, { fileMustExist: true, timeout: 5000 });
+      const db = new (sqliteDriver())(source, { fileMustExist: true, timeout: 5000 });
       try {
         // After the first step, copy the rest in one step: a step that another process's
         // write interrupts makes SQLite start over, so small steps could chase a busy server.
@@ -135,7 +136,7 @@ export async function backupSqlite(source: string, target: string): Promise<Back
       }
       try {
         // A backup is one self-contained file: rollback journal, not WAL (no -wal/-shm beside it).
-        const copy = new SQLite(partial, { fileMustExist: true });
+        const copy = new (sqliteDriver())(partial, { fileMustExist: true });
         try {
           copy.pragma('journal_mode = DELETE');
         } finally {
@@ -173,7 +174,7 @@ export async function restoreSqlite(backup: string, target: string, now: Date = 
     async () => {
       const incoming = `${target}.restoring`;
       rmSync(incoming, { force: true });
-      const source = new SQLite(backup, { readonly: true, fileMustExist: true });
+      const source = new (sqliteDriver())(backup, { readonly: true, fileMustExist: true });
       try {
         // A standalone copy, whatever journal files lie beside the backup.
         await source.backup(incoming);
@@ -183,7 +184,7 @@ export async function restoreSqlite(backup: string, target: string, now: Date = 
       let previous: string | null = null;
       if (existsSync(target)) {
         // Fold the current database's WAL into it, so the kept copy is whole on its own.
-        const current = new SQLite(target, { fileMustExist: true, timeout: 0 });
+        const current = new (sqliteDriver())(target, { fileMustExist: true, timeout: 0 });
         try {
           current.pragma('wal_checkpoint(TRUNCATE)');
         } finally {

@@ -10,11 +10,11 @@
  * every frame not yet copied).
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteDriverPath } from './sqlite-driver.ts';
 
 /** The driver the worker loads: the one this server uses, wherever the install put it. */
-const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+const driver = sqliteDriverPath();
 
 /** Plain CommonJS, so the worker starts without the TypeScript loader (tens of ms, not seconds). */
 const WORKER_SOURCE = `

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CamelCasePlugin, Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { LockingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-locking.ts';
-import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver.ts';
 import type { DbLimits, DbTarget } from '../config.ts';
 import { mysqlPool, mysqlSessionLimits, postgresPool } from './pools.ts';
 import type { Database } from './schema.ts';
@@ -13,10 +12,7 @@ export type Db = Kysely<Database>;
 /** No budgets: for work that is not a request (migrations, the seed, scripts). */
 const UNBOUNDED: DbLimits = { poolSize: 10, statementTimeoutMs: 0, lockTimeoutMs: 0, acquireTimeoutMs: 10_000 };
 
-const requireDriver = createRequire(import.meta.url);
-
-/** better-sqlite3, loaded on first use: a PostgreSQL or MySQL install never loads it. */
-export const sqliteDriver = (): typeof BetterSqlite3 => requireDriver('better-sqlite3') as typeof BetterSqlite3;
+export { sqliteDriver } from './sqlite-driver.ts';
 
 /**
  * A Kysely instance for the target. Only the configured driver is loaded: better-sqlite3 here,

@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type SQLiteDatabase from 'better-sqlite3';
-import { sqliteDriver } from './index.ts';
+import { sqliteDriver } from './sqlite-driver.ts';
 
 export const lockFileOf = (databaseFile: string): string => `${databaseFile}.lock`;
 
