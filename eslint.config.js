@@ -46,8 +46,9 @@ const SERVER_MODULES = readdirSync(`${SERVER}/modules`, { withFileTypes: true })
 // demo/ and cli/ sit beside server.ts: they drive the modules and nothing below imports them.
 const APP_LAYER = [`${SERVER}/server.ts`, `${SERVER}/app.ts`, `${SERVER}/routes.ts`, `${SERVER}/demo`, `${SERVER}/cli`];
 /**
- * Pure helpers of the uploads module that other modules read (orders/files/orders.download.ts its evidence, jobs and
- * account their keys; not services yet). They stay at the module's top, its jobs in sub-folders (decision 0106).
+ * Pure helpers of the uploads module that other modules read (orders/files/orders.download.ts its evidence, account
+ * its keys; not services yet; the retention job no longer does, decision 0110). They stay at the module's top, its
+ * jobs in sub-folders (decision 0106).
  */
 const UPLOADS_HELPERS = `${SERVER}/modules/uploads/{image-type,keys,uploads.config}.ts`;
 

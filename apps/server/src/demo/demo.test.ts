@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../test/context.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { DEMO_PASSWORD, seed, SUPERADMIN_USERNAME } from '../db/seed.ts';
-import { localBlobSweepStore } from '../modules/jobs/blob-sweep.ts';
+import { localBlobSweepStore } from '../modules/uploads/uploads.service.ts';
 import { runRetention } from '../modules/jobs/retention.ts';
 import { planDemo, seedWithDemo } from './index.ts';
 import { DEMO_AVATAR_USERS, type DemoImage } from './images.ts';

@@ -1,7 +1,8 @@
 /**
  * Runs `pick` (one bounded delete, answering how many rows it removed) until it removes none or
  * `signal` aborts; answers the total. Every retention sweep goes batch by batch this way, so no
- * transaction holds its locks for long (modules/jobs/retention.ts, decision 0074's rate limits).
+ * transaction holds its locks for long: each module's `remove…` that modules/jobs/retention.ts
+ * calls (decisions 0074, 0110).
  */
 export async function deleteInBatches(pick: () => Promise<number>, signal: AbortSignal | undefined): Promise<number> {
   let total = 0;

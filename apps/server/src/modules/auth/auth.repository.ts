@@ -213,3 +213,35 @@ export async function setSessionView(db: Db, sessionId: number, viewRole: string
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+// ── retention (decision 0035; the job in modules/jobs/retention.ts calls auth.service, decision 0110) ──
+
+/** Removes up to `batch` sessions that expired before `before` (sessions_expires_at_idx); answers how many went. */
+export async function deleteExpiredSessions(db: Db, before: number, batch: number): Promise<number> {
+  const rows = await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute();
+  if (rows.length === 0) return 0;
+  await db
+    .deleteFrom('sessions')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  return rows.length;
+}
+
+/** Removes up to `batch` login records written before `before` (login_records_created_at_idx); answers how many went. */
+export async function deleteLoginRecordsBefore(db: Db, before: number, batch: number): Promise<number> {
+  const rows = await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute();
+  if (rows.length === 0) return 0;
+  await db
+    .deleteFrom('loginRecords')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  return rows.length;
+}

@@ -17,6 +17,7 @@ import { writeLockLent } from '../../db/sqlite-locking.ts';
 import type { Db } from '../../db/index.ts';
 import type { RevokeReason } from '../../db/schema.ts';
 import type { AuthUser } from '../../http/route-context.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
@@ -433,3 +434,16 @@ export const setSessionView = (db: Db, sessionId: number, viewRole: string | nul
 
 /** A user with their role (name, status and the Current user's columns), or undefined: the read the session check views a shop with. */
 export const findUserWithRoleById = (db: Db, id: number) => repo.findUserWithRoleById(db, id);
+
+// ── retention (decision 0035): the retention job calls these with its cut-offs (decision 0110) ──
+
+/**
+ * Removes, batch by batch, the sessions that expired before `before` (the job passes a day before
+ * now: within that day an expired token still answers "session expired"). Answers how many went.
+ */
+export const removeExpiredSessions = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteExpiredSessions(db, before, batch), signal);
+
+/** Removes, batch by batch, the login records written before `before`. Answers how many went. */
+export const removeOldLoginRecords = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteLoginRecordsBefore(db, before, batch), signal);

@@ -4,7 +4,8 @@ import { createTestContext, createUser, loginAs, TEST_PASSWORD, type TestContext
 import { HOUR_MS, DAY_MS } from '../../lib/time.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { ROLE_DESCRIPTIONS_EN } from '../../db/seed.ts';
-import { revokeUserSessions } from './auth.service.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import { removeExpiredSessions, removeOldLoginRecords, revokeUserSessions } from './auth.service.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -258,5 +259,55 @@ describe('GET /api/admin/user/logout', () => {
   it('needs a session', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/user/logout' });
     expect(res.json<Body>().status).toBe(Status.UNAUTHORIZED);
+  });
+});
+
+describe('retention (the job calls these, decision 0110)', () => {
+  // Before every session and login record the other tests write, so only these are older.
+  const t = 1_000_000_000_000;
+
+  it('removes the sessions that expired before the cut-off, batch by batch, and keeps the rest', async () => {
+    const me = await loginAs(ctx, 'shop');
+    const ends = [t - 3 * DAY_MS, t - DAY_MS, t - 1, t, t + HOUR_MS];
+    await ctx.db
+      .insertInto('sessions')
+      .values(
+        ends.map((expiresAt, i) => ({
+          tokenHash: `retention-${i}`.padEnd(64, '0'),
+          userId: me.id,
+          createdAt: expiresAt - HOUR_MS,
+          expiresAt,
+          lastSeenAt: expiresAt - HOUR_MS,
+          ip: '127.0.0.1',
+          userAgent: 'test',
+        })),
+      )
+      .execute();
+    expect(await removeExpiredSessions(ctx.db, t, 2)).toBe(3);
+    const left = await ctx.db.selectFrom('sessions').select('tokenHash').where('tokenHash', 'like', 'retention-%').execute();
+    expect(left.map((s) => s.tokenHash.slice(0, 11)).sort()).toEqual(['retention-3', 'retention-4']);
+    expect((await info(me.headers.authorization)).json<Body>().status).toBe(200);
+    expect(await removeExpiredSessions(ctx.db, t, 2)).toBe(0);
+  });
+
+  it('removes the login records written before the cut-off, batch by batch, and keeps the rest', async () => {
+    const record = (username: string, createdAt: number) =>
+      insertReturningId(ctx.db, 'loginRecords', {
+        username,
+        userId: null,
+        ip: '127.0.0.1',
+        userAgent: 'test',
+        success: 1,
+        reason: 'ok',
+        createdAt,
+      });
+    const old = [await record('retention-a', t - 2 * DAY_MS), await record('retention-b', t - 1), await record('retention-c', t - DAY_MS)];
+    const kept = await record('retention-d', t);
+    expect(await removeOldLoginRecords(ctx.db, t, 2)).toBe(3);
+    const left = (await ctx.db.selectFrom('loginRecords').select('id').execute()).map((r) => Number(r.id));
+    expect(left).toContain(kept);
+    for (const id of old) expect(left).not.toContain(id);
+    expect(left.length).toBeGreaterThan(1); // the other tests' logins stay
+    expect(await removeOldLoginRecords(ctx.db, t, 2)).toBe(0);
   });
 });

@@ -124,3 +124,22 @@ export async function spendTicket(db: Db, id: number, at: number): Promise<boole
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * Removes up to `batch` sign-in tickets that expired before `before`; answers how many went. No
+ * index on expires_at alone, and none needed: tickets live minutes, so once the retention job
+ * runs the table stays small and a scan of it is short.
+ */
+export async function deleteExpiredTickets(db: Db, before: number, batch: number): Promise<number> {
+  const rows = await db.selectFrom('loginTickets').select('id').where('expiresAt', '<', before).limit(batch).execute();
+  if (rows.length === 0) return 0;
+  await db
+    .deleteFrom('loginTickets')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  return rows.length;
+}

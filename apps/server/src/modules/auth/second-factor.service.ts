@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import type { AppConfig, TotpRequired } from '../../config.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { AppError, FieldAppError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { resolveKeyMaterial, secretBox, type SecretBox } from '../../lib/secret-box.ts';
@@ -187,3 +188,10 @@ export async function disable(
 
 /** Removes a user's factor (a super admin's reset; the caller ends the sessions in the same transaction). */
 export const clearFactor = (db: Db, userId: number, at = nowMs()): Promise<void> => repo.clearFactor(db, userId, at);
+
+/**
+ * Removes, batch by batch, the sign-in tickets that expired before `before` (the retention job,
+ * decisions 0035 and 0110). Answers how many went.
+ */
+export const removeExpiredLoginTickets = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteExpiredTickets(db, before, batch), signal);

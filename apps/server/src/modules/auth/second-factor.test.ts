@@ -12,6 +12,8 @@ import {
   type TestContext,
   type TestUser,
 } from '../../test/context.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { removeExpiredLoginTickets } from './second-factor.service.ts';
 
 /**
  * Two-step verification (TOTP, RFC 6238; decision 0091): enrolment at sign-in and in the user
@@ -344,5 +346,38 @@ describe("a super admin resets another user's second factor", () => {
     expect(
       (await call(ctx, 'POST', '/api/admin/user/resetSecondFactor', { as: bearer(bossSession.token), payload: { id: boss.id } })).status,
     ).toBe(400);
+  });
+});
+
+describe('retention (the job calls this, decision 0110)', () => {
+  it('removes the sign-in tickets that expired before the cut-off, batch by batch; a live ticket still signs in', async () => {
+    const t = 1_000_000_000_000; // before every ticket the other tests write
+    const admin = await ctx.db.selectFrom('users').select('id').where('username', '=', SUPERADMIN_USERNAME).executeTakeFirstOrThrow();
+    const ends = [t - 2 * DAY_MS, t - 1, t - DAY_MS, t, t + 60_000];
+    await ctx.db
+      .insertInto('loginTickets')
+      .values(
+        ends.map((expiresAt, i) => ({
+          tokenHash: `retention-${i}`.padEnd(64, '0'),
+          userId: admin.id,
+          step: 'required' as const,
+          remember: 0,
+          createdAt: expiresAt - 5 * 60_000,
+          expiresAt,
+          usedAt: null,
+        })),
+      )
+      .execute();
+    const user = await createUser(ctx, 'admin');
+    const live = await password(ctx, user.username);
+    expect(live.data.secondFactor).toBe('enrol');
+
+    expect(await removeExpiredLoginTickets(ctx.db, t, 2)).toBe(3);
+    const left = await ctx.db.selectFrom('loginTickets').select('tokenHash').where('tokenHash', 'like', 'retention-%').execute();
+    expect(left.map((r) => r.tokenHash.slice(0, 11)).sort()).toEqual(['retention-3', 'retention-4']);
+    expect(await removeExpiredLoginTickets(ctx.db, t, 2)).toBe(0);
+    // the ticket of a sign-in in progress is untouched
+    const enrolment = await call<Enrolment>(ctx, 'POST', '/api/admin/user/login/enrol', { payload: { ticket: live.data.ticket } });
+    expect(enrolment.status, enrolment.msg).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { MINUTE_MS } from '../../lib/time.ts';
 import { sendSubscriptionReminders } from '../messages/messages.service.ts';
-import { localBlobSweepStore } from './blob-sweep.ts';
+import { localBlobSweepStore } from '../uploads/uploads.service.ts';
 import { retentionJob, uploadRetentionJob } from './retention.ts';
 import { startJobs, type Job, type JobLogger, type JobRunner } from './scheduler.ts';
 

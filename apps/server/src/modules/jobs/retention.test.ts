@@ -10,10 +10,10 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs } from '../../lib/time.ts';
 import { countLogs, recordOperation } from '../logs/logs.service.ts';
 import { recordEvent, recordPageView, visitOverview } from '../tracking/tracking.service.ts';
 import { pngBytes } from '../uploads/host/test-support.ts';
-import { localBlobSweepStore } from './blob-sweep.ts';
+import { localBlobSweepStore } from '../uploads/uploads.service.ts';
 import { analyze, planOf } from '../../test/plans.ts';
-import { insertMessages } from '../messages/messages.repository.ts';
-import { oldReadMessagesQuery, retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
+import { insertMessages, oldReadMessagesQuery } from '../messages/messages.repository.ts';
+import { retentionJob, runRetention, uploadRetentionJob } from './retention.ts';
 import { tellLog } from '../../lib/log-text.ts';
 
 /**

@@ -14,16 +14,26 @@
  * column (0001, 0003), so writers are never held up for long; the operation log's daily
  * counters lose exactly the rows that go, in the same transaction. Every run ends with one
  * operation-log row saying what it removed.
+ *
+ * Each module removes its own rows (decision 0110): the queries live with the tables, in the
+ * owner's repository, and its service answers `remove…(db, before, batch, signal)` with how many
+ * went. This file keeps what is the job's: the settings and the cut-offs they give, the order of
+ * the calls (one line per sweep in runRetention; files after the rows that name them), the
+ * report and its operation-log row, and the two jobs' schedules (the lease that runs a job in one
+ * process at a time is scheduler.ts'). A new sweep is one line there and one field in the report.
  */
 import type { Db } from '../../db/index.ts';
-import { writeTransaction } from '../../db/write-transaction.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, nowMs, toIso } from '../../lib/time.ts';
-import { deleteInBatches } from '../../lib/batches.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';
-import { recordOperation } from '../logs/logs.service.ts';
+import { removeExpiredSessions, removeOldLoginRecords } from '../auth/auth.service.ts';
+import { removeExpiredLoginTickets } from '../auth/second-factor.service.ts';
+import { recordOperation, removeOldOperationLogs } from '../logs/logs.service.ts';
+import { removeOldReadMessages } from '../messages/messages.service.ts';
+import { orderImageUrls } from '../orders/orders.service.ts';
 import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
-import { KEY_PREFIX } from '../uploads/keys.ts';
-import type { BlobSweepStore } from './blob-sweep.ts';
+import { removeOldClientEvents, removeOldPageViews } from '../tracking/tracking.service.ts';
+import { removeUnreferencedUploads, type BlobSweepStore } from '../uploads/uploads.service.ts';
+import { avatarUrls } from '../users/users.service.ts';
 import type { Job } from './scheduler.ts';
 import { logText, storedLog, type LogText } from '../../lib/log-text.ts';
 
@@ -31,18 +41,10 @@ export const RETENTION_JOB = 'retention';
 export const UPLOAD_RETENTION_JOB = 'retention-uploads';
 /** An expired session is kept this long, so its token answers "expired" for a while. */
 export const SESSION_GRACE_MS = DAY_MS;
+/** Rows per batch: each batch is one short statement (or transaction) through an index. */
 const BATCH = 1000;
 /** At most this many old uploads are checked per run (a random sample when there are more). */
 const MAX_UPLOAD_CANDIDATES = 50_000;
-/**
- * Keys of uploads the sweep may remove: the evidence images (under `evidence/`, referenced by
- * orders) and the avatars (under `avatar/`, referenced by users.avatar). The reference matching
- * relies on these roots; a prefix outside them would simply never be swept.
- */
-const SWEPT_ROOTS = ['evidence/', 'avatar/'];
-const SWEPT_PREFIXES = Object.values(KEY_PREFIX)
-  .map((p) => `${p}/`)
-  .filter((p) => SWEPT_ROOTS.some((root) => p.startsWith(root)));
 const KEYS_LOGGED = 50;
 
 export interface RetentionOptions {
@@ -85,270 +87,43 @@ export interface RetentionReport {
   aborted: boolean;
 }
 
-/**
- * Sessions, or the sign-in tickets of two-step verification, expired before `before`. Tickets
- * have no index on expires_at alone and need none: they live minutes, so the table stays small
- * once this runs, and a scan of it is short.
- */
-async function deleteExpired(
-  db: Db,
-  table: 'sessions' | 'loginTickets',
-  before: number,
-  batch: number,
-  signal?: AbortSignal,
-): Promise<number> {
-  return deleteInBatches(async () => {
-    const rows = await db.selectFrom(table).select('id').where('expiresAt', '<', before).limit(batch).execute();
-    if (rows.length === 0) return 0;
-    await db
-      .deleteFrom(table)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-    return rows.length;
-  }, signal);
-}
-
-async function deleteOldLoginRecords(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
-  return deleteInBatches(async () => {
-    const rows = await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute();
-    if (rows.length === 0) return 0;
-    await db
-      .deleteFrom('loginRecords')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-    return rows.length;
-  }, signal);
-}
-
-/** Raw visit rows (page_views_created_idx, client_events_created_idx); their day counters stay. */
-async function deleteOldVisitRows(
-  db: Db,
-  table: 'pageViews' | 'clientEvents',
-  before: number,
-  batch: number,
-  signal?: AbortSignal,
-): Promise<number> {
-  return deleteInBatches(async () => {
-    const rows = await db.selectFrom(table).select('id').where('createdAt', '<', before).limit(batch).execute();
-    if (rows.length === 0) return 0;
-    await db
-      .deleteFrom(table)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => Number(r.id)),
-      )
-      .execute();
-    return rows.length;
-  }, signal);
-}
-
-/**
- * Read messages created before `before` (messages_read_created_idx, 0012); unread ones stay, and
- * so does a todo whose work is not done even when it was read. Reading the box is unaffected:
- * the unread counts and the ETag count unread rows only.
- */
-export const oldReadMessagesQuery = (db: Db, before: number, batch: number) =>
-  db
-    .selectFrom('messages')
-    .select('id')
-    .where('isRead', '=', 1)
-    .where('createdAt', '<', before)
-    .where((eb) => eb.or([eb('kind', '<>', 'todo'), eb('doneAt', 'is not', null)]))
-    .orderBy('createdAt')
-    .orderBy('id')
-    .limit(batch);
-
-async function deleteOldReadMessages(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
-  return deleteInBatches(async () => {
-    const rows = await oldReadMessagesQuery(db, before, batch).execute();
-    if (rows.length === 0) return 0;
-    await db
-      .deleteFrom('messages')
-      .where(
-        'id',
-        'in',
-        rows.map((r) => Number(r.id)),
-      )
-      .where('isRead', '=', 1)
-      .execute();
-    return rows.length;
-  }, signal);
-}
-
-/** Operation logs and, in the same transaction, their share of the daily counters. */
-async function deleteOldOperationLogs(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
-  return deleteInBatches(
-    () =>
-      writeTransaction(db, async (trx) => {
-        const rows = await trx
-          .selectFrom('operationLogs')
-          .select(['id', 'module', 'action', 'status', 'createdAt'])
-          .where('createdAt', '<', before)
-          .orderBy('createdAt')
-          .orderBy('id')
-          .limit(batch)
-          .execute();
-        if (rows.length === 0) return 0;
-        await trx
-          .deleteFrom('operationLogs')
-          .where(
-            'id',
-            'in',
-            rows.map((r) => Number(r.id)),
-          )
-          .execute();
-        const counts = new Map<string, { module: string; action: string; status: number; day: number; n: number }>();
-        for (const row of rows) {
-          const day = Math.floor(Number(row.createdAt) / DAY_MS) * DAY_MS;
-          const id = JSON.stringify([row.module, row.action, row.status, day]);
-          const entry = counts.get(id) ?? { module: row.module, action: row.action, status: row.status, day, n: 0 };
-          entry.n += 1;
-          counts.set(id, entry);
-        }
-        for (const c of counts.values()) {
-          await trx
-            .updateTable('operationLogDaily')
-            .set((eb) => ({ n: eb('n', '-', c.n) }))
-            .where('module', '=', c.module)
-            .where('action', '=', c.action)
-            .where('status', '=', c.status)
-            .where('day', '=', c.day)
-            .execute();
-          await trx
-            .deleteFrom('operationLogDaily')
-            .where('module', '=', c.module)
-            .where('action', '=', c.action)
-            .where('status', '=', c.status)
-            .where('day', '=', c.day)
-            .where('n', '<=', 0)
-            .execute();
-        }
-        return rows.length;
-      }),
-    signal,
-  );
-}
-
-/**
- * Forgets every candidate key that `url` names: its path ends in `/<key>` (or is the key).
- * Candidates all start with one of SWEPT_ROOTS, so only suffixes starting there are looked up.
- */
-function forgetReferenced(url: string, candidates: Set<string>): void {
-  let path = url.trim();
-  const cut = path.search(/[?#]/);
-  if (cut !== -1) path = path.slice(0, cut);
-  if (path.includes('%')) {
-    try {
-      path = decodeURIComponent(path);
-    } catch {
-      // not percent-encoded after all: compare it as it is
-    }
-  }
-  for (const root of SWEPT_ROOTS) {
-    for (let i = path.indexOf(root); i !== -1; i = path.indexOf(root, i + 1)) {
-      if (i === 0 || path[i - 1] === '/') candidates.delete(path.slice(i));
-    }
-  }
-}
-
-/**
- * Evidence images and avatars older than the grace period that no order and no user names. The
- * orders are read once, in primary-key batches, and only their image columns, then the users'
- * avatars the same way; a scan cut short deletes nothing.
- */
-async function sweepUploads(
-  db: Db,
-  blobs: BlobSweepStore,
-  graceMs: number,
-  max: number,
-  batch: number,
-  signal?: AbortSignal,
-): Promise<string[]> {
-  const sample: string[] = [];
-  let seen = 0;
-  for await (const blob of blobs.list()) {
-    if (signal?.aborted === true) return [];
-    if (blob.ageMs < graceMs || !SWEPT_PREFIXES.some((p) => blob.key.startsWith(p))) continue;
-    seen += 1;
-    // Reservoir sampling: with more old uploads than `max`, each run checks a fair random share.
-    if (sample.length < max) sample.push(blob.key);
-    else {
-      const slot = Math.floor(Math.random() * seen);
-      if (slot < max) sample[slot] = blob.key;
-    }
-  }
-  const candidates = new Set(sample);
-  let lastId = 0;
-  while (candidates.size > 0) {
-    if (signal?.aborted === true) return [];
-    const rows = await db
-      .selectFrom('orders')
-      .select(['id', 'certImages', 'proofImages', 'personCertImages'])
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(batch)
-      .execute();
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      for (const list of [row.certImages, row.proofImages, row.personCertImages]) {
-        for (const url of list.split(',')) if (url !== '') forgetReferenced(url, candidates);
-      }
-    }
-    lastId = Number(rows[rows.length - 1]!.id);
-  }
-  let lastUser = 0;
-  while (candidates.size > 0) {
-    if (signal?.aborted === true) return [];
-    const rows = await db.selectFrom('users').select(['id', 'avatar']).where('id', '>', lastUser).orderBy('id').limit(batch).execute();
-    if (rows.length === 0) break;
-    for (const row of rows) if (row.avatar !== '') forgetReferenced(row.avatar, candidates);
-    lastUser = Number(rows[rows.length - 1]!.id);
-  }
-  const removed: string[] = [];
-  for (const key of candidates) {
-    if (signal?.aborted === true) break;
-    await blobs.delete(key);
-    removed.push(key);
-  }
-  return removed;
-}
+/** A module's sweep of its own rows: removes, batch by batch, those before the cut-off; answers how many went. */
+type RowSweep = (db: Db, before: number, batch: number, signal?: AbortSignal) => Promise<number>;
 
 export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
   const now = (options.now ?? nowMs)();
   const batch = options.batchSize ?? BATCH;
   const { signal } = options;
   const rows = options.rows !== false;
+  const expired = rows ? now - SESSION_GRACE_MS : null;
+  const ended = rows ? now : null;
   const cutoff = rows && options.days > 0 ? now - options.days * DAY_MS : null;
-  const sessions = rows ? await deleteExpired(db, 'sessions', now - SESSION_GRACE_MS, batch, signal) : 0;
-  const loginTickets = rows ? await deleteExpired(db, 'loginTickets', now - SESSION_GRACE_MS, batch, signal) : 0;
-  const rateLimits = rows ? await removeEndedWindows(db, now, batch, signal) : 0;
-  const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
-  const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
-  const pageViews = cutoff === null ? 0 : await deleteOldVisitRows(db, 'pageViews', cutoff, batch, signal);
-  const clientEvents = cutoff === null ? 0 : await deleteOldVisitRows(db, 'clientEvents', cutoff, batch, signal);
   const messageDays = options.messageDays ?? 0;
   const messageCutoff = rows && messageDays > 0 ? now - messageDays * DAY_MS : null;
-  const messages = messageCutoff === null ? 0 : await deleteOldReadMessages(db, messageCutoff, batch, signal);
+  /** Runs one module's sweep; none when its cut-off is null (the part is off, or the setting keeps the rows). */
+  const sweep = async (before: number | null, remove: RowSweep): Promise<number> =>
+    before === null ? 0 : remove(db, before, batch, signal);
+
+  // The rows, one module's sweep after another, each over its own tables (decision 0110).
+  const sessions = await sweep(expired, removeExpiredSessions); // auth
+  const loginTickets = await sweep(expired, removeExpiredLoginTickets); // auth, two-step verification
+  const rateLimits = await sweep(ended, removeEndedWindows); // rate-limit
+  const loginRecords = await sweep(cutoff, removeOldLoginRecords); // auth
+  const operationLogs = await sweep(cutoff, removeOldOperationLogs); // logs, with their daily counters
+  const pageViews = await sweep(cutoff, removeOldPageViews); // tracking
+  const clientEvents = await sweep(cutoff, removeOldClientEvents); // tracking
+  const messages = await sweep(messageCutoff, removeOldReadMessages); // messages
+
+  // The files, after the rows that name them: the uploads module removes what neither an order nor a user names.
   const uploadKeys =
     options.blobs === null || options.uploadGraceHours === 0
       ? []
-      : await sweepUploads(
-          db,
-          options.blobs,
-          options.uploadGraceHours * HOUR_MS,
-          options.maxUploadCandidates ?? MAX_UPLOAD_CANDIDATES,
-          batch,
+      : await removeUnreferencedUploads(options.blobs, {
+          graceMs: options.uploadGraceHours * HOUR_MS,
+          maxCandidates: options.maxUploadCandidates ?? MAX_UPLOAD_CANDIDATES,
+          references: [orderImageUrls(db, batch), avatarUrls(db, batch)],
           signal,
-        );
+        });
   return {
     sessions,
     loginTickets,

@@ -98,3 +98,42 @@ export async function bumpDaily(db: Db, key: { module: string; action: string; s
     )
     .execute();
 }
+
+// ── retention (decision 0035; logs.service removeOldOperationLogs, decision 0110) ──
+
+/** The oldest `batch` rows written before `before` (operation_logs_created_idx), with what their daily counters are keyed by. */
+export const oldestLogsBefore = (db: Db, before: number, batch: number) =>
+  db
+    .selectFrom('operationLogs')
+    .select(['id', 'module', 'action', 'status', 'createdAt'])
+    .where('createdAt', '<', before)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(batch)
+    .execute();
+
+export const deleteLogs = (db: Db, ids: readonly number[]) => db.deleteFrom('operationLogs').where('id', 'in', ids).execute();
+
+/** Takes `n` off a daily counter, and removes the counter when nothing is left of it. */
+export async function dropFromDaily(
+  db: Db,
+  key: { module: string; action: string; status: number; day: number },
+  n: number,
+): Promise<void> {
+  await db
+    .updateTable('operationLogDaily')
+    .set((eb) => ({ n: eb('n', '-', n) }))
+    .where('module', '=', key.module)
+    .where('action', '=', key.action)
+    .where('status', '=', key.status)
+    .where('day', '=', key.day)
+    .execute();
+  await db
+    .deleteFrom('operationLogDaily')
+    .where('module', '=', key.module)
+    .where('action', '=', key.action)
+    .where('status', '=', key.status)
+    .where('day', '=', key.day)
+    .where('n', '<=', 0)
+    .execute();
+}

@@ -4,6 +4,7 @@ import { textFilter } from '../../db/text-search.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { NewOperationLog, OperationLogRow } from '../../db/schema.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Locale } from '../../lib/messages.ts';
 import { contentIn, viewAsPrefix } from '../../lib/view-as-note.ts';
@@ -28,6 +29,36 @@ export async function recordOperation(db: Db, row: NewOperationLog): Promise<voi
       day: Math.floor(row.createdAt / DAY_MS) * DAY_MS,
     });
   });
+}
+
+/**
+ * Removes, batch by batch, the rows written before `before` (the retention job, decisions 0035
+ * and 0110); each batch is one transaction that also takes exactly those rows off their daily
+ * counters, so the counters keep matching the rows. Answers how many went.
+ */
+export async function removeOldOperationLogs(db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(
+    () =>
+      writeTransaction(db, async (trx) => {
+        const rows = await repo.oldestLogsBefore(trx, before, batch);
+        if (rows.length === 0) return 0;
+        await repo.deleteLogs(
+          trx,
+          rows.map((r) => Number(r.id)),
+        );
+        const counts = new Map<string, { module: string; action: string; status: number; day: number; n: number }>();
+        for (const row of rows) {
+          const day = Math.floor(Number(row.createdAt) / DAY_MS) * DAY_MS;
+          const id = JSON.stringify([row.module, row.action, row.status, day]);
+          const entry = counts.get(id) ?? { module: row.module, action: row.action, status: row.status, day, n: 0 };
+          entry.n += 1;
+          counts.set(id, entry);
+        }
+        for (const c of counts.values()) await repo.dropFromDaily(trx, c, c.n);
+        return rows.length;
+      }),
+    signal,
+  );
 }
 
 type ListRow = Pick<

@@ -7,7 +7,7 @@ import authPlugin from '../../plugins/auth.ts';
 import errorsPlugin from '../../plugins/errors.ts';
 import operationLogPlugin, { UnloggedRouteError } from '../../plugins/operation-log.ts';
 import { call, createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
-import { countLogs, recordOperation } from './logs.service.ts';
+import { countLogs, recordOperation, removeOldOperationLogs } from './logs.service.ts';
 
 let ctx: TestContext;
 let boss: LoggedIn;
@@ -288,5 +288,48 @@ describe('the log rule at registration, and a log that cannot be written', () =>
     } finally {
       await broken.destroy();
     }
+  });
+});
+
+describe('retention (the job calls this, decision 0110)', () => {
+  it('removes the rows written before the cut-off, batch by batch, and takes exactly them off the daily counters', async () => {
+    // 2019: before every row the other tests write. Three days, four rows each; the cut-off falls inside the second day.
+    const base = Date.UTC(2019, 5, 1);
+    const times = [0, 1, 2].flatMap((day) => [1, 7, 13, 19].map((h) => base + day * DAY_MS + h * HOUR_MS));
+    for (const [i, createdAt] of times.entries()) {
+      await recordOperation(ctx.db, {
+        module: 'retention',
+        action: i % 2 === 0 ? 'a' : 'b',
+        content: '',
+        operator: 'op',
+        operatorId: null,
+        status: i % 4 === 3 ? 0 : 1,
+        ip: '',
+        method: 'POST',
+        path: '/x',
+        durationMs: 1,
+        errorMsg: '',
+        userAgent: '',
+        payload: '',
+        createdAt,
+      });
+    }
+    const cut = base + DAY_MS + 10 * HOUR_MS;
+    const counters = async () =>
+      (await ctx.db.selectFrom('operationLogDaily').selectAll().where('module', '=', 'retention').execute())
+        .map((c) => `${c.action}|${c.status}|${(Number(c.day) - base) / DAY_MS}=${Number(c.n)}`)
+        .sort();
+    expect(await removeOldOperationLogs(ctx.db, cut, 3)).toBe(6);
+    const left = await ctx.db
+      .selectFrom('operationLogs')
+      .select('createdAt')
+      .where('module', '=', 'retention')
+      .orderBy('createdAt')
+      .execute();
+    expect(left.map((r) => Number(r.createdAt))).toEqual(times.filter((t) => t >= cut));
+    // The first day's counters are gone; the second day's count only its two rows left; the third day's are whole.
+    expect(await counters()).toEqual(['a|1|1=1', 'a|1|2=2', 'b|0|1=1', 'b|0|2=1', 'b|1|2=1']);
+    expect(await countLogs(ctx.db, { module: 'retention' })).toBe(6);
+    expect(await removeOldOperationLogs(ctx.db, cut, 3)).toBe(0);
   });
 });

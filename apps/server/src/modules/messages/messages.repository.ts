@@ -196,3 +196,36 @@ export async function removeForTarget(db: Db, targetType: string, targetId: numb
   const res = await db.deleteFrom('messages').where('targetType', '=', targetType).where('targetId', '=', targetId).executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+// ── retention (decision 0062; messages.service removeOldReadMessages, decision 0110) ──
+
+/**
+ * Read messages created before `before`, oldest first (messages_read_created_idx, 0012); unread
+ * ones are never picked, nor a todo whose work is not done even when it was read.
+ */
+export const oldReadMessagesQuery = (db: Db, before: number, batch: number) =>
+  db
+    .selectFrom('messages')
+    .select('id')
+    .where('isRead', '=', 1)
+    .where('createdAt', '<', before)
+    .where((eb) => eb.or([eb('kind', '<>', 'todo'), eb('doneAt', 'is not', null)]))
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(batch);
+
+/** Removes up to `batch` of oldReadMessagesQuery's messages (still read when deleted); answers how many went. */
+export async function deleteOldReadMessages(db: Db, before: number, batch: number): Promise<number> {
+  const rows = await oldReadMessagesQuery(db, before, batch).execute();
+  if (rows.length === 0) return 0;
+  await db
+    .deleteFrom('messages')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => Number(r.id)),
+    )
+    .where('isRead', '=', 1)
+    .execute();
+  return rows.length;
+}

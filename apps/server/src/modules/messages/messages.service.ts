@@ -11,6 +11,7 @@ import {
 import { writeTransaction } from '../../db/write-transaction.ts';
 import type { Db } from '../../db/index.ts';
 import type { MessageRow } from '../../db/schema.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t, type Locale, type MessageKey } from '../../lib/messages.ts';
 import { noLabels, parseParams, tellParams, type LabelOf } from '../../lib/told.ts';
@@ -328,3 +329,12 @@ export async function markRead(db: Db, userId: number, ids: readonly number[]): 
   });
   return { marked, unread: withoutEtag(await unreadCounts(db, userId)) };
 }
+
+/**
+ * Removes, batch by batch, the read messages created before `before` (the retention job,
+ * RETENTION_MESSAGE_DAYS; decisions 0062 and 0110): unread ones stay whatever their age, and so
+ * does a todo whose work is not done even when it was read. Reading the box is unaffected: the
+ * unread counts and the ETag count unread rows only. Answers how many went.
+ */
+export const removeOldReadMessages = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteOldReadMessages(db, before, batch), signal);

@@ -8,7 +8,8 @@ import { editBody, orderBody } from '../../test/orders.ts';
 import { reminderJob } from '../jobs/app-jobs.ts';
 import { startJobs } from '../jobs/scheduler.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
-import { notifyAll, sendSubscriptionReminders } from './messages.service.ts';
+import { insertReturningId } from '../../db/dialect.ts';
+import { notifyAll, removeOldReadMessages, sendSubscriptionReminders } from './messages.service.ts';
 
 /**
  * The message box through the HTTP boundary: each event writes the right item to the
@@ -380,5 +381,40 @@ describe('GET /api/admin/message/unread (the poll)', () => {
     const read = await poll(shop2, etag2);
     expect(read.statusCode).toBe(200);
     expect(read.json<{ data: UnreadCounts }>().data.message).toBe(counts.message);
+  });
+});
+
+describe('retention (the job calls this, decision 0110)', () => {
+  it('removes the read messages created before the cut-off, batch by batch; unread ones and open todos stay whatever their age', async () => {
+    const cut = Date.UTC(2020, 0, 1); // before every message the other tests write
+    const add = (kind: 'message' | 'notice' | 'todo', isRead: number, createdAt: number, done = false) =>
+      insertReturningId(ctx.db, 'messages', {
+        userId: shop2.id,
+        kind,
+        event: 'order.created',
+        params: '{}',
+        targetType: null,
+        targetId: null,
+        isRead,
+        readAt: isRead === 1 ? createdAt + HOUR_MS : null,
+        doneAt: done ? createdAt + HOUR_MS : null,
+        dedupeKey: null,
+        createdAt,
+      });
+    const gone = [await add('message', 1, cut - 10 * DAY_MS), await add('notice', 1, cut - 1), await add('todo', 1, cut - DAY_MS, true)];
+    const kept = [
+      await add('message', 1, cut),
+      await add('message', 0, cut - 300 * DAY_MS),
+      await add('todo', 0, cut - 120 * DAY_MS),
+      await add('todo', 1, cut - 120 * DAY_MS),
+    ];
+    const unreadBefore = (await api<UnreadCounts>('GET', '/api/admin/message/unread', shop2)).data;
+
+    expect(await removeOldReadMessages(ctx.db, cut, 2)).toBe(3);
+    const left = (await ctx.db.selectFrom('messages').select('id').where('userId', '=', shop2.id).execute()).map((r) => Number(r.id));
+    for (const id of gone) expect(left).not.toContain(id);
+    for (const id of kept) expect(left).toContain(id);
+    expect((await api<UnreadCounts>('GET', '/api/admin/message/unread', shop2)).data).toEqual(unreadBefore);
+    expect(await removeOldReadMessages(ctx.db, cut, 2)).toBe(0);
   });
 });

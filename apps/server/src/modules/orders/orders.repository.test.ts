@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, type TestContext } from '../../test/context.ts';
 import * as ledgerRepo from '../ledger/ledger.repository.ts';
 import { insertOrdersWithFreshCodes } from './orders.repository.ts';
+import { orderImageUrls } from './orders.service.ts';
 
 /**
  * The bulk writes of an import on each database (PostgreSQL: column arrays; SQLite: ON CONFLICT
@@ -91,5 +92,33 @@ describe('bulk order writes', () => {
         createdAt: Number(rest.createdAt),
       })),
     ).toEqual(entries);
+  });
+});
+
+describe('the image URLs the orders name (the upload retention sweep reads them, decision 0110)', () => {
+  it('answers every non-empty URL of the three image columns, a page of orders at a time, in id order', async () => {
+    const images = [
+      { certImages: '/upload/files/evidence/cert/a,/upload/files/evidence/cert/b', proofImages: '', personCertImages: '' },
+      { certImages: '', proofImages: '', personCertImages: '' },
+      { certImages: '', proofImages: 'http://shop.example/upload/files/evidence/proof/c', personCertImages: 'https://x.example/d.png?v=2' },
+    ];
+    const ids = await insertOrdersWithFreshCodes(
+      ctx.db,
+      images.map((columns, i) => ({ ...row(`IMGURL0${i}`, 10 + i), ...columns })),
+    );
+    expect(ids.size).toBe(3);
+    const all = await ctx.db.selectFrom('orders').select(['id', 'certImages', 'proofImages', 'personCertImages']).orderBy('id').execute();
+    const pages: string[][] = [];
+    for await (const page of orderImageUrls(ctx.db, 2)) pages.push(page);
+    expect(pages).toHaveLength(Math.ceil(all.length / 2));
+    const expected = (orders: typeof all) =>
+      orders.flatMap((o) => [o.certImages, o.proofImages, o.personCertImages].flatMap((list) => list.split(',')).filter((u) => u !== ''));
+    expect(pages).toEqual(Array.from({ length: pages.length }, (_, i) => expected(all.slice(2 * i, 2 * i + 2))));
+    expect(pages.flat().slice(-4)).toEqual([
+      '/upload/files/evidence/cert/a',
+      '/upload/files/evidence/cert/b',
+      'http://shop.example/upload/files/evidence/proof/c',
+      'https://x.example/d.png?v=2',
+    ]);
   });
 });

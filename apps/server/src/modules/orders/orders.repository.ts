@@ -375,3 +375,13 @@ export const countOrdersOf = async (db: Db, userId: number) =>
         .executeTakeFirstOrThrow()
     ).n,
   );
+
+/** The image columns of up to `batch` orders after id `afterId`, in id order (the upload retention sweep's references). */
+export const imageColumnsAfter = (db: Db, afterId: number, batch: number) =>
+  db
+    .selectFrom('orders')
+    .select(['id', 'certImages', 'proofImages', 'personCertImages'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(batch)
+    .execute();

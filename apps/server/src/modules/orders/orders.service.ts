@@ -44,6 +44,8 @@ import type { LogPart } from '../../lib/log-text.ts';
 
 /** For the workplace's order lists: evidence goes out signed, as from the order list (decision 0082). */
 export { withSignedImages } from './orders.images.ts';
+/** For the upload retention sweep (modules/jobs/retention.ts): the image URLs every order names, page by page. */
+export { orderImageUrls } from './orders.images.ts';
 /** For the monitor: an import's outcome as its operation-log row records it. */
 export { readImportLogDetails, type ImportLogDetails } from './import/outcome.ts';
 

@@ -91,3 +91,21 @@ export async function topNamed(db: Db, table: NamedCounter, fromDay: number, lim
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * Removes up to `batch` raw visit rows written before `before` (page_views_created_idx,
+ * client_events_created_idx); their day counters stay. Answers how many went.
+ */
+export async function deleteVisitRowsBefore(db: Db, table: 'pageViews' | 'clientEvents', before: number, batch: number): Promise<number> {
+  const rows = await db.selectFrom(table).select('id').where('createdAt', '<', before).limit(batch).execute();
+  if (rows.length === 0) return 0;
+  await db
+    .deleteFrom(table)
+    .where(
+      'id',
+      'in',
+      rows.map((r) => Number(r.id)),
+    )
+    .execute();
+  return rows.length;
+}

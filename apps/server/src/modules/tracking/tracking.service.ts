@@ -1,6 +1,7 @@
 import type { EventBody, PageViewBody, VisitOverview } from '@clearplay/contract';
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index.ts';
+import { deleteInBatches } from '../../lib/batches.ts';
 import { BUSINESS_TIME_ZONE, businessDateLabel, businessDayOf } from '../../lib/business-time.ts';
 import { DAY_MS, nowMs, toIso } from '../../lib/time.ts';
 import * as repo from './tracking.repository.ts';
@@ -126,3 +127,16 @@ export async function visitOverview(db: Db, now = nowMs()): Promise<VisitOvervie
   });
   return { timeZone: BUSINESS_TIME_ZONE, today: days[days.length - 1]!, days, topPages, topReferrers, topEvents };
 }
+
+// ── retention (decision 0035): the retention job calls these with its cut-off (decision 0110) ──
+
+/**
+ * Removes, batch by batch, the page views recorded before `before`. The day counters they were
+ * counted in stay (decision 0044), so the visit statistics keep every day. Answers how many went.
+ */
+export const removeOldPageViews = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteVisitRowsBefore(db, 'pageViews', before, batch), signal);
+
+/** Removes, batch by batch, the client events recorded before `before`; their day counters stay. Answers how many went. */
+export const removeOldClientEvents = (db: Db, before: number, batch: number, signal?: AbortSignal): Promise<number> =>
+  deleteInBatches(() => repo.deleteVisitRowsBefore(db, 'clientEvents', before, batch), signal);

@@ -4,7 +4,15 @@ import { call, createTestContext, loginAs, type LoggedIn, type TestContext } fro
 import { DAY_MS, nowMs } from '../../lib/time.ts';
 import { businessDayOf } from '../../lib/business-time.ts';
 import { TRACKING_RATE_MAX } from './tracking.routes.ts';
-import { recentlyVisited, recordEvent, recordPageView, visitOverview, type Visitor } from './tracking.service.ts';
+import {
+  recentlyVisited,
+  recordEvent,
+  recordPageView,
+  removeOldClientEvents,
+  removeOldPageViews,
+  visitOverview,
+  type Visitor,
+} from './tracking.service.ts';
 
 /**
  * Visit statistics on the configured database (TEST_DB): the day counters written with every
@@ -229,5 +237,41 @@ describe('tracking limits', () => {
     expect((await send('10.3.3.4')).statusCode).toBe(200);
     const event = await ctx.app.inject({ method: 'POST', url: '/api/analytics/event', remoteAddress: '10.3.3.3', payload: { event: 'x' } });
     expect(event.statusCode).toBe(200);
+  });
+});
+
+describe('retention (the job calls these, decision 0110)', () => {
+  it('removes the raw page views and client events recorded before the cut-off, batch by batch; the day counters stay', async () => {
+    // 2024: before every visit the other tests record.
+    const base = Date.UTC(2024, 0, 10, 4);
+    const cut = base + 3 * DAY_MS;
+    const times = [base, base + DAY_MS, base + 2 * DAY_MS, cut, cut + DAY_MS];
+    for (const when of times) {
+      await recordPageView(ctx.db, { path: '/retention' }, anon('9.9.9.9'), when);
+      await recordEvent(ctx.db, { event: 'retention.test' }, anon('9.9.9.9'), when);
+    }
+    const counters = async () => ({
+      visits: await ctx.db.selectFrom('visitDaily').selectAll().orderBy('day').execute(),
+      visitors: await ctx.db.selectFrom('visitorDaily').selectAll().orderBy('day').orderBy('visitor').execute(),
+      pages: await ctx.db.selectFrom('pageViewDaily').selectAll().orderBy('day').orderBy('path').execute(),
+      events: await ctx.db.selectFrom('eventDaily').selectAll().orderBy('day').orderBy('event').execute(),
+    });
+    const before = await counters();
+    expect(before.pages.filter((p) => p.path === '/retention')).toHaveLength(5);
+
+    expect(await removeOldPageViews(ctx.db, cut, 2)).toBe(3);
+    expect(await removeOldClientEvents(ctx.db, cut, 2)).toBe(3);
+    const views = await ctx.db.selectFrom('pageViews').select('createdAt').where('path', '=', '/retention').orderBy('createdAt').execute();
+    expect(views.map((v) => Number(v.createdAt))).toEqual([cut, cut + DAY_MS]);
+    const events = await ctx.db
+      .selectFrom('clientEvents')
+      .select('createdAt')
+      .where('event', '=', 'retention.test')
+      .orderBy('createdAt')
+      .execute();
+    expect(events.map((e) => Number(e.createdAt))).toEqual([cut, cut + DAY_MS]);
+    expect(await counters()).toEqual(before);
+    expect(await removeOldPageViews(ctx.db, cut, 2)).toBe(0);
+    expect(await removeOldClientEvents(ctx.db, cut, 2)).toBe(0);
   });
 });

@@ -11,6 +11,8 @@ import type { EvidenceUrls } from './evidence/evidence-urls.ts';
 
 export { BlobReadError, type BlobStore } from './stores/blob-store.ts';
 export { createEvidenceUrls, signImageList, stripSignature, type EvidenceUrls } from './evidence/evidence-urls.ts';
+export { localBlobSweepStore, type BlobSweepStore, type StoredBlob } from './retention/blob-sweep.ts';
+export { removeUnreferencedUploads, type UnreferencedSweep } from './retention/unreferenced.ts';
 import { isIssuedKey, newUploadKey } from './keys.ts';
 import { LocalBlobStore } from './stores/local-blob-store.ts';
 import { QiniuBlobStore } from './stores/qiniu-blob-store.ts';

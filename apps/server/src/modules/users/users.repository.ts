@@ -191,3 +191,7 @@ export async function latestSubscriptions(db: Db, userIds: readonly number[]): P
   for (const row of rows) latest.set(row.userId, row);
   return latest;
 }
+
+/** The avatars of up to `batch` users after id `afterId`, in id order (the upload retention sweep's references). */
+export const avatarsAfter = (db: Db, afterId: number, batch: number) =>
+  db.selectFrom('users').select(['id', 'avatar']).where('id', '>', afterId).orderBy('id').limit(batch).execute();

@@ -426,3 +426,17 @@ export async function listSubscriptions(db: Db, userId: number): Promise<Subscri
   await findTarget(db, userId);
   return (await repo.subscriptionsOf(db, userId)).map(toSubscriptionRecord);
 }
+
+/**
+ * Every user's avatar URL (the set ones), one page of `batch` users at a time in id order: what
+ * the upload retention sweep must not remove (decisions 0062, 0110). Lazy, like orderImageUrls.
+ */
+export async function* avatarUrls(db: Db, batch: number): AsyncGenerator<string[]> {
+  let lastId = 0;
+  for (;;) {
+    const rows = await repo.avatarsAfter(db, lastId, batch);
+    if (rows.length === 0) return;
+    lastId = Number(rows[rows.length - 1]!.id);
+    yield rows.filter((row) => row.avatar !== '').map((row) => row.avatar);
+  }
+}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/time.ts';
 import { call, createUser, fieldOf, loginAs, loginWith, TEST_PASSWORD, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { createTestContext } from '../../test/context.ts';
+import { avatarUrls } from './users.service.ts';
 
 let ctx: TestContext;
 let boss: LoggedIn;
@@ -497,5 +498,30 @@ describe('the list total for role and status filters', () => {
     await call(ctx, 'GET', `/api/admin/user/delete?id=${a.data.id}`, { as: boss });
     await call(ctx, 'GET', `/api/admin/user/delete?id=${b.id}`, { as: boss });
     await check();
+  });
+});
+
+describe('the avatars the users name (the upload retention sweep reads them, decision 0110)', () => {
+  it('answers every set avatar, a page of users at a time, in id order', async () => {
+    const a = await createUser(ctx, 'shop');
+    const b = await createUser(ctx, 'shop');
+    const c = await createUser(ctx, 'inspector');
+    await ctx.db.updateTable('users').set({ avatar: '/upload/files/avatar/202601/a' }).where('id', '=', a.id).execute();
+    await ctx.db.updateTable('users').set({ avatar: 'https://cdn.example/avatar/202601/c?v=1' }).where('id', '=', c.id).execute();
+    expect((await ctx.db.selectFrom('users').select('avatar').where('id', '=', b.id).executeTakeFirstOrThrow()).avatar).toBe('');
+
+    const users = await ctx.db.selectFrom('users').select(['id', 'avatar']).orderBy('id').execute();
+    const pages: string[][] = [];
+    for await (const page of avatarUrls(ctx.db, 2)) pages.push(page);
+    expect(pages).toHaveLength(Math.ceil(users.length / 2));
+    expect(pages).toEqual(
+      Array.from({ length: pages.length }, (_, i) =>
+        users
+          .slice(2 * i, 2 * i + 2)
+          .map((u) => u.avatar)
+          .filter((url) => url !== ''),
+      ),
+    );
+    expect(pages.flat().slice(-2)).toEqual(['/upload/files/avatar/202601/a', 'https://cdn.example/avatar/202601/c?v=1']);
   });
 });

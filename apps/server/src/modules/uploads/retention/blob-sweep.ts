@@ -1,12 +1,12 @@
 /**
- * What the retention job needs of stored uploads: list the keys with their age, delete one.
- * Implemented here over the embedded upload host's folder (`<uploadsDir>/files/<key>`);
- * when uploads move behind a BlobStore, this is the one place to re-point.
+ * What the upload retention sweep (`unreferenced.ts`) needs of stored uploads: list the keys
+ * with their age, delete one. Implemented here over the embedded upload host's folder
+ * (`<uploadsDir>/files/<key>`); when uploads move behind a BlobStore, this is the one place to re-point.
  */
 import { opendir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nowMs } from '../../lib/time.ts';
-import { pathForKey } from '../uploads/keys.ts';
+import { nowMs } from '../../../lib/time.ts';
+import { pathForKey } from '../keys.ts';
 
 export interface StoredBlob {
   key: string;
