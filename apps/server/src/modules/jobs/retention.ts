@@ -22,6 +22,7 @@ import { deleteInBatches } from '../../lib/batches.ts';
 import { cutBytes, PAYLOAD_MAX_BYTES } from '../../lib/cut-bytes.ts';
 import { recordOperation } from '../logs/logs.service.ts';
 import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
+import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
 import { KEY_PREFIX } from '../uploads/keys.ts';
 import type { BlobSweepStore } from './blob-sweep.ts';
 import type { Job } from './scheduler.ts';
@@ -331,6 +332,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const sessions = rows ? await deleteExpired(db, 'sessions', now - SESSION_GRACE_MS, batch, signal) : 0;
   const loginTickets = rows ? await deleteExpired(db, 'loginTickets', now - SESSION_GRACE_MS, batch, signal) : 0;
   const rateLimits = rows ? await removeEndedWindows(db, now, batch, signal) : 0;
+  if (rows) await sweepIdempotencyKeys(db, now, batch, signal); // decision 0109: keys past their 24 h
   const loginRecords = cutoff === null ? 0 : await deleteOldLoginRecords(db, cutoff, batch, signal);
   const operationLogs = cutoff === null ? 0 : await deleteOldOperationLogs(db, cutoff, batch, signal);
   const pageViews = cutoff === null ? 0 : await deleteOldVisitRows(db, 'pageViews', cutoff, batch, signal);
