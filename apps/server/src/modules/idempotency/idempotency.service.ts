@@ -1,6 +1,6 @@
 /**
  * Idempotency keys (decision 0109): a create that moves money (an order and its charge, a
- * recharge) sent again with the same `Idempotency-Key` header is answered again, not recorded
+ * recharge) or time (a subscription's renewal, which extends from the current end) sent again with the same `Idempotency-Key` header is answered again, not recorded
  * twice. The client makes the key once per submission (a random string, e.g. a UUID) and sends
  * it again when it sends the same submission again: after a network drop, a timeout, a second
  * click.
@@ -37,7 +37,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
 
 /** The guarded calls. A key is one user's, for one of them. */
-export type IdempotencyScope = 'order.create' | 'ledger.recharge';
+export type IdempotencyScope = 'order.create' | 'ledger.recharge' | 'user.subscription';
 
 /** A request that carries a key: who, which call, the key, and its body's fingerprint. */
 export interface Claim {

@@ -1,4 +1,4 @@
-import type { OrderItem, RechargeResult } from '@clearplay/contract';
+import type { OrderItem, RechargeResult, UserItem } from '@clearplay/contract';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, nowMs } from '../../lib/time.ts';
@@ -15,6 +15,7 @@ let ctx: TestContext;
 let admin: LoggedIn;
 let inspector: LoggedIn;
 let otherInspector: LoggedIn;
+let boss: LoggedIn;
 
 const PRICES = { defaultPrice: 1000, defaultPriceCheat: 3000, defaultPriceNotPass: 500, defaultPriceSuspect: 1500 };
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
   admin = await loginAs(ctx, 'admin');
   inspector = await loginAs(ctx, 'inspector');
   otherInspector = await loginAs(ctx, 'inspector');
+  boss = await loginAs(ctx, 'super_admin');
 });
 afterAll(() => ctx?.destroy());
 
@@ -265,6 +267,38 @@ describe('a recharge with an Idempotency-Key', () => {
     expect((await recharge(shop, 100)).http).toBe(200);
     expect((await recharge(shop, 100)).http).toBe(200);
     expect((await booksOf(shop)).balance).toBe(200);
+  });
+});
+
+describe('a subscription with an Idempotency-Key', () => {
+  const subscribe = (shop: LoggedIn, key?: string, type = 'monthly') =>
+    post<UserItem>('/api/admin/setSubscription', boss, { userId: shop.id, type }, key === undefined ? {} : { 'idempotency-key': key });
+  const periodsOf = async (shop: LoggedIn) => {
+    const rows = await ctx.db.selectFrom('subscriptions').select(['action', 'startAt', 'endAt']).where('userId', '=', shop.id).execute();
+    const user = await ctx.db.selectFrom('users').select('serviceEndAt').where('id', '=', shop.id).executeTakeFirstOrThrow();
+    return {
+      rows: rows.length,
+      end: Number(user.serviceEndAt),
+      lengths: rows.map((r) => Math.round((Number(r.endAt) - Number(r.startAt)) / DAY_MS)),
+    };
+  };
+
+  it('sent twice extends once (a renewal starts at the current end, so a second one would add 30 more days)', async () => {
+    const shop = await newShop();
+    expect((await subscribe(shop)).http).toBe(200);
+    const key = randomUUID();
+    const first = await subscribe(shop, key);
+    expect(first.http, first.msg).toBe(200);
+    const after = await periodsOf(shop);
+    const again = await subscribe(shop, key);
+    expect(again.http, again.msg).toBe(200);
+    expect(again.replayed).toBe(true);
+    expect(again.data).toEqual(first.data);
+    expect(await periodsOf(shop)).toEqual(after);
+    expect(after.rows).toBe(2);
+    expect(after.lengths).toEqual([30, 30]);
+    expect((await subscribe(shop, key, 'yearly')).http).toBe(422);
+    expect(await periodsOf(shop)).toEqual(after);
   });
 });
 
