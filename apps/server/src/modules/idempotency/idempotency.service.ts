@@ -22,12 +22,12 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@clearplay/contract
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRetryableConflict, isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
-import type { IdempotencyKeysTable } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/write-transaction.ts';
 import { deleteInBatches } from '../../lib/batches.ts';
 import { AppError } from '../../lib/errors.ts';
 import { logText } from '../../lib/log-text.ts';
 import { DAY_MS, nowMs } from '../../lib/time.ts';
+import * as repo from './idempotency.repository.ts';
 
 /** The request header as Node gives it (lower case). */
 const HEADER = IDEMPOTENCY_HEADER.toLowerCase();
@@ -79,24 +79,18 @@ export interface Once<T> {
   replayed: boolean;
 }
 
-const ofClaim = (claim: Claim) => ({ userId: claim.userId, scope: claim.scope, idemKey: claim.key });
-
-async function findKey(db: Db, claim: Claim): Promise<IdempotencyKeysTable | undefined> {
-  const { userId, scope, idemKey } = ofClaim(claim);
-  return db
-    .selectFrom('idempotencyKeys')
-    .selectAll()
-    .where('userId', '=', userId)
-    .where('scope', '=', scope)
-    .where('idemKey', '=', idemKey)
-    .executeTakeFirst();
-}
+const ofClaim = (claim: Claim): repo.KeyId => ({ userId: claim.userId, scope: claim.scope, idemKey: claim.key });
 
 /** The stored answer of a live key: 422 when it was made for another body. */
-function replay<T>(row: IdempotencyKeysTable, claim: Claim): Once<T> {
+function replay<T>(row: { fingerprint: string; answer: string | null }, claim: Claim): Once<T> {
   if (row.fingerprint !== claim.fingerprint) throw new AppError(422, 'idempotency.keyReused');
   if (row.answer === null) throw new AppError(409, 'idempotency.inProgress');
   return { data: JSON.parse(row.answer) as T, replayed: true };
+}
+
+/** The key's insert found the key taken by another request (a duplicate, or a deadlock on it). */
+class KeyTaken extends Error {
+  override readonly name = 'KeyTaken';
 }
 
 /** A lock wait that ran out: the first request with the key holds it still. */
@@ -112,7 +106,7 @@ const isLockTimeout = (error: unknown): boolean => {
  */
 export async function once<T>(db: Db, claim: Claim | null, write: (trx: Db) => Promise<T>, now: () => number = nowMs): Promise<Once<T>> {
   if (claim === null) return { data: await writeTransaction(db, write), replayed: false };
-  const earlier = await findKey(db, claim);
+  const earlier = await repo.findKey(db, ofClaim(claim));
   const expired = earlier !== undefined && Number(earlier.expiresAt) <= now();
   if (earlier !== undefined && !expired) return replay<T>(earlier, claim);
   const key = ofClaim(claim);
@@ -121,43 +115,26 @@ export async function once<T>(db: Db, claim: Claim | null, write: (trx: Db) => P
       const at = now();
       // An expired key not yet swept is a new one. (Only then: a delete of a missing row would
       // take a gap lock on MySQL, and two such requests would deadlock on their inserts.)
-      if (expired) {
-        await trx
-          .deleteFrom('idempotencyKeys')
-          .where('userId', '=', key.userId)
-          .where('scope', '=', key.scope)
-          .where('idemKey', '=', key.idemKey)
-          .where('expiresAt', '<=', at)
-          .execute();
-      }
+      if (expired) await repo.deleteExpiredKey(trx, key, at);
       // First: a second request with this key waits here until this transaction ends.
       try {
-        await trx
-          .insertInto('idempotencyKeys')
-          .values({ ...key, fingerprint: claim.fingerprint, status: null, answer: null, createdAt: at, expiresAt: at + IDEMPOTENCY_TTL_MS })
-          .execute();
+        await repo.insertKey(trx, key, claim.fingerprint, at, at + IDEMPOTENCY_TTL_MS);
       } catch (error) {
         if (isLockTimeout(error)) throw new AppError(409, 'idempotency.inProgress');
+        if (isUniqueViolation(error) || isRetryableConflict(error)) throw new KeyTaken();
         throw error;
       }
       const result = await write(trx);
-      await trx
-        .updateTable('idempotencyKeys')
-        .set({ status: 200, answer: JSON.stringify(result) })
-        .where('userId', '=', key.userId)
-        .where('scope', '=', key.scope)
-        .where('idemKey', '=', key.idemKey)
-        .execute();
+      await repo.storeAnswer(trx, key, 200, JSON.stringify(result));
       return result;
     });
     return { data, replayed: false };
   } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
     // Another request with the key got there first: its answer, now that it has committed.
-    if (!isUniqueViolation(error) && !isRetryableConflict(error)) throw error;
-    const winner = await findKey(db, claim);
+    const winner = await repo.findKey(db, key);
     if (winner !== undefined && Number(winner.expiresAt) > now()) return replay<T>(winner, claim);
-    if (isUniqueViolation(error)) throw new AppError(409, 'idempotency.inProgress');
-    throw error;
+    throw new AppError(409, 'idempotency.inProgress');
   }
 }
 
@@ -174,20 +151,4 @@ export function markReplay(request: FastifyRequest, reply: FastifyReply, claim: 
 
 /** Removes the keys expired before `now`, `batch` at a time (the retention job). */
 export const sweepIdempotencyKeys = (db: Db, now: number, batch = 1000, signal?: AbortSignal): Promise<number> =>
-  deleteInBatches(async () => {
-    const ends = await db
-      .selectFrom('idempotencyKeys')
-      .select('expiresAt')
-      .where('expiresAt', '<', now)
-      .orderBy('expiresAt')
-      .limit(batch)
-      .execute();
-    const last = ends.at(-1);
-    if (last === undefined) return 0;
-    const result = await db
-      .deleteFrom('idempotencyKeys')
-      .where('expiresAt', '<=', Number(last.expiresAt))
-      .where('expiresAt', '<', now)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }, signal);
+  deleteInBatches(() => repo.deleteExpiredKeys(db, now, batch), signal);

@@ -302,6 +302,19 @@ describe('a subscription with an Idempotency-Key', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('lists the header on the guarded calls, and only there', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const doc = res.json<{ paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> }>();
+    const guarded = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })))
+      .filter(({ op }) => op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'))
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+      .sort();
+    expect(guarded).toEqual(['POST /api/admin/order/create', 'POST /api/admin/setSubscription', 'POST /api/admin/user/recharge']);
+  });
+});
+
 describe('once', () => {
   const claim = (key: string, body: unknown = { a: 1, b: [1, 2] }): Claim => ({
     userId: admin.id,
