@@ -10,6 +10,7 @@ const TABLES = [
   'dict_data',
   'dict_types',
   'event_daily',
+  'idempotency_keys',
   'job_leases',
   'ledger_entries',
   'login_records',

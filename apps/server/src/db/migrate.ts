@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_role_description_en.ts';
 import * as m0016 from './migrations/0016_operation_log_details.ts';
 import * as m0017 from './migrations/0017_second_factor.ts';
 import * as m0018 from './migrations/0018_text_in_reader_language.ts';
+import * as m0019 from './migrations/0019_idempotency_keys.ts';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so bundlers, tsx and tests
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0016_operation_log_details': m0016,
   '0017_second_factor': m0017,
   '0018_text_in_reader_language': m0018,
+  '0019_idempotency_keys': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

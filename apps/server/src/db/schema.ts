@@ -372,6 +372,25 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/**
+ * Idempotency keys (0019, decision 0109): the answer of a guarded create, kept 24 h under the
+ * key its caller sent, so the same request sent again is answered again instead of recorded twice.
+ */
+export interface IdempotencyKeysTable {
+  userId: number;
+  /** The guarded call ('order.create', 'ledger.recharge'). */
+  scope: string;
+  /** The client's Idempotency-Key. */
+  idemKey: string;
+  /** SHA-256 (hex) of the request body. */
+  fingerprint: string;
+  /** The answer's status and its envelope's data (JSON); written with the write, in its transaction. */
+  status: number | null;
+  answer: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -402,6 +421,7 @@ export interface Database {
   eventDaily: EventDailyTable;
   messages: MessagesTable;
   rateLimits: RateLimitsTable;
+  idempotencyKeys: IdempotencyKeysTable;
 }
 
 export type RoleRow = Selectable<RolesTable>;

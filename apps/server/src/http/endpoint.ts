@@ -93,6 +93,17 @@ export const fileAnswer = (type: string, description: string) => ({
   200: { description, content: { [type]: { schema: Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' }) } } },
 });
 
+/** The OpenAPI header of an idempotent call (decision 0109). */
+const idempotencyHeader = () =>
+  Type.Object({
+    [contract.IDEMPOTENCY_HEADER.toLowerCase()]: Type.Optional(
+      Type.String({
+        description:
+          'A key made once per submission (e.g. a UUID), 8–128 of A–Z a–z 0–9 - _ . : — the same request sent again with it within 24 h is answered again, not recorded twice',
+      }),
+    ),
+  });
+
 /** Registers the route of a declared endpoint with its handler. */
 export function route<E extends Endpoint>(app: AnyFastify, declared: E, handler: EndpointHandler<E>, extras: RouteExtras = {}): void {
   const { method, path, access, log, summary, tag } = declared;
@@ -114,6 +125,8 @@ export function route<E extends Endpoint>(app: AnyFastify, declared: E, handler:
       ...(access.auth === 'user' ? { security: BEARER } : {}),
       ...(params === undefined ? {} : { params }),
       ...(query === undefined ? {} : { querystring: query }),
+      // The key is checked by the route (a clear message for a malformed one, decision 0109); declared here for the document.
+      ...(declared.idempotent === true ? { headers: idempotencyHeader() } : {}),
       // A multipart body is read by the handler itself (its parts, with their size limits).
       ...(body === undefined || body === 'multipart' ? {} : { body }),
       response: { ...(response === 'file' ? FILE_ERRORS : responses(response)), ...extras.response },

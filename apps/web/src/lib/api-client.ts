@@ -1,5 +1,5 @@
 import type { ApiEnvelope, BodyOf, Endpoint, EndpointSchemas, ParamsOf, QueryOf, ResponseOf } from '@clearplay/contract';
-import { fillPath, SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
+import { fillPath, IDEMPOTENCY_HEADER, SESSION_ENDED_STATUSES, Status } from '@clearplay/contract/constants';
 import { i18n, currentLocale } from './i18n.ts';
 import { getToken } from './storage.ts';
 import { showSessionEndedDialog, toastError } from './feedback.ts';
@@ -68,6 +68,11 @@ export interface RequestOptions {
    * ending (see `sessionEnding`); every other call with that token is not sent at all.
    */
   endsSession?: boolean;
+  /**
+   * Sent as the `Idempotency-Key` header, on the calls declared `idempotent` (decision 0109): one
+   * key per submission (lib/submission-key.ts), so the same submission sent again is recorded once.
+   */
+  idempotencyKey?: string;
 }
 
 /** What the app plugs in at start (lib must not import the router or the auth feature). */
@@ -216,6 +221,7 @@ async function readEnvelope(response: Response): Promise<ApiEnvelope<unknown>> {
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const sent = tokenFor(path, options);
   const headers = buildHeaders('application/json', sent);
+  if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {

@@ -8,6 +8,8 @@ export interface ApiCall {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  /** The request's headers, names in lower case. */
+  headers: Record<string, string>;
 }
 
 export interface ApiAnswer {
@@ -23,7 +25,8 @@ export function serveApi(answer: (call: ApiCall) => ApiAnswer | Promise<ApiAnswe
     const url = new URL(String(input instanceof Request ? input.url : input), window.location.href);
     init.signal?.throwIfAborted();
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : init.body;
-    const call: ApiCall = { method: init.method ?? 'GET', path: url.pathname, query: url.searchParams, body };
+    const headers = Object.fromEntries([...new Headers(init.headers).entries()]);
+    const call: ApiCall = { method: init.method ?? 'GET', path: url.pathname, query: url.searchParams, body, headers };
     calls.push(call);
     const envelope = await answer(call);
     return new Response(JSON.stringify(envelope), {
@@ -33,3 +36,21 @@ export function serveApi(answer: (call: ApiCall) => ApiAnswer | Promise<ApiAnswe
   });
   return { calls };
 }
+
+/**
+ * A fake API whose first `drops` calls lose their answer (the network fails: fetch rejects), the
+ * rest answer 200 with `data` (the lost answer of a create: decision 0109's retries).
+ */
+export function serveApiDropping(drops: number, data: unknown = null): { calls: ApiCall[] } {
+  let left = drops;
+  return serveApi(() => {
+    if (left > 0) {
+      left -= 1;
+      throw new TypeError('Failed to fetch');
+    }
+    return { status: 200, msg: 'ok', data };
+  });
+}
+
+/** The Idempotency-Key a call was sent with, if any. */
+export const idempotencyKeyOf = (call: ApiCall | undefined): string | undefined => call?.headers['idempotency-key'];

@@ -31,6 +31,7 @@ import { recordOperation, removeOldOperationLogs } from '../logs/logs.service.ts
 import { removeOldReadMessages } from '../messages/messages.service.ts';
 import { orderImageUrls } from '../orders/orders.service.ts';
 import { removeEndedWindows } from '../rate-limit/rate-limit.service.ts';
+import { sweepIdempotencyKeys } from '../idempotency/idempotency.service.ts';
 import { removeOldClientEvents, removeOldPageViews } from '../tracking/tracking.service.ts';
 import { removeUnreferencedUploads, type BlobSweepStore } from '../uploads/uploads.service.ts';
 import { avatarUrls } from '../users/users.service.ts';
@@ -108,6 +109,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const sessions = await sweep(expired, removeExpiredSessions); // auth
   const loginTickets = await sweep(expired, removeExpiredLoginTickets); // auth, two-step verification
   const rateLimits = await sweep(ended, removeEndedWindows); // rate-limit
+  await sweep(ended, sweepIdempotencyKeys); // idempotency: keys past their 24 h (decision 0109)
   const loginRecords = await sweep(cutoff, removeOldLoginRecords); // auth
   const operationLogs = await sweep(cutoff, removeOldOperationLogs); // logs, with their daily counters
   const pageViews = await sweep(cutoff, removeOldPageViews); // tracking

@@ -118,17 +118,20 @@ async function account(db: Db, userId: number) {
 }
 
 export async function recharge(db: Db, body: RechargeBody, operator: Operator): Promise<RechargeResult & { username: string }> {
-  return writeTransaction(db, async (trx) => {
-    const user = await account(trx, body.userId);
-    if (user.isAdmin === 1) throw new AppError(400, 'ledger.adminAccount', { username: user.username });
-    const entry = await post(
-      trx,
-      { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' },
-      operator,
-    );
-    await recharged(trx, { userId: body.userId, amount: body.amount, balance: entry.balanceAfter });
-    return { entry, balance: entry.balanceAfter, username: user.username };
-  });
+  return writeTransaction(db, (trx) => rechargeIn(trx, body, operator));
+}
+
+/** recharge's work inside the caller's write transaction (an idempotent recharge runs it with its key, decision 0109). */
+export async function rechargeIn(trx: Db, body: RechargeBody, operator: Operator): Promise<RechargeResult & { username: string }> {
+  const user = await account(trx, body.userId);
+  if (user.isAdmin === 1) throw new AppError(400, 'ledger.adminAccount', { username: user.username });
+  const entry = await post(
+    trx,
+    { userId: body.userId, kind: 'recharge', amount: body.amount, remark: body.remark?.trim() ?? '' },
+    operator,
+  );
+  await recharged(trx, { userId: body.userId, amount: body.amount, balance: entry.balanceAfter });
+  return { entry, balance: entry.balanceAfter, username: user.username };
 }
 
 /** How many ledger entries a user has (a user with any is never deleted). */

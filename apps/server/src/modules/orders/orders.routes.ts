@@ -9,6 +9,7 @@ import { withSignedImages } from './orders.images.ts';
 import { orderProfile } from './profile/orders.profile.ts';
 import * as orders from './orders.service.ts';
 import { logText } from '../../lib/log-text.ts';
+import { claimOf, markReplay, once } from '../idempotency/idempotency.service.ts';
 
 /** Detection orders (docs/product.md "Orders"). Import, export and download: files/orders.files.routes.ts. */
 const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
@@ -38,9 +39,14 @@ const orderRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) =
 
   route(app, api.price, async (request) => ok(await orders.orderPrices(db, request.query.userId)));
 
-  route(app, api.create, async (request) => {
-    const item = await orders.createOrder(db, request.body, operatorOf(request));
-    request.logContent = logText('log.text.order.created', orders.createdLogParams(item), changedMacNote(request.body));
+  // With an Idempotency-Key, the same create sent again is answered again, not charged twice (decision 0109).
+  route(app, api.create, async (request, reply) => {
+    const op = operatorOf(request);
+    const claim = claimOf(request, op.id, 'order.create');
+    const { data: item, replayed } = await once(db, claim, (trx) => orders.recordOrder(trx, request.body, op));
+    if (!markReplay(request, reply, claim, replayed))
+      request.logContent = logText('log.text.order.created', orders.createdLogParams(item), changedMacNote(request.body));
+    // Stored unsigned: its evidence links are signed afresh for each answer.
     return ok(signed(item, request.host));
   });
 

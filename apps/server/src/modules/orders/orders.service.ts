@@ -254,24 +254,30 @@ const countOf = (
 const chargeOf = (values: { userId: number; amount: number | string }) => ({ userId: values.userId, amount: -Number(values.amount) });
 
 export async function createOrder(db: Db, body: OrderCreateBody, op: Operator): Promise<OrderItem> {
-  const id = await writeTransaction(db, async (trx) => {
-    const input = fromBody(body);
-    const { issues, values } = checkOrder(input, await contextFor(trx, op, input));
-    if (values === null) throwFirst(issues);
-    const now = nowMs();
-    const { id: orderId, code } = await repo.insertOrder(
-      trx,
-      { ...values, createdBy: op.id, createdAt: now, updatedAt: now },
-      newVerificationCode,
-    );
-    await repo.bumpCounters(trx, [{ ...countOf(values, now), n: 1 }]);
-    if (values.amount !== 0) {
-      await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
-    }
-    await messages.orderRecorded(trx, factsOf({ ...values, id: orderId, code }), now);
-    return orderId;
-  });
-  return orderDetail(db, id, op);
+  return writeTransaction(db, (trx) => recordOrder(trx, body, op));
+}
+
+/**
+ * createOrder's work inside the caller's write transaction (an idempotent create runs it with
+ * its key, decision 0109): the order, its counters, its charge and its messages; answers the
+ * order as the operator sees it.
+ */
+export async function recordOrder(trx: Db, body: OrderCreateBody, op: Operator): Promise<OrderItem> {
+  const input = fromBody(body);
+  const { issues, values } = checkOrder(input, await contextFor(trx, op, input));
+  if (values === null) throwFirst(issues);
+  const now = nowMs();
+  const { id: orderId, code } = await repo.insertOrder(
+    trx,
+    { ...values, createdBy: op.id, createdAt: now, updatedAt: now },
+    newVerificationCode,
+  );
+  await repo.bumpCounters(trx, [{ ...countOf(values, now), n: 1 }]);
+  if (values.amount !== 0) {
+    await ledger.post(trx, { ...chargeOf(values), kind: 'charge', orderId, remark: ledger.orderRemark.charge(code) }, op, now);
+  }
+  await messages.orderRecorded(trx, factsOf({ ...values, id: orderId, code }), now);
+  return orderDetail(trx, orderId, op);
 }
 
 /** An order the operator may change: inspectors only their own (docs/product.md "People and what each may do"). */

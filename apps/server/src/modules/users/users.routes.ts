@@ -5,6 +5,7 @@ import { ok } from '../../lib/envelope.ts';
 import { logText } from '../../lib/log-text.ts';
 import { operatorOf, requireUser, type RouteDeps } from '../../http/route-context.ts';
 import * as users from './users.service.ts';
+import { claimOf, markReplay, once } from '../idempotency/idempotency.service.ts';
 
 /** User management: accounts, their roles, prices and subscriptions (docs/product.md "People and what each may do" and "Money"). */
 const userRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
@@ -57,9 +58,13 @@ const userRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
     return ok(null);
   });
 
-  route(app, api.setSubscription, async (request) => {
-    const { item, record, username } = await users.setSubscription(db, request.body, operatorOf(request));
-    request.logContent = users.subscriptionLogText(username, item.id, record);
+  // With an Idempotency-Key, a renewal sent again is answered again, not extended twice (decision 0109).
+  route(app, api.setSubscription, async (request, reply) => {
+    const op = operatorOf(request);
+    const claim = claimOf(request, op.id, 'user.subscription');
+    const { data, replayed } = await once(db, claim, (trx) => users.subscribe(trx, request.body, op));
+    const { item, record, username } = data;
+    if (!markReplay(request, reply, claim, replayed)) request.logContent = users.subscriptionLogText(username, item.id, record);
     return ok(item);
   });
 

@@ -365,35 +365,44 @@ export async function setSubscription(
   body: SetSubscriptionBody,
   operator: Operator,
 ): Promise<{ item: UserItem; record: SubscriptionRecord; username: string }> {
+  return writeTransaction(db, (trx) => subscribe(trx, body, operator));
+}
+
+/**
+ * setSubscription's work inside the caller's write transaction (an idempotent renewal runs it
+ * with its key, decision 0109: a renewal sent twice must not extend twice).
+ */
+export async function subscribe(
+  trx: Db,
+  body: SetSubscriptionBody,
+  operator: Operator,
+): Promise<{ item: UserItem; record: SubscriptionRecord; username: string }> {
   const days = body.type === 'custom' ? body.durationDays : SUBSCRIPTION_DAYS[body.type];
   if (days === undefined) throw new FieldAppError(400, 'durationDays', 'subscription.customDays');
-  const { record, username } = await writeTransaction(db, async (trx) => {
-    const target = await findTarget(trx, body.userId);
-    assertCanManage(operator, target);
-    if (target.roleIsAdmin === 1) throw new AppError(400, 'subscription.adminRole', { username: target.username, role: target.roleName });
-    const now = nowMs();
-    const currentEnd = target.serviceEndAt === null ? null : Number(target.serviceEndAt);
-    const renew = currentEnd !== null && currentEnd > now;
-    const startAt = renew ? currentEnd : now;
-    const endAt = startAt + days * DAY_MS;
-    const row = {
-      userId: target.id,
-      action: renew ? ('renew' as const) : ('subscribe' as const),
-      type: body.type,
-      durationDays: days,
-      startAt,
-      endAt,
-      operator: operator.username,
-      operatorId: operator.id,
-      remark: body.remark?.trim() ?? '',
-      createdAt: now,
-    };
-    const id = await repo.insertSubscription(trx, row);
-    await repo.updateUser(trx, target.id, { serviceEndAt: endAt, updatedAt: now });
-    await subscriptionRenewed(trx, target.id, now);
-    return { record: toSubscriptionRecord({ id, ...row }), username: target.username };
-  });
-  return { item: await getUserItem(db, body.userId), record, username };
+  const target = await findTarget(trx, body.userId);
+  assertCanManage(operator, target);
+  if (target.roleIsAdmin === 1) throw new AppError(400, 'subscription.adminRole', { username: target.username, role: target.roleName });
+  const now = nowMs();
+  const currentEnd = target.serviceEndAt === null ? null : Number(target.serviceEndAt);
+  const renew = currentEnd !== null && currentEnd > now;
+  const startAt = renew ? currentEnd : now;
+  const endAt = startAt + days * DAY_MS;
+  const row = {
+    userId: target.id,
+    action: renew ? ('renew' as const) : ('subscribe' as const),
+    type: body.type,
+    durationDays: days,
+    startAt,
+    endAt,
+    operator: operator.username,
+    operatorId: operator.id,
+    remark: body.remark?.trim() ?? '',
+    createdAt: now,
+  };
+  const id = await repo.insertSubscription(trx, row);
+  await repo.updateUser(trx, target.id, { serviceEndAt: endAt, updatedAt: now });
+  await subscriptionRenewed(trx, target.id, now);
+  return { item: await getUserItem(trx, body.userId), record: toSubscriptionRecord({ id, ...row }), username: target.username };
 }
 
 /** Ends the running subscription now (recorded). Answers the username. */

@@ -73,12 +73,23 @@ export interface Endpoint<M extends HttpMethod = HttpMethod, P extends string = 
   access: Access;
   /** Required for a call that changes data (POST/PUT/DELETE): the server refuses to start without it. */
   log?: LogRule | false;
+  /**
+   * The call honours an `Idempotency-Key` request header (decision 0109): the same request sent
+   * again with the same key is answered again, not recorded twice. The web sends one per
+   * submission (`idempotencyKey` of the call).
+   */
+  idempotent?: true;
   /** One line for the OpenAPI document. */
   summary: string;
   /** The OpenAPI group (the module's noun). */
   tag: string;
   schemas: (kit: SchemaKit) => S;
 }
+
+/** The request header of an idempotent call (decision 0109). */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** What the header may hold: 8 to 128 letters, digits, "-", "_", ".", ":" (a UUID, a random base64url string). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 /** Declares an endpoint (typed; the object is returned as it is). */
 export const endpoint = <const M extends HttpMethod, const P extends string, S extends EndpointSchemas>(

@@ -9,6 +9,7 @@ export const ledgerEndpoints = {
     path: '/admin/user/recharge',
     access: { auth: 'user', permission: 'user:recharge', records: 'any' },
     log: { module: 'user', action: 'recharge' },
+    idempotent: true,
     summary: 'Record money received from a shop',
     tag,
     schemas: (s) => ({ body: s.RechargeBody, response: s.RechargeResult }),

@@ -44,6 +44,7 @@ export const orderEndpoints = {
     path: '/admin/order/create',
     access: { auth: 'user', permission: 'order:create', records: 'scoped' },
     log: { module: 'order', action: 'create' },
+    idempotent: true,
     summary: "Record an order and charge the client shop's ledger",
     tag,
     schemas: (s) => ({ body: s.OrderCreateBody, response: s.OrderItem }),

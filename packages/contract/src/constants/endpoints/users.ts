@@ -80,6 +80,7 @@ export const userEndpoints = {
     path: '/admin/setSubscription',
     access: { auth: 'user', permission: 'user:subscription', records: 'any' },
     log: { module: 'user', action: 'setSubscription' },
+    idempotent: true,
     summary: 'Subscribe or renew (monthly 30, yearly 365, custom days)',
     tag,
     schemas: (s) => ({ body: s.SetSubscriptionBody, response: s.UserItem }),

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LedgerQuery, RechargeBody } from '@clearplay/contract';
 import { ledgerEndpoints } from '@clearplay/contract/constants';
+import { useState } from 'react';
 import { api } from '../../../lib/api-client.ts';
+import { submissionKeys } from '../../../lib/submission-key.ts';
 
 /** Query keys of the shop ledgers: a recharge invalidates `ledgerKeys.all`. */
 export const ledgerKeys = {
@@ -25,11 +27,15 @@ export const useLedger = (userId: number | null, page: number, pageSize: number)
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === userId ? previous : undefined),
   });
 
-/** POST /admin/user/recharge: records money received from a shop; refreshes its ledger. */
+/**
+ * POST /admin/user/recharge: records money received from a shop; refreshes its ledger. The same
+ * submission sent again goes with the same Idempotency-Key, so it is credited once (decision 0109).
+ */
 export function useRecharge() {
   const queryClient = useQueryClient();
+  const [keys] = useState(submissionKeys);
   return useMutation({
-    mutationFn: (body: RechargeBody) => api.call(ledgerEndpoints.recharge, { body }),
+    mutationFn: (body: RechargeBody) => keys.send(body, (idempotencyKey) => api.call(ledgerEndpoints.recharge, { body, idempotencyKey })),
     onSuccess: (_, body) => queryClient.invalidateQueries({ queryKey: ledgerKeys.user(body.userId) }),
   });
 }

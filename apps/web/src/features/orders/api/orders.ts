@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OrderCreateBody, OrderListQuery, OrderUpdateBody } from '@clearplay/contract';
 import { orderEndpoints } from '@clearplay/contract/constants';
+import { useState } from 'react';
 import { api } from '../../../lib/api-client.ts';
+import { submissionKeys } from '../../../lib/submission-key.ts';
 
 /** Query keys of the order screen, defined once: a change invalidates `orderKeys.all`. */
 export const orderKeys = {
@@ -32,7 +34,13 @@ function useOrderMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<Resu
   });
 }
 
-export const useCreateOrder = () => useOrderMutation((body: OrderCreateBody) => api.call(orderEndpoints.create, { body }));
+/** Records an order; the same submission sent again goes with the same Idempotency-Key (decision 0109). */
+export function useCreateOrder() {
+  const [keys] = useState(submissionKeys);
+  return useOrderMutation((body: OrderCreateBody) =>
+    keys.send(body, (idempotencyKey) => api.call(orderEndpoints.create, { body, idempotencyKey })),
+  );
+}
 export const useUpdateOrder = () => useOrderMutation((body: OrderUpdateBody) => api.call(orderEndpoints.update, { body }));
 /** Deletes one or many orders by id. */
 export const useDeleteOrders = () =>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ResetPasswordBody,
@@ -9,6 +10,7 @@ import type {
 } from '@clearplay/contract';
 import { roleEndpoints, userEndpoints } from '@clearplay/contract/constants';
 import { api } from '../../../lib/api-client.ts';
+import { submissionKeys } from '../../../lib/submission-key.ts';
 
 /** Every query of the users screen starts with this key; a change invalidates it. */
 export const usersQueryKey = ['users'] as const;
@@ -49,6 +51,12 @@ export const useResetPassword = () => useUserMutation((body: ResetPasswordBody) 
 export const useResetSecondFactor = () => useUserMutation((id: number) => api.call(userEndpoints.resetSecondFactor, { body: { id } }));
 export const useSetUserStatus = () => useUserMutation((body: SetUserStatusBody) => api.call(userEndpoints.setStatus, { body }));
 export const useDeleteUser = () => useUserMutation((id: number) => api.call(userEndpoints.delete, { query: { id } }));
-export const useSetSubscription = () => useUserMutation((body: SetSubscriptionBody) => api.call(userEndpoints.setSubscription, { body }));
+/** Subscribes or renews; the same submission sent again goes with the same Idempotency-Key, so a renewal extends once (decision 0109). */
+export function useSetSubscription() {
+  const [keys] = useState(submissionKeys);
+  return useUserMutation((body: SetSubscriptionBody) =>
+    keys.send(body, (idempotencyKey) => api.call(userEndpoints.setSubscription, { body, idempotencyKey })),
+  );
+}
 export const useCancelSubscription = () =>
   useUserMutation((userId: number) => api.call(userEndpoints.cancelSubscription, { query: { userId } }));
