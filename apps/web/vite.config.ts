@@ -211,7 +211,12 @@ function publicHtml(dist: string, page: PublicPrerendered): string {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const entry = manifest['public.html'];
   if (!entry?.isEntry) throw new Error('prerender: public.html is not an entry of the build manifest');
-  const messages = Object.keys(manifest).find((k) => k.endsWith(`locales/${page.locale}.ts`));
+  // The core messages and the public pages' own (lib/i18n.ts `public`, decision 0112).
+  const messages = [`locales/${page.locale}.ts`, `locales/screens/public.${page.locale}.ts`].map((suffix) => {
+    const key = Object.keys(manifest).find((k) => k.endsWith(suffix));
+    if (!key || !manifest[key]) throw new Error(`prerender: ${suffix} is not in the build manifest`);
+    return `/${manifest[key].file}`;
+  });
   // The CSS of the entry and of the chunks it imports (each has its <link> in public.html).
   const css: string[] = [];
   const seen = new Set<string>();
@@ -257,7 +262,7 @@ function publicHtml(dist: string, page: PublicPrerendered): string {
   // page needs no script to show, and scripts requested before the first paint compete with it
   // (Lighthouse's slow-phone model counts them as holding it up). The page's messages are
   // requested with the entry rather than one round trip after it.
-  html = loadAfterPaint(html, 'public.html', messages && manifest[messages] ? [`/${manifest[messages].file}`] : []);
+  html = loadAfterPaint(html, 'public.html', messages);
   replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.locale}">${page.html}</div>`);
   return html;
 }
