@@ -234,6 +234,10 @@ async function importOne(page: Page, locale: string, size: number, person: strin
   const report = await importThroughDialog(page, path, false);
   expect(await statValue(report, 'order-import-imported')).toBe(1);
   expect(await statValue(report, 'order-import-rejected-count')).toBe(0);
+  // One record, in the singular ("All 1 records were imported" was what an English reader saw).
+  await expect(report.getByTestId('order-import-outcome')).toHaveText(
+    locale === 'en-US' ? 'The record was imported.' : '全部 1 条记录已导入。',
+  );
   await shot(page, 'import', locale, size, undefined, person);
   await dialog.getByTestId('order-import-close').click();
   await expect(page.locator('.ant-table-row:visible', { hasText: row.objWechat! }).first()).toBeVisible();

@@ -170,6 +170,12 @@ test.describe("the login page's first load (decision 0075)", () => {
     expect(total, scripts.map((s) => `${s.path} ${s.gzip}`).join('\n')).toBeLessThanOrEqual(200_000);
     // A zh-CN page has no use for the fallback language's messages (both have the same keys).
     expect(scripts.map((s) => s.path).filter((path) => /\/en-US-[^/]*\.js$/.test(path))).toEqual([]);
+    // Nor for the signed-in screens' table (decision 0112): it comes once the user starts on the form.
+    const table = /\/signed-in-screens-[^/]*\.js$/;
+    expect(scripts.map((s) => s.path).filter((path) => table.test(path))).toEqual([]);
+    const fetched = page.waitForResponse((res) => table.test(new URL(res.url()).pathname));
+    await page.getByTestId('login-username').pressSequentially('s');
+    await fetched;
     await page.context().close();
   });
 });

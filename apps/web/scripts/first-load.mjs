@@ -65,6 +65,12 @@ if (page !== 'public') closure(loginKey, keys);
 // The default language's messages load before the first render (src/lib/i18n.ts).
 const localeKey = Object.keys(manifest).find((key) => key.endsWith('locales/zh-CN.ts'));
 if (localeKey) closure(localeKey, keys);
+// The public pages' own messages load with them (src/public.tsx, decision 0112).
+const publicLocaleKey = Object.keys(manifest).find((key) => key.endsWith('locales/screens/public.zh-CN.ts'));
+if (page === 'public') {
+  if (!publicLocaleKey) throw new Error('the public messages (locales/screens/public.zh-CN.ts) are not in the manifest');
+  closure(publicLocaleKey, keys);
+}
 const files = new Set([...keys].flatMap((key) => [manifest[key].file, ...(manifest[key].css ?? [])]));
 
 const rows = [...files].map(gzipRow);

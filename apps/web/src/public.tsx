@@ -34,7 +34,8 @@ const app = (
   </TakenOver>
 );
 
-void initI18n(isLocale(asked) ? asked : undefined).then(() => {
+// The pages' own messages (their chunk, not the back office's) come with the core ones.
+void initI18n(isLocale(asked) ? asked : undefined, ['public']).then(() => {
   if (!prerendered) {
     createRoot(container).render(app);
   } else if (i18n.language === prerendered) {

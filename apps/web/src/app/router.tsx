@@ -8,7 +8,7 @@ import { isLoggedIn } from '../lib/storage.ts';
 import { registerWarmUp } from '../lib/warm-up.ts';
 import { RootShell } from './RootShell.tsx';
 import { RouteError } from './RouteError.tsx';
-import { screens } from './screens.ts';
+import { screens, signedIn } from './screens.ts';
 
 function firstScreenPath(route: AppRoute): string | undefined {
   for (const child of route.children ?? []) {
@@ -26,7 +26,7 @@ function toRouteObject(route: AppRoute): RouteObject {
     return {
       id: route.name,
       handle,
-      lazy: async () => ({ Component: (await import('./layout/DefaultLayout.tsx')).default }),
+      lazy: async () => ({ Component: (await (await signedIn()).layout()).default }),
       children: (route.children ?? []).map(toRouteObject),
     };
   }
@@ -70,7 +70,8 @@ export const router = createBrowserRouter([
 const ignore = () => undefined;
 
 /**
- * What the login form starts early (lib/warm-up.ts): the chunks a navigation to the screen
+ * What the login form starts early (lib/warm-up.ts): the signed-in screens' table once the user
+ * starts on the form; the chunks a navigation to the screen
  * would load only once it starts (the layout's, the screen's, the guard's, the screens'
  * messages), fetched and parsed while the sign-in call runs; and the signed-in user, beside the
  * saved-language call. React Router runs the same `lazy` again when it navigates: the browser
@@ -85,6 +86,7 @@ registerWarmUp({
     void loadScreenMessages().catch(ignore);
   },
   user: () => void import('./guards.ts').then(({ prefetchUser }) => prefetchUser(), ignore),
+  code: () => void signedIn().catch(ignore),
 });
 
 // Feed finished navigations to the route-change listeners (tab bar) and to the visit

@@ -1,7 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Messages } from '../locales/zh-CN.ts';
-import type { ScreenMessages } from '../locales/screens/zh-CN.ts';
 import { StorageKey, storage } from './storage.ts';
 
 /** Spec §4/§9: zh-CN is the default, en-US the fallback; the choice is saved in localStorage. */
@@ -36,14 +35,24 @@ const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
 };
 
 /**
- * The messages of the logged-in screens (tables, forms, the image uploader): a second chunk
- * per language, merged into the same namespace. Kept out of the core files so the login
- * page's first load does not carry them; the route guard loads them before a logged-in
- * screen renders (`loadScreenMessages`).
+ * Messages some pages add to the core ones, each part a chunk per language merged into the same
+ * namespace, so the login page's first load carries neither:
+ *   - `screens`: the logged-in screens' (tables, forms, the image uploader); the route guard loads
+ *     them before a logged-in screen renders (`loadScreenMessages`);
+ *   - `public`: the public pages' (landing, look-up, link store, certificate); the public entry
+ *     asks for them when it starts (src/public.tsx, decision 0112).
  */
-const SCREEN_LOADERS: Record<Locale, () => Promise<{ default: ScreenMessages }>> = {
-  'zh-CN': () => import('../locales/screens/zh-CN.ts'),
-  'en-US': () => import('../locales/screens/en-US.ts'),
+type Part = 'screens' | 'public';
+type PartMessages = Record<string, string>;
+const PART_LOADERS: Record<Part, Record<Locale, () => Promise<PartMessages>>> = {
+  screens: {
+    'zh-CN': async () => (await import('../locales/screens/zh-CN.ts')).default,
+    'en-US': async () => (await import('../locales/screens/en-US.ts')).default,
+  },
+  public: {
+    'zh-CN': async () => (await import('../locales/screens/public.zh-CN.ts')).publicZhCN,
+    'en-US': async () => (await import('../locales/screens/public.en-US.ts')).publicEnUS,
+  },
 };
 
 /**
@@ -57,25 +66,32 @@ export function beforeShowing(loader: (locale: Locale) => Promise<void>): void {
 }
 const prepareToShow = (locale: Locale) => Promise.all(showLoaders.map((loader) => loader(locale)));
 
-const screensLoaded = new Set<Locale>();
-/** Set once a logged-in screen asked for its messages: later language switches load them too. */
-let screensWanted = false;
+/** The parts asked for: once asked, later language switches load them too. */
+const partsWanted = new Set<Part>();
+/** Each chunk's load, started once (a failed one is tried again next time), by part and language. */
+const loads = new Map<string, Promise<void>>();
 
+function load(key: string, loader: () => Promise<PartMessages>, locale: Locale): Promise<void> {
+  let loading = loads.get(key);
+  if (!loading) {
+    loading = loader().then((messages) => void i18n.addResourceBundle(locale, 'translation', messages, true, true));
+    loading.catch(() => loads.delete(key));
+    loads.set(key, loading);
+  }
+  return loading;
+}
+
+/** The core messages of `locale` and the parts wanted, side by side. */
 async function ensureLoaded(locale: Locale): Promise<void> {
-  if (!i18n.hasResourceBundle(locale, 'translation')) {
-    const messages = (await LOADERS[locale]()).default;
-    i18n.addResourceBundle(locale, 'translation', messages, true, true);
-  }
-  if (screensWanted && !screensLoaded.has(locale)) {
-    const messages = (await SCREEN_LOADERS[locale]()).default;
-    i18n.addResourceBundle(locale, 'translation', messages, true, true);
-    screensLoaded.add(locale);
-  }
+  await Promise.all([
+    load(`core:${locale}`, async () => (await LOADERS[locale]()).default, locale),
+    ...[...partsWanted].map((part) => load(`${part}:${locale}`, PART_LOADERS[part][locale], locale)),
+  ]);
 }
 
 /** The screens' messages in the current language (and, once idle, the fallback's). Idempotent. */
 export async function loadScreenMessages(): Promise<void> {
-  screensWanted = true;
+  partsWanted.add('screens');
   await ensureLoaded(currentLocale());
   if (currentLocale() !== FALLBACK_LOCALE) whenIdle(() => void ensureLoaded(FALLBACK_LOCALE).catch(() => undefined));
 }
@@ -92,9 +108,11 @@ export function currentLocale(): Locale {
 
 /**
  * Loads the saved (or default) language, then starts i18next. main.tsx renders after it. The
- * public pages pass the language their address asks for (`?lang=`, decision 0069), which wins.
+ * public pages pass the language their address asks for (`?lang=`, decision 0069), which wins,
+ * and their own messages (`public`), loaded with the core ones.
  */
-export async function initI18n(preferred?: Locale): Promise<void> {
+export async function initI18n(preferred?: Locale, parts: readonly Part[] = []): Promise<void> {
+  for (const part of parts) partsWanted.add(part);
   const initial = preferred ?? savedLocale();
   document.documentElement.lang = initial;
   await i18n.use(initReactI18next).init({

@@ -9,6 +9,8 @@ export interface WarmUp {
   screen(location: string): void;
   /** The user of the token just stored (GET /api/admin/user/info), for the route guard to find. */
   user(): void;
+  /** The signed-in screens' table (app/signed-in-screens.ts): which chunks each screen needs. */
+  code(): void;
 }
 
 let registered: WarmUp | null = null;
@@ -28,3 +30,16 @@ export function warmUpScreen(location: string): void {
 }
 
 export const warmUpUser = (): void => registered?.user();
+
+/**
+ * Once the user starts on the login form (a key, a tap, text put in): the signed-in screens' table,
+ * a small chunk that every signed-in screen's code is loaded through. Not with the page: the login
+ * page's first load does without it (decision 0112); by the sign-in click it is in. Once per page.
+ */
+let codeWarmed = false;
+export function warmUpCode(): void {
+  const warmUp = registered;
+  if (warmUp === null || codeWarmed) return;
+  codeWarmed = true;
+  warmUp.code();
+}

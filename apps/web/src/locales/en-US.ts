@@ -1,4 +1,3 @@
-import { publicEnUS } from './screens/public.en-US.ts';
 import type { Messages } from './zh-CN.ts';
 
 /** English (the fallback language). Same keys as zh-CN.ts: the type makes sure of it. */
@@ -27,6 +26,8 @@ const enUS: Messages = {
   'route.userInfo': 'User centre',
   'route.userSetting': 'User settings',
   'route.notFound': 'Page not found',
+  // The certificate's route title (the route table names it), read by the back office too.
+  'public.verify.title': 'Check certificate',
 
   'request.error': 'Error',
   'request.transportError': 'Request Error',
@@ -100,17 +101,6 @@ const enUS: Messages = {
   'page.log.description': 'Operation log by module, action, operator, status and time.',
   'page.role.description': 'Roles, descriptions, the admin flag and the permission tree.',
   'page.dict.description': 'Dictionary types and their data.',
-
-  'landing.title': 'ClearPlay anti-cheat detection',
-  'landing.text':
-    'Cheat detection for the computers of game companions: inspectors check remotely, record the result with evidence, and public records can be looked up by every shop.',
-  'landing.login': 'Log in',
-  'landing.linkstore': 'Link store',
-  'linkstore.title': 'Link store',
-  'linkstore.text': 'Links maintained by staff through a dictionary will be listed here.',
-  'linkstore.back': 'Back to home',
-
-  ...publicEnUS,
 
   'redirect.text': 'Redirecting…',
 

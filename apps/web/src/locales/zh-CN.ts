@@ -1,4 +1,3 @@
-import { publicZhCN } from './screens/public.zh-CN.ts';
 /**
  * Chinese (the default language). Flat keys: the dot is part of the key, not nesting.
  * en-US.ts must have exactly the same keys (its type is `Messages`).
@@ -28,6 +27,8 @@ const zhCN = {
   'route.userInfo': '个人中心',
   'route.userSetting': '个人设置',
   'route.notFound': '页面不存在',
+  // The certificate's route title (the route table names it), read by the back office too.
+  'public.verify.title': '检测证书',
 
   'request.error': '错误',
   'request.transportError': '请求错误',
@@ -100,16 +101,6 @@ const zhCN = {
   'page.log.description': '按模块、操作、操作人、状态和时间查询操作日志。',
   'page.role.description': '角色、说明、管理员标记和权限树。',
   'page.dict.description': '字典类型与字典数据的维护。',
-
-  'landing.title': 'ClearPlay 反外挂检测',
-  'landing.text': '为游戏陪玩店提供陪玩电脑的外挂检测服务：检测员远程检测，记录结果与证据，公开的记录可供所有陪玩店查询。',
-  'landing.login': '登录后台',
-  'landing.linkstore': '链接商店',
-  'linkstore.title': '链接商店',
-  'linkstore.text': '这里将列出由工作人员通过字典维护的常用链接。',
-  'linkstore.back': '返回首页',
-
-  ...publicZhCN,
 
   'redirect.text': '正在跳转…',
 

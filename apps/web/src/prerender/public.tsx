@@ -12,6 +12,8 @@ import { PublicApp } from '../app/PublicApp.tsx';
 import { PAGE_HEAD, pageTitle } from '../features/landing/index.ts';
 import { DEFAULT_LOCALE, I18N_OPTIONS, LOCALES, i18n, type Locale } from '../lib/i18n.ts';
 import enUS from '../locales/en-US.ts';
+import { publicEnUS } from '../locales/screens/public.en-US.ts';
+import { publicZhCN } from '../locales/screens/public.zh-CN.ts';
 import zhCN from '../locales/zh-CN.ts';
 
 export interface PublicPrerendered {
@@ -33,7 +35,7 @@ const PAGES = [
 
 export async function render(): Promise<PublicPrerendered[]> {
   await i18n.use(initReactI18next).init({
-    resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
+    resources: { 'zh-CN': { translation: { ...zhCN, ...publicZhCN } }, 'en-US': { translation: { ...enUS, ...publicEnUS } } },
     lng: DEFAULT_LOCALE,
     ...I18N_OPTIONS,
   });

@@ -1,5 +1,5 @@
 // The component tests' browser (jsdom): what jsdom lacks and antd needs, the app's i18n in
-// zh-CN with the screens' messages, and a clean page and storage after every test.
+// zh-CN with the screens' and the public pages' messages, and a clean page and storage after every test.
 import { message } from 'antd';
 import { cleanup, configure, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
@@ -73,7 +73,8 @@ configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(async () => {
   window.localStorage.setItem('locale', 'zh-CN');
-  await initI18n();
+  // Both parts: the component tests render the public pages' parts as well as the screens.
+  await initI18n(undefined, ['public']);
   await loadScreenMessages();
 });
 

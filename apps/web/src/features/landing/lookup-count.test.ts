@@ -1,13 +1,13 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { I18N_OPTIONS } from '../../lib/i18n.ts';
-import enUS from '../../locales/en-US.ts';
-import zhCN from '../../locales/zh-CN.ts';
+import { publicEnUS } from '../../locales/screens/public.en-US.ts';
+import { publicZhCN } from '../../locales/screens/public.zh-CN.ts';
 
 /** The landing page's look-up answer, as LandingPage.tsx asks for it. */
 async function found(lng: 'zh-CN' | 'en-US', count: number): Promise<string> {
   const i18n = i18next.createInstance();
-  await i18n.init({ ...I18N_OPTIONS, lng, resources: { 'en-US': { translation: enUS }, 'zh-CN': { translation: zhCN } } });
+  await i18n.init({ ...I18N_OPTIONS, lng, resources: { 'en-US': { translation: publicEnUS }, 'zh-CN': { translation: publicZhCN } } });
   return i18n.t('public.lookup.found', { id: 'wxid_a1b2c3', count });
 }
 

@@ -19,10 +19,13 @@ export const ordersIoEnUS: Record<keyof typeof ordersIoZhCN, string> = {
   'orderIo.import.result.total': 'Rows read',
   'orderIo.import.result.imported': 'Imported',
   'orderIo.import.result.rejected': 'Rejected',
-  'orderIo.import.result.success': 'All {{count}} records were imported.',
-  'orderIo.import.result.partial': '{{imported}} records were imported; {{rejected}} rows did not pass and were left out.',
-  'orderIo.import.result.none':
-    '{{rejected}} rows did not pass, so nothing in the file was imported. Fix them and import again, or check "Keep the valid rows".',
+  'orderIo.import.result.success_one': 'The record was imported.',
+  'orderIo.import.result.success_other': 'All {{count}} records were imported.',
+  'orderIo.import.result.partial': 'Imported: {{imported}}. Left out, as they did not pass: {{rejected}}.',
+  'orderIo.import.result.none_one':
+    'A row did not pass, so nothing in the file was imported. Fix it and import again, or check "Keep the valid rows".',
+  'orderIo.import.result.none_other':
+    '{{count}} rows did not pass, so nothing in the file was imported. Fix them and import again, or check "Keep the valid rows".',
   'orderIo.import.result.empty': 'The file has no data rows.',
   'orderIo.import.rejected.title': 'Rejected rows',
   'orderIo.import.rejected.row': 'Row',

@@ -51,7 +51,6 @@ export const publicEnUS: Record<PublicMessageKey, string> = {
   'public.links.text': 'Useful links collected by our staff; each opens in a new window.',
   'public.links.more': 'More links',
   'public.links.empty': 'No links yet.',
-  'public.verify.title': 'Check certificate',
   'public.verify.valid': 'This is a valid public check record.',
   'public.verify.none': 'No such certificate',
   'public.verify.noneText': 'No public check has the code {{code}}: it may be mistyped, or the record is not public.',

@@ -1,4 +1,8 @@
-/** The public pages (landing, look-up, link store, certificate). In the core bundle: these pages load no screen messages. */
+/**
+ * The public pages (landing, look-up, link store, certificate): a chunk per language of its own,
+ * which the public entry loads with the core messages (src/public.tsx); the back office and its
+ * login page never load it (decision 0112).
+ */
 export const publicZhCN = {
   'public.nav.linkstore': '链接商店',
   'public.nav.login': '登录',
@@ -50,7 +54,6 @@ export const publicZhCN = {
   'public.links.text': '工作人员整理的常用链接，点击在新窗口打开。',
   'public.links.more': '更多链接',
   'public.links.empty': '还没有链接。',
-  'public.verify.title': '检测证书',
   'public.verify.valid': '这是一条有效的公开检测记录。',
   'public.verify.none': '没有这张证书',
   'public.verify.noneText': '验证码 {{code}} 没有对应的公开检测记录：它可能输错了，或者记录未公开。',

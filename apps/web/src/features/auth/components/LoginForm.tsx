@@ -10,7 +10,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { setLocale } from '../../../lib/i18n.ts';
 import { StorageKey, removeToken, setToken, storage } from '../../../lib/storage.ts';
-import { warmUpScreen, warmUpUser } from '../../../lib/warm-up.ts';
+import { warmUpCode, warmUpScreen, warmUpUser } from '../../../lib/warm-up.ts';
 import { loadSavedLocale, login, savedLocale } from '../api/login.ts';
 import { afterLoginLocation } from '../redirect.ts';
 
@@ -148,7 +148,15 @@ export function LoginForm() {
 
   return (
     <>
-      <form className="login-form" noValidate onSubmit={onSubmit}>
+      <form
+        className="login-form"
+        noValidate
+        onSubmit={onSubmit}
+        // The user has started on the form: the signed-in screens' table comes in meanwhile.
+        onKeyDownCapture={warmUpCode}
+        onPointerDownCapture={warmUpCode}
+        onInputCapture={warmUpCode}
+      >
         <div className="login-field">
           <Input
             ref={usernameRef}

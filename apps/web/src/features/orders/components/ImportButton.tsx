@@ -199,7 +199,7 @@ function ImportReport({ result }: { result: OrderImportResult }) {
         ? { type: 'success' as const, text: t('orderIo.import.result.success', { count: result.imported }) }
         : result.imported > 0
           ? { type: 'warning' as const, text: t('orderIo.import.result.partial', { imported: result.imported, rejected }) }
-          : { type: 'error' as const, text: t('orderIo.import.result.none', { rejected }) };
+          : { type: 'error' as const, text: t('orderIo.import.result.none', { count: rejected }) };
 
   const download = () => {
     const blob = rejectedRowsCsvBlob(result.rejected, {
