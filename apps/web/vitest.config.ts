@@ -7,7 +7,9 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' },
+        // A module that imports antd's barrel (lib/theme.ts, through lib/settings.ts) takes seconds
+        // to load the first time on a loaded 2-core machine: more than the default 5 s once.
+        test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 },
       },
       {
         test: {
