@@ -189,6 +189,23 @@ describe('retention', () => {
     }));
     await ctx.db.insertInto('rateLimits').values(windows).execute();
 
+    // Idempotency keys (decision 0109): those past their 24 h go (three: more than one batch), a live one stays.
+    await ctx.db
+      .insertInto('idempotencyKeys')
+      .values(
+        [now - 1, now - HOUR_MS, now - DAY_MS, now + HOUR_MS].map((expiresAt, i) => ({
+          userId: inspector.id,
+          scope: 'order.create',
+          idemKey: `retention-key-${i}`,
+          fingerprint: '0'.repeat(64),
+          status: 200,
+          answer: '{}',
+          createdAt: expiresAt - DAY_MS,
+          expiresAt,
+        })),
+      )
+      .execute();
+
     // Uploads: one uploaded for real through the embedded host and never used; others on disk.
     const abandoned = (await uploadImage(ctx, inspector, 'proof', pngBytes(300, 2))).key;
     await age(abandoned, 25 * HOUR_MS);
@@ -253,6 +270,9 @@ describe('retention', () => {
       .where('clientKey', 'like', '10.9.9.%')
       .execute();
     expect(liveWindows.map((w) => [w.clientKey, Number(w.resetAt)])).toEqual([['10.9.9.3', now + 1]]);
+
+    const liveKeys = await ctx.db.selectFrom('idempotencyKeys').select('idemKey').where('idemKey', 'like', 'retention-key-%').execute();
+    expect(liveKeys.map((k) => k.idemKey)).toEqual(['retention-key-3']);
 
     const records = (await ctx.db.selectFrom('loginRecords').select('id').execute()).map((r) => Number(r.id));
     expect(records).toContain(keptRecord);
