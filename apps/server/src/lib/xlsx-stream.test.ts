@@ -12,6 +12,8 @@ describe('the streaming xlsx writer', () => {
     expect(xmlText('a<b>&"c"')).toBe('a&lt;b&gt;&amp;&quot;c&quot;');
     expect(xmlText('x\u0000y\u0008z\u001f\tok\n')).toBe('xyz\tok\n');
     expect(xmlText('表情 😀')).toBe('表情 😀');
+    // A reader normalises a bare CR LF to LF; the reference keeps the CR (decision 0115).
+    expect(xmlText('line\r\nnext\r')).toBe('line&#13;\nnext&#13;');
   });
 
   it('writes a workbook that a spreadsheet reader opens: header, text, money, dates, empty cells', async () => {

@@ -37,7 +37,7 @@ const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="2"><numFmt numFmtId="164" formatCode="&quot;¥&quot;#,##0.00"/><numFmt numFmtId="165" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
 
 // eslint-disable-next-line no-control-regex -- finding the control characters XML forbids is the point
-const NEEDS_WORK = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const NEEDS_WORK = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Text whose spaces XML would not keep without xml:space="preserve". */
 const KEEP_SPACE = /^\s|\s$|[\t\n\r]/;
@@ -50,7 +50,11 @@ const KEEP_SPACE = /^\s|\s$|[\t\n\r]/;
 const SHEET_BUFFER_BYTES = 512 * 1024;
 const CHUNK_CHARS = 1 << 16;
 
-/** Text as XML character data: markup escaped, characters XML 1.0 forbids dropped. */
+/**
+ * Text as XML character data: markup escaped, characters XML 1.0 forbids dropped, and a carriage
+ * return as a character reference (a reader turns a bare CR LF into LF: the text would not be
+ * the one stored).
+ */
 export function xmlText(value: string): string {
   if (!NEEDS_WORK.test(value)) return value; // the common case: nothing to escape or drop
   return value
@@ -58,7 +62,8 @@ export function xmlText(value: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** 1 → A, 27 → AA. */

@@ -3,7 +3,9 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartForm } from '../test/context.ts';
 import { headerOf } from '../modules/orders/files/orders.sheet.ts';
-import { createWorld, IDENTITY_NAMES, type Identity, type OrderName, type World } from './world.ts';
+import { openSecret } from '../modules/auth/second-factor.service.ts';
+import type { TestUser } from '../test/context.ts';
+import { createWorld, IDENTITY_NAMES, totpCode, type Identity, type OrderName, type World } from './world.ts';
 
 /**
  * The authorization matrix (decision 0101): every declared endpoint × every identity,
@@ -20,6 +22,8 @@ interface Req {
   body?: unknown;
   /** A form (the import). */
   form?: { contentType: string; payload: Buffer };
+  /** The account a sign-in ticket of the request was given to (the sign-in's second step). */
+  ticketOf?: TestUser;
 }
 
 /**
@@ -55,6 +59,8 @@ interface Target {
   fresh?: true;
   /** A public route: the status everyone gets (the same for every identity). */
   publicStatus?: number;
+  /** What the answer must show beyond its status: what is wrong with it, if anything. */
+  verify?: (w: World, who: Identity, req: Req, answer: Answer) => Promise<string[]>;
 }
 
 /** Account changes are refused while a super admin views as a shop account (decision 0060, `accountOwner`). */
@@ -331,8 +337,44 @@ const TARGETS: Record<string, Target | Target[]> = {
   'public.prices': { request: none, publicStatus: 200 },
   'public.figures': { request: none, publicStatus: 200 },
   'auth.login': { request: (w) => ({ body: { username: w.victim.username, password: w.victim.password } }), publicStatus: 200 },
-  'loginSteps.enrol': { request: () => ({ body: { ticket: 'no-such-ticket' } }), publicStatus: 400 },
-  'loginSteps.secondFactor': { request: () => ({ body: { ticket: 'no-such-ticket', code: '000000' } }), publicStatus: 400 },
+  // The sign-in's second step: the ticket alone decides whose sign-in it is (a fresh one per cell,
+  // a ticket opens one session); the caller's own session neither helps nor changes it.
+  'loginSteps.enrol': [
+    { label: 'no such ticket', request: () => ({ body: { ticket: 'no-such-ticket' } }), publicStatus: 400 },
+    {
+      label: 'a valid ticket of step enrol',
+      request: async (w) => {
+        const { user, ticket } = await w.enrolTicket();
+        return { body: { ticket }, ticketOf: user };
+      },
+      publicStatus: 200,
+      verify: enrolledForTicket,
+    },
+  ],
+  'loginSteps.secondFactor': [
+    { label: 'no such ticket', request: () => ({ body: { ticket: 'no-such-ticket', code: '000000' } }), publicStatus: 400 },
+    {
+      label: 'a valid ticket of step enrol, the new app’s code',
+      request: async (w) => {
+        const { user, ticket } = await w.enrolTicket();
+        const enrolment = await w.ctx.app.inject({ method: 'POST', url: '/api/admin/user/login/enrol', payload: { ticket } });
+        const { secret } = enrolment.json<{ data: { secret: string } }>().data;
+        return { body: { ticket, code: totpCode(secret) }, ticketOf: user };
+      },
+      publicStatus: 200,
+      verify: sessionOfTicket,
+    },
+    {
+      label: 'a valid ticket of step required, the factor’s code',
+      request: async (w) => {
+        const { user, ticket, secret } = await w.requiredTicket();
+        // The current step was used by the set-up: the next one (within the accepted window).
+        return { body: { ticket, code: totpCode(secret, 30_000) }, ticketOf: user };
+      },
+      publicStatus: 200,
+      verify: sessionOfTicket,
+    },
+  ],
   'tracking.pageView': { request: () => ({ body: { path: '/matrix' } }) },
   'tracking.event': { request: () => ({ body: { event: 'matrix.cell' } }) },
   // ── the caller's own: messages (shop A's message for the others), session, uploads ──
@@ -411,6 +453,46 @@ const TARGETS: Record<string, Target | Target[]> = {
     probe: { status: 400, why: 'there is no factor to disable; a wrong code is refused after the gate' },
   },
 };
+
+/** The enrol step's answer is a secret for the ticket's account, set up as its pending one; the caller's account has none. */
+async function enrolledForTicket(w: World, who: Identity, req: Req, answer: Answer): Promise<string[]> {
+  const user = req.ticketOf!;
+  const data = answer.json as { secret?: string; otpauthUrl?: string } | undefined;
+  if (answer.status !== 200 || typeof data?.secret !== 'string') return ['no secret in the answer'];
+  const wrong: string[] = [];
+  const pendingOf = async (id: number) =>
+    (await w.ctx.db.selectFrom('users').select('totpPendingSecret').where('id', '=', id).executeTakeFirstOrThrow()).totpPendingSecret;
+  if (openSecret(w.ctx.config, user.id, await pendingOf(user.id)) !== data.secret)
+    wrong.push(`the secret is not ${user.username}’s pending one`);
+  if (!decodeURIComponent(data.otpauthUrl ?? '').includes(user.username))
+    wrong.push(`the authenticator link does not name ${user.username}`);
+  if (who.account !== null && (await pendingOf(who.account.id)) !== null)
+    wrong.push(`the caller ${who.account.username} got a pending secret`);
+  return wrong;
+}
+
+/** The second step's answer is a session of the ticket's account, not the caller's; the caller's own session is unchanged. */
+async function sessionOfTicket(w: World, who: Identity, req: Req, answer: Answer): Promise<string[]> {
+  const user = req.ticketOf!;
+  const data = answer.json as { token?: string } | undefined;
+  if (answer.status !== 200 || typeof data?.token !== 'string') return ['no session in the answer'];
+  const wrong: string[] = [];
+  const infoAs = async (headers: Record<string, string>) =>
+    (await w.ctx.app.inject({ method: 'GET', url: '/api/admin/user/info', headers })).json<{
+      status: number;
+      data: { id: number; username: string } | null;
+    }>();
+  const opened = await infoAs({ authorization: `Bearer ${data.token}` });
+  if (opened.status !== 200 || opened.data?.id !== user.id || opened.data.username !== user.username)
+    wrong.push(`the session opened is ${opened.data?.username ?? opened.status}’s, not ${user.username}’s`);
+  if (who.account !== null) {
+    const own = await infoAs(who.headers);
+    // The user the caller acts as (the viewed shop while viewing as one).
+    if (own.status !== 200 || own.data?.id !== who.userId)
+      wrong.push(`the caller’s own session now answers ${own.data?.username ?? own.status}`);
+  }
+  return wrong;
+}
 
 // ── expected outcome, derived from the declaration ──
 
@@ -629,6 +711,7 @@ describe('every route × every identity', () => {
       const unsigned = answer.text.match(UNSIGNED_EVIDENCE);
       if (unsigned !== null) found.push(`unsigned evidence link ${unsigned[0]}`);
       for (const leak of found) leaks.push(`${cell}: ${leak}`);
+      if (target.verify !== undefined) for (const fault of await target.verify(w, who, req, answer)) wrong.push(`${cell}; ${fault}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -14,6 +14,7 @@
 import { formatMoney, SEEDED_ROLE_PERMISSIONS, type OrderItem, type Permission } from '@clearplay/contract';
 import { call, createTestContext, createUser, loginWith, uploadImage, type TestContext, type TestUser } from '../test/context.ts';
 import { pngBytes } from '../modules/uploads/host/test-support.ts';
+import { Secret, TOTP } from 'otpauth';
 
 export type RoleName = 'anonymous' | 'shop' | 'inspector' | 'admin' | 'super_admin';
 
@@ -86,7 +87,22 @@ export interface World {
   freshSession(who: Identity): Promise<Record<string, string>>;
   /** A unique suffix for fresh records. */
   unique(): string;
+  /**
+   * A new admin who must set up a second factor (the world runs with TOTP_REQUIRED=admins; its
+   * own identities are exempt), signed in with the password: the sign-in ticket of step enrol.
+   */
+  enrolTicket(): Promise<{ user: TestUser; ticket: string }>;
+  /**
+   * A new admin whose second factor was set up at sign-in, signed in with the password again:
+   * the ticket of step required, and the secret its codes come from (the current step is used:
+   * the next code is `totpCode(secret, 30_000)`).
+   */
+  requiredTicket(): Promise<{ user: TestUser; ticket: string; secret: string }>;
 }
+
+/** The code an authenticator app set up with `secret` shows, `offsetMs` from now. */
+export const totpCode = (secret: string, offsetMs = 0): string =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offsetMs });
 
 const A_PRICE = 432187; // ¥4321.87, the price no other shop has: the reduced view's amount marker
 const B_PRICE = 1250;
@@ -101,7 +117,9 @@ async function signIn(ctx: TestContext, user: TestUser, view?: Identity['view'])
 }
 
 export async function createWorld(): Promise<World> {
-  const ctx = await createTestContext({ ownDataDir: true });
+  // Admins must have a second factor (the default), so that a new admin's sign-in gives a ticket
+  // of step enrol; the identities below are exempt (they sign in with the password, as before).
+  const ctx = await createTestContext({ ownDataDir: true, env: { TOTP_REQUIRED: 'admins' } });
   const setUser = (id: number, values: Record<string, unknown>) => ctx.db.updateTable('users').set(values).where('id', '=', id).execute();
 
   const users = {
@@ -127,7 +145,8 @@ export async function createWorld(): Promise<World> {
     superAsInspector: 'Owner as inspector',
     superAsAdmin: 'Owner as admin',
   };
-  for (const [name, user] of Object.entries(users)) await setUser(user.id, { nickname: nicknames[name as keyof typeof users] });
+  for (const [name, user] of Object.entries(users))
+    await setUser(user.id, { nickname: nicknames[name as keyof typeof users], totpExempt: 1 });
   await setUser(users.shopA.id, { defaultPriceCheat: A_PRICE, wechat: 'wx_alpha_contact' });
   await setUser(users.shopB.id, { defaultPriceCheat: B_PRICE, wechat: 'wx_bravo_contact' });
 
@@ -335,6 +354,28 @@ export async function createWorld(): Promise<World> {
   const message = await ctx.db.selectFrom('messages').select('id').where('userId', '=', users.shopA.id).executeTakeFirstOrThrow();
 
   let counter = 0;
+  const unique = () => `${Date.now().toString(36)}${(++counter).toString(36)}`;
+  const passwordStep = async (user: TestUser, step: 'enrol' | 'required') => {
+    const first = await call<{ secondFactor?: string; ticket?: string }>(ctx, 'POST', '/api/admin/user/login', {
+      payload: { username: user.username, password: user.password },
+    });
+    if (first.status !== 200 || first.data.secondFactor !== step || first.data.ticket === undefined)
+      throw new Error(`sign-in of ${user.username}: expected step ${step}, got ${first.status} ${first.msg} ${JSON.stringify(first.data)}`);
+    return first.data.ticket;
+  };
+  const enrolTicket = async () => {
+    const user = await createUser(ctx, 'admin', { username: `mx_2fa_${unique()}` });
+    return { user, ticket: await passwordStep(user, 'enrol') };
+  };
+  const requiredTicket = async () => {
+    const { user, ticket } = await enrolTicket();
+    const enrolment = await call<{ secret: string }>(ctx, 'POST', '/api/admin/user/login/enrol', { payload: { ticket } });
+    if (enrolment.status !== 200) throw new Error(`enrol ${user.username}: ${enrolment.msg}`);
+    const { secret } = enrolment.data;
+    const confirmed = await call(ctx, 'POST', '/api/admin/user/login/second-factor', { payload: { ticket, code: totpCode(secret) } });
+    if (confirmed.status !== 200) throw new Error(`confirm ${user.username}: ${confirmed.msg}`);
+    return { user, ticket: await passwordStep(user, 'required'), secret };
+  };
   const aPrivateKeys = orders.aPrivate.markers.filter((m) => m.startsWith('evidence/'));
   return {
     ctx,
@@ -361,7 +402,9 @@ export async function createWorld(): Promise<World> {
     dictData: { id: dataMade.data.id, ...dictData },
     role: { id: roleMade.data.id, ...role },
     freshSession: (who) => (who.account === null ? Promise.resolve({}) : signIn(ctx, who.account, who.view)),
-    unique: () => `${Date.now().toString(36)}${(++counter).toString(36)}`,
+    unique,
+    enrolTicket,
+    requiredTicket,
   };
 }
 

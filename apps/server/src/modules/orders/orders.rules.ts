@@ -91,10 +91,20 @@ function cleanImages(list: string | undefined, field: string, issues: Issue[]): 
   return urls.join(',');
 }
 
+/**
+ * A text's length in characters (code points), as the contract's schema and the database's
+ * columns count it: an emoji outside the BMP is one character, not two UTF-16 units.
+ */
+export const charCount = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+};
+
 const required = (value: string, field: keyof typeof ORDER_TEXT_MAX, issues: Issue[]): string => {
   const trimmed = value.trim();
   if (trimmed === '') issues.push({ field, key: 'order.required' });
-  else if (trimmed.length > ORDER_TEXT_MAX[field]) issues.push({ field, key: 'order.tooLong', params: { max: ORDER_TEXT_MAX[field] } });
+  else if (charCount(trimmed) > ORDER_TEXT_MAX[field]) issues.push({ field, key: 'order.tooLong', params: { max: ORDER_TEXT_MAX[field] } });
   return trimmed;
 };
 
@@ -148,7 +158,7 @@ export function checkOrder(input: OrderInput, ctx: CheckContext): { issues: Issu
     issues.push({ field: 'amount', key: 'order.amount' });
   }
   const description = (input.description ?? '').trim();
-  if (description.length > ORDER_TEXT_MAX.description)
+  if (charCount(description) > ORDER_TEXT_MAX.description)
     issues.push({ field: 'description', key: 'order.tooLong', params: { max: ORDER_TEXT_MAX.description } });
   const images = Object.fromEntries(ORDER_IMAGE_KINDS.map((kind) => [kind, cleanImages(input[kind], kind, issues)])) as Record<
     (typeof ORDER_IMAGE_KINDS)[number],

@@ -1027,6 +1027,14 @@ describe('orders: prices, the checks, edits, deletes and codes', () => {
       );
     });
 
+    it('counts a text’s length in characters, as the schema does: 64 emoji fit a 64-character field, 65 do not', async () => {
+      // An emoji outside the BMP is one character but two UTF-16 units (decision 0115).
+      const made = await create(w, w.inspector, { objWechatName: '😀'.repeat(64), description: '𠀀'.repeat(1000) });
+      expect(made.objWechatName).toBe('😀'.repeat(64));
+      expect(made.description).toBe('𠀀'.repeat(1000));
+      await refused(w.inspector, { objClientName: `${'👍🏽'.repeat(50)}x` }, 'objClientName');
+    });
+
     it('refuses too many images and bad image URLs, and tidies good lists', async () => {
       const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://cdn.example.com/o/${i}.png`).join(',');
       expect((await refused(w.inspector, { certImages: urls(21) }, 'certImages')).msg).toBe('At most 20 images per kind');

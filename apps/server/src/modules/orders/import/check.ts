@@ -12,7 +12,7 @@ import type { Operator } from '../../../http/route-context.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
 import * as repo from '../orders.repository.ts';
-import { checkOrder, type CheckContext, type OrderInput, type OrderValues } from '../orders.rules.ts';
+import { charCount, checkOrder, type CheckContext, type OrderInput, type OrderValues } from '../orders.rules.ts';
 import {
   REQUIRED_COLUMNS,
   SHEET_ZONE_OFFSET_MS,
@@ -195,7 +195,7 @@ function parseRow(
   };
   const text = (column: OrderSheetColumn, max?: number): string => {
     const value = cellText(cell(column)).trim();
-    if (max !== undefined && value.length > max) problems.push({ column, key: 'order.tooLong', params: { max } });
+    if (max !== undefined && charCount(value) > max) problems.push({ column, key: 'order.tooLong', params: { max } });
     return value;
   };
   const coded = (column: CodedField): number | undefined => {
