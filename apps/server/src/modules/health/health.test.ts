@@ -18,17 +18,21 @@ if (testDbKind() === 'pg')
       if (ctx.config.database.dialect !== 'postgres') throw new Error('expected PostgreSQL');
       // The pool tells of each idle connection it loses (src/db/index.ts): heard through console.warn.
       const warn = vi.spyOn(console, 'warn');
-      const admin = new pg.Client({ connectionString: ctx.config.database.url });
-      await admin.connect();
-      const ended = await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      );
-      await admin.end();
-      expect(ended.rowCount).toBeGreaterThan(0);
-      // Once the pool has heard of every ended connection, the next query needs a new one.
-      const dropped = () => warn.mock.calls.filter(([text]) => String(text).includes('an idle connection was closed')).length;
-      await vi.waitFor(() => expect(dropped()).toBe(ended.rowCount), { timeout: 10_000, interval: 20 });
-      warn.mockRestore();
+      try {
+        const admin = new pg.Client({ connectionString: ctx.config.database.url });
+        await admin.connect();
+        const ended = await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        await admin.end();
+        expect(ended.rowCount).toBeGreaterThan(0);
+        // Once the pool has heard of every ended connection, the next query needs a new one.
+        const dropped = () => warn.mock.calls.filter(([text]) => String(text).includes('an idle connection was closed')).length;
+        await vi.waitFor(() => expect(dropped()).toBe(ended.rowCount), { timeout: 10_000, interval: 20 });
+      } finally {
+        // Put back even when the wait fails: the files after this one run in the same process.
+        warn.mockRestore();
+      }
       const res = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
       expect(res.json()).toEqual({ status: 200, msg: 'ok', data: { db: 'up', migrations: 'done' } });
     });

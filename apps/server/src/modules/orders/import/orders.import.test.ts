@@ -1,5 +1,5 @@
 // Over 400 lines: the import's behaviour end to end (csv and xlsx, every rejection reason, limits, batches, rollback) on one seeded database.
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { OrderImportResult, OrderItem } from '@clearplay/contract';
 import ExcelJS from 'exceljs';
 import { ZipFile } from 'yazl';
@@ -86,6 +86,23 @@ async function xlsx(rows: Row[], sheetName = 'Orders'): Promise<Buffer> {
   const sheet = workbook.addWorksheet(sheetName);
   for (const row of rows) sheet.addRow(row);
   return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/**
+ * The same workbook of text cells (one "Orders" sheet, shared strings, styles) written by exceljs's
+ * streaming writer: a few times faster than building the whole model for tens of thousands of
+ * rows, where only the number of rows matters to the test.
+ */
+async function xlsxStreamed(rows: Row[]): Promise<Buffer> {
+  const out = new PassThrough();
+  const parts: Buffer[] = [];
+  out.on('data', (part: Buffer) => parts.push(part));
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: true, useStyles: true });
+  const sheet = workbook.addWorksheet('Orders');
+  for (const row of rows) sheet.addRow(row).commit();
+  sheet.commit();
+  await workbook.commit();
+  return Buffer.concat(parts);
 }
 
 const csvCell = (v: string | number | null) => {
@@ -801,7 +818,7 @@ describe('bad files', () => {
     const message = /^The file has more than 50,?000 orders; split it into smaller files$/;
     expectError(await importFile(csv([EN, ...tooMany]), 'many.csv', inspector), 400, message);
     // the xlsx is read as a stream: the limit is met while rows are already being checked
-    expectError(await importFile(await xlsx([EN, ...tooMany]), 'many.xlsx', inspector), 400, message);
+    expectError(await importFile(await xlsxStreamed([EN, ...tooMany]), 'many.xlsx', inspector), 400, message);
   }, 120_000);
 
   it('refuses a small xlsx that unpacks to more than 200 MB', async () => {
