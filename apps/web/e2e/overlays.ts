@@ -345,7 +345,21 @@ export const overlaysOf = (role: string, phone = true): Overlay[] =>
 /** Closes `overlay` its own way and waits for it to go. */
 export async function closeOverlay(page: Page, overlay: Overlay, element: Locator): Promise<void> {
   if (overlay.close) await overlay.close(page, element);
-  else await page.keyboard.press('Escape');
+  else {
+    // A person presses Escape once the overlay is up, and antd moves the focus into a drawer or a
+    // modal as it opens: pressed before that, the key goes to the page and the drawer stays. So
+    // wait (briefly) for the focus to be inside; an overlay that never takes it still gets the key.
+    const focused = () =>
+      element.evaluate((el) => {
+        const active = document.activeElement;
+        return active !== null && (el.contains(active) || active.closest('.ant-drawer, .ant-modal-wrap') !== null);
+      });
+    await expect
+      .poll(focused, { timeout: 3_000 })
+      .toBe(true)
+      .catch(() => undefined);
+    await page.keyboard.press('Escape');
+  }
   await expect(element).toBeHidden();
 }
 

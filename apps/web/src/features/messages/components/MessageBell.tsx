@@ -39,6 +39,7 @@ export function MessageRow({ item, onOpen }: { item: MessageItem; onOpen: (item:
       onClick={() => onOpen(item)}
       data-testid={`message-item-${item.id}`}
       data-read={item.read ? 'true' : 'false'}
+      data-target={item.target?.type ?? 'none'}
     >
       <List.Item.Meta
         avatar={<Badge dot={!item.read} />}
