@@ -216,12 +216,18 @@ export async function setSessionView(db: Db, sessionId: number, viewRole: string
 
 // ── retention (decision 0035; the job in modules/jobs/retention.ts calls auth.service, decision 0110) ──
 
-/** Removes up to `batch` sessions that expired before `before` (sessions_expires_at_idx); answers how many went. */
-export async function deleteExpiredSessions(db: Db, before: number, batch: number): Promise<number> {
-  const rows = await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute();
+/**
+ * Removes the rows of `table` named in `rows` (one retention batch, picked through the table's own
+ * index by the caller); answers how many went.
+ */
+export async function deleteRowsById(
+  db: Db,
+  table: 'sessions' | 'loginRecords' | 'loginTickets',
+  rows: readonly { id: number }[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   await db
-    .deleteFrom('sessions')
+    .deleteFrom(table)
     .where(
       'id',
       'in',
@@ -231,17 +237,14 @@ export async function deleteExpiredSessions(db: Db, before: number, batch: numbe
   return rows.length;
 }
 
+/** Removes up to `batch` sessions that expired before `before` (sessions_expires_at_idx); answers how many went. */
+export const deleteExpiredSessions = async (db: Db, before: number, batch: number): Promise<number> =>
+  deleteRowsById(db, 'sessions', await db.selectFrom('sessions').select('id').where('expiresAt', '<', before).limit(batch).execute());
+
 /** Removes up to `batch` login records written before `before` (login_records_created_at_idx); answers how many went. */
-export async function deleteLoginRecordsBefore(db: Db, before: number, batch: number): Promise<number> {
-  const rows = await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute();
-  if (rows.length === 0) return 0;
-  await db
-    .deleteFrom('loginRecords')
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.length;
-}
+export const deleteLoginRecordsBefore = async (db: Db, before: number, batch: number): Promise<number> =>
+  deleteRowsById(
+    db,
+    'loginRecords',
+    await db.selectFrom('loginRecords').select('id').where('createdAt', '<', before).limit(batch).execute(),
+  );

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { deleteRowsById } from './auth.repository.ts';
 
 /** Two-step verification rows (migration 0016, decision 0091). */
 
@@ -130,16 +131,9 @@ export async function spendTicket(db: Db, id: number, at: number): Promise<boole
  * index on expires_at alone, and none needed: tickets live minutes, so once the retention job
  * runs the table stays small and a scan of it is short.
  */
-export async function deleteExpiredTickets(db: Db, before: number, batch: number): Promise<number> {
-  const rows = await db.selectFrom('loginTickets').select('id').where('expiresAt', '<', before).limit(batch).execute();
-  if (rows.length === 0) return 0;
-  await db
-    .deleteFrom('loginTickets')
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.length;
-}
+export const deleteExpiredTickets = async (db: Db, before: number, batch: number): Promise<number> =>
+  deleteRowsById(
+    db,
+    'loginTickets',
+    await db.selectFrom('loginTickets').select('id').where('expiresAt', '<', before).limit(batch).execute(),
+  );
