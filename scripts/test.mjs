@@ -66,6 +66,42 @@ const groups = [
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
 
 /**
+ * The machine's CPU time so far (Linux's /proc/stat: every core's busy and idle ticks), to say
+ * how busy each step kept the cores: a step that leaves them idle can share its time with another.
+ */
+function cpuTicks() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    const idle = ticks[3] + (ticks[4] ?? 0); // idle + iowait
+    return { total: ticks.reduce((a, b) => a + b, 0), idle };
+  } catch {
+    return undefined;
+  }
+}
+const busy = (from, to) =>
+  from && to && to.total > from.total
+    ? `, CPU ${Math.round((100 * (to.total - from.total - (to.idle - from.idle))) / (to.total - from.total))} % busy`
+    : '';
+
+/** A browser step's slowest journey files (their tests' time summed) from @playwright/test's JSON report. */
+function slowestFiles(report, count = 6) {
+  const perFile = new Map();
+  const walk = (suite, file) => {
+    const here = suite.file ?? file;
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) for (const r of t.results ?? []) perFile.set(here, (perFile.get(here) ?? 0) + (r.duration ?? 0));
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, suite.file);
+  return [...perFile]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([file, ms]) => `${file} ${seconds(ms)}`)
+    .join(', ');
+}
+
+/**
  * Line coverage of the source a step's tests run (V8's own counters, no instrumentation): the
  * server on SQLite, the web's unit and component tests. Measured, not enforced: no target, the
  * figure goes in the summary (and the README) so its trend shows.
@@ -132,6 +168,7 @@ function run(step, alone) {
       return Promise.resolve({ passed: 0, failed: 1, line: `${name}: FAILED, Node ${NODE24_VERSION} could not be set up` });
     }
   }
+  const ticks = cpuTicks();
   const child = spawn(cmd[0], cmd.slice(1), {
     cwd,
     stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -148,7 +185,9 @@ function run(step, alone) {
       const result = { passed: 0, failed: 0, line: '' };
       let counts = '';
       if (report && existsSync(report)) {
-        const r = counted(JSON.parse(readFileSync(report, 'utf8')));
+        const raw = JSON.parse(readFileSync(report, 'utf8'));
+        const r = counted(raw);
+        if (raw.stats) result.slowest = slowestFiles(raw);
         result.passed = r.numPassedTests;
         result.failed = r.numFailedTests;
         counts = ` (${r.numPassedTests} passed, ${r.numFailedTests} failed${coverageOf(step)})`;
@@ -161,7 +200,8 @@ function run(step, alone) {
       } else if (report || !ok) {
         result.failed += 1;
       }
-      result.line = `${name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${seconds(Date.now() - started)}`;
+      result.line = `${name}: ${ok ? 'ok' : 'FAILED'}${counts} in ${seconds(Date.now() - started)}${alone ? busy(ticks, cpuTicks()) : ''}`;
+      if (result.slowest) result.line += `\n  slowest files: ${result.slowest}`;
       resolve(result);
     });
   });
@@ -173,13 +213,14 @@ let failed = 0;
 const summary = [];
 for (const group of groups) {
   const started = Date.now();
+  const ticks = cpuTicks();
   const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
   for (const r of results) {
     passed += r.passed;
     failed += r.failed;
     summary.push(r.line);
   }
-  if (group.length > 1) summary.push(`  (side by side: ${seconds(Date.now() - started)})`);
+  if (group.length > 1) summary.push(`  (side by side: ${seconds(Date.now() - started)}${busy(ticks, cpuTicks())})`);
   if (results.some((r) => r.line.includes('FAILED')) && !process.env.TEST_KEEP_GOING) break;
 }
 console.log('\n── summary ──');

@@ -10,7 +10,7 @@ export default defineConfig({
   testDir: 'e2e-cluster',
   testMatch: '**/*.e2e.ts',
   outputDir: '../../.bench/e2e-cluster-results',
-  globalSetup: './e2e-cluster/global-setup.ts',
+  globalSetup: ['./e2e/global-setup.ts', './e2e-cluster/global-setup.ts'],
   workers: 1,
   fullyParallel: false,
   retries: 0,

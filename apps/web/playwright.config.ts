@@ -10,6 +10,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium.ts';
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.e2e.ts',
+  globalSetup: './e2e/global-setup.ts',
   outputDir: '../../.bench/e2e-results',
   workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,

@@ -49,6 +49,13 @@ export interface RunningServer {
   output: () => string;
 }
 
+/**
+ * The server as `npm start` runs it: the esbuild bundle (scripts/build-server.mjs), which the
+ * journeys' global setup builds afresh from the sources (e2e/global-setup.ts), so a journey never
+ * runs yesterday's server. Starting it costs a tenth of compiling the sources with tsx.
+ */
+export const SERVER_BUNDLE = join(repoRoot, 'apps', 'server', 'dist', 'server.js');
+
 /** One server process on `port` over `dataDir`; resolves once /api/health answers. */
 export async function spawnServer(
   port: number,
@@ -57,7 +64,8 @@ export async function spawnServer(
   log: (text: string) => void,
 ): Promise<ChildProcess> {
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps', 'server', 'src', 'server.ts')], {
+  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: the journeys' global setup builds it`);
+  const child: ChildProcess = spawn(process.execPath, [SERVER_BUNDLE], {
     cwd: join(repoRoot, 'apps', 'server'),
     env: {
       ...process.env,
@@ -458,20 +466,19 @@ export async function screenshot(page: Page, name: string, still: StillOptions =
  */
 export const until = <T>(read: () => T | Promise<T>, timeout = 30_000) => expect.poll(read, { timeout, intervals: [100] });
 
-/** A screenshot for the docs once the page has settled: toasts gone (unless they are the point), `show` scrolled into the middle. */
+/**
+ * A screenshot for the docs once the page has settled, `show` scrolled into the middle, without
+ * the toasts (unless they are the point: `showToasts: true`). A toast is left out of the shot
+ * by the shot's own stylesheet rather than waited out: antd shows one for 3 s after every save.
+ */
 export async function settledScreenshot(
   page: Page,
   name: string,
-  { waitForToasts = true, show, ...still }: { waitForToasts?: boolean; show?: Locator } & StillOptions = {},
+  { showToasts = false, show, ...still }: { showToasts?: boolean; show?: Locator } & StillOptions = {},
 ): Promise<void> {
   await show?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  if (waitForToasts)
-    await page
-      .locator('.ant-message-notice')
-      .first()
-      .waitFor({ state: 'detached', timeout: 6_000 })
-      .catch(() => undefined);
-  await screenshot(page, name, still);
+  const style = !showToasts ? `${still.style ?? ''}\n.ant-message { visibility: hidden !important; }` : still.style;
+  await screenshot(page, name, { ...still, style });
 }
 
 /**

@@ -288,7 +288,7 @@ test.describe('the settings drawer, as the super admin on the order screen', () 
     const menu = page.getByTestId('side-menu');
     for (const name of ['Workplace', 'Inspect', 'User', 'Log', 'Role', 'Dict'])
       await expect(menu.getByTestId(`menu-${name}`)).toHaveCount(1);
-    await settledScreenshot(page, 'layout-settings-server-menu', { waitForToasts: false });
+    await settledScreenshot(page, 'layout-settings-server-menu', { showToasts: true });
     // Every screen of the server menu (the menu's names and their pages: docs/product.md "The back office") is a real page.
     const leaves = (entries: readonly ServerMenuEntry[]): ServerMenuEntry[] =>
       entries.flatMap((entry) => (entry.children ? leaves(entry.children) : [entry]));
@@ -358,7 +358,7 @@ test.describe('the server menu limits the role guard', () => {
     await page.goto('/system/user');
     await until(() => new URL(page.url()).pathname).toBe('/order/inspect');
     await expect(page.getByTestId('order-table')).toBeVisible();
-    await settledScreenshot(page, 'layout-settings-server-menu-guard', { waitForToasts: false });
+    await settledScreenshot(page, 'layout-settings-server-menu-guard', { showToasts: true });
     // Logout clears the server menu with the session: signed in again, the guard asks the server anew.
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();

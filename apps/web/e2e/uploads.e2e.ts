@@ -167,7 +167,7 @@ test.describe('evidence images on the order form (qiniu-js against the embedded 
     await choose(proof, 'large.png', 'image/png', large);
     await expect(proof.locator('.ant-upload-list-item-uploading .ant-progress')).toBeVisible();
     expect(await proof.getByText('上传中...').isVisible()).toBe(true);
-    await screenshot(page, 'upload-progress', { waitForToasts: false, show: proof });
+    await screenshot(page, 'upload-progress', { showToasts: true, show: proof });
     await until(() => thumbnails(proof).then((urls) => urls.length)).toBe(1);
     await page.unroute(PART_URL);
     const [largeUrl] = await thumbnails(proof);
@@ -258,7 +258,7 @@ test.describe('evidence images on the order form (qiniu-js against the embedded 
     expect(await page.locator('.ant-message-notice', { hasText: /上传失败|mimeType|403/ }).count()).toBe(0);
     expect(await env.locator('img').count()).toBe(0);
     expect(await env.getByRole('button', { name: '重试' }).count()).toBe(0);
-    await screenshot(page, 'upload-refused', { waitForToasts: false, show: env });
+    await screenshot(page, 'upload-refused', { showToasts: true, show: env });
 
     // nothing refused ends up in the value: the saved order has no environment images
     const form = modal.locator('form');
@@ -306,7 +306,7 @@ test.describe('evidence images on the order form (qiniu-js against the embedded 
     await expect(cert.locator('.ant-upload-list-item-error')).toHaveCount(1, { timeout: 30_000 });
     await expect(page.locator('.ant-message-notice', { hasText: '上传失败：' }).first()).toBeVisible();
     expect(partsOf(seen).filter((p) => p === 1)).toHaveLength(1); // the retries skipped part 1 already
-    await screenshot(page, 'upload-interrupted', { waitForToasts: false, show: cert });
+    await screenshot(page, 'upload-interrupted', { showToasts: true, show: cert });
 
     // Phase 3: the same server comes back (same port, same data directory); retry resumes.
     await app.server.restart();

@@ -105,7 +105,7 @@ test.describe('the workplace, as the super admin on the demo business', () => {
     await page.keyboard.type('Orders recorded before 22:00 are checked');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Imports resume at 06:00');
-    await settledScreenshot(page, 'workplace-publish-en-US', { waitForToasts: false });
+    await settledScreenshot(page, 'workplace-publish-en-US', { showToasts: true });
     await form.locator('.ant-modal-footer .ant-btn-primary').click();
 
     // No reload: the workplace's query is invalidated and the list shows it.
