@@ -105,9 +105,23 @@ describe('dictionary data', () => {
     await newType({ code: 'tier', name: 'Tier', remark: '  分级说明 \n' });
     const type = (await typeList()).find((t) => t.code === 'tier');
     expect(type?.remark).toBe('分级说明');
-    const created = await newData({ typeCode: 'tier', label: ' 金牌 ', labelEn: ' Gold ', value: 'gold', remark: ' 最高级 ', remarkEn: ' Top tier ' });
+    const created = await newData({
+      typeCode: 'tier',
+      label: ' 金牌 ',
+      labelEn: ' Gold ',
+      value: 'gold',
+      remark: ' 最高级 ',
+      remarkEn: ' Top tier ',
+    });
     expect(created.data).toMatchObject({ label: '金牌', labelEn: 'Gold', remark: '最高级', remarkEn: 'Top tier' });
-    const updated = await putData({ id: created.data.id, typeCode: 'tier', label: '金牌', value: 'gold', remark: '\t第一 ', remarkEn: ' First\n' });
+    const updated = await putData({
+      id: created.data.id,
+      typeCode: 'tier',
+      label: '金牌',
+      value: 'gold',
+      remark: '\t第一 ',
+      remarkEn: ' First\n',
+    });
     expect(updated.data).toMatchObject({ remark: '第一', remarkEn: 'First' });
     const kept = await putData({ id: created.data.id, typeCode: 'tier', label: '金牌', value: 'gold' });
     expect(kept.data).toMatchObject({ remark: '第一', remarkEn: 'First' });

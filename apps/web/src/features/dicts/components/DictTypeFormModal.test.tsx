@@ -18,7 +18,9 @@ describe('the dictionary type form counts characters as the server does', () => 
   it('keeps 64 emoji typed into the 64-character name, not the 65th, and sends them', async () => {
     const { calls } = serveApi(() => ({ status: 200, msg: 'ok', data: null }));
     // Keys one after another without a pause between them (130 UTF-16 units to type).
-    const { user } = renderInApp(<DictTypeFormModal open type={null} onClose={() => undefined} />, { user: userEvent.setup({ delay: null }) });
+    const { user } = renderInApp(<DictTypeFormModal open type={null} onClose={() => undefined} />, {
+      user: userEvent.setup({ delay: null }),
+    });
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByTestId('dict-type-form-code'), 'emoji_test');
     const name = within(dialog).getByTestId('dict-type-form-name') as HTMLInputElement;
