@@ -118,6 +118,15 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // A text limit counts characters as the server does (code points), not the UTF-16 units
+      // of the browser's maxLength: 64 emoji fit a 64-character field (lib/char-limit.ts).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='maxLength']",
+          message: 'maxLength counts UTF-16 units; use count={charLimit(max)} from lib/char-limit.ts (or cutToChars on a plain input).',
+        },
+      ],
       // The dependency arrow: web -> contract, never web -> server. From the contract, values
       // come from its plain part (no TypeBox in the browser); the schemas' types are erased.
       '@typescript-eslint/no-restricted-imports': [

@@ -106,6 +106,8 @@ const enUS = {
   'idempotency.badKey': 'The Idempotency-Key header must be 8 to 128 characters: letters, digits, "-", "_", "." or ":"',
   'idempotency.keyReused': 'This Idempotency-Key was already used for a different request; a new request needs a new key',
   'idempotency.inProgress': 'A request with this Idempotency-Key is still being processed; try again shortly',
+  'idempotency.answerTooLarge':
+    'The request with this Idempotency-Key was already done; its answer is too large to give again, so look at what it recorded',
   'subscription.adminRole': '{username} has an administrator role ({role}); administrators cannot be subscribed',
   'subscription.customDays': 'A custom subscription needs its number of days',
   'subscription.notActive': '{username} has no active subscription',
@@ -461,6 +463,7 @@ const zhCN: Record<MessageKey, string> = {
   'idempotency.badKey': 'Idempotency-Key 请求头须为 8 到 128 个字符：字母、数字、“-”、“_”、“.”或“:”',
   'idempotency.keyReused': '此 Idempotency-Key 已用于另一个不同的请求；新的请求需要新的键',
   'idempotency.inProgress': '使用此 Idempotency-Key 的请求仍在处理中，请稍后重试',
+  'idempotency.answerTooLarge': '使用此 Idempotency-Key 的请求已经完成；其结果过大，无法再次返回，请查看它已记录的内容',
   'subscription.adminRole': '{username} 是管理员角色（{role}），管理员不能订阅',
   'subscription.customDays': '自定义订阅需要填写天数',
   'subscription.notActive': '{username} 当前没有生效的订阅',

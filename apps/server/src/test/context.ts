@@ -331,14 +331,14 @@ export async function importFile(
   as: { headers: Record<string, string> },
   file: Uint8Array | string,
   name: string,
-  options: { keepValid?: boolean; lang?: string; field?: string } = {},
+  options: { keepValid?: boolean; lang?: string; field?: string; headers?: Record<string, string> } = {},
 ): Promise<LightMyRequestResponse> {
   const form = await multipartForm([[options.field ?? 'file', { body: file, name }]]);
   const query = options.keepValid === undefined ? '' : `?keepValid=${options.keepValid}`;
   return ctx.app.inject({
     method: 'POST',
     url: `/api/admin/order/import${query}`,
-    headers: { ...as.headers, 'content-type': form.contentType, 'accept-language': options.lang ?? 'en-US' },
+    headers: { ...as.headers, ...options.headers, 'content-type': form.contentType, 'accept-language': options.lang ?? 'en-US' },
     payload: form.payload,
   });
 }

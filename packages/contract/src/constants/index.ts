@@ -22,4 +22,5 @@ export * from './history.ts';
 export * from './routes.ts';
 export * from './view-as.ts';
 export * from './tracking.ts';
+export * from './text.ts';
 export * from './endpoints/index.ts';

@@ -15,6 +15,8 @@ afterAll(() => ctx.destroy());
 const newType = (payload: Record<string, unknown>) => call<DictTypeItem>(ctx, 'POST', '/api/admin/dict/type', { as: boss, payload });
 const newData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'POST', '/api/admin/dict/data', { as: boss, payload });
 const putData = (payload: Record<string, unknown>) => call<DictDataItem>(ctx, 'PUT', '/api/admin/dict/data', { as: boss, payload });
+const typeList = async () =>
+  (await call<{ list: DictTypeItem[] }>(ctx, 'GET', '/api/admin/dict/type/list?pageSize=100', { as: boss })).data.list;
 const dataOf = async (type: string, q = '') =>
   (await call<{ list: DictDataItem[]; total: number }>(ctx, 'GET', `/api/admin/dict/data/${type}?pageSize=100${q}`, { as: boss })).data;
 
@@ -95,6 +97,35 @@ describe('dictionary data', () => {
     expect(fieldOf((await newData({ typeCode: 'nope', label: 'x', value: 'x' })).data)).toBe('typeCode');
     expect(fieldOf((await newData({ typeCode: 'size', label: '', value: 'x' })).data)).toBe('label');
     expect(fieldOf((await newData({ typeCode: 'size', label: 'x', value: 'y', listClass: 'purple' })).data)).toBe('listClass');
+  });
+
+  // Found by the hostile-text run (decision 0115): the English remark was trimmed, the Chinese
+  // one stored with its spaces. Both are trimmed now, as the names and labels beside them.
+  it('trims both remarks, as the labels beside them, on create and on update; a left-out remark keeps its value', async () => {
+    await newType({ code: 'tier', name: 'Tier', remark: '  分级说明 \n' });
+    const type = (await typeList()).find((t) => t.code === 'tier');
+    expect(type?.remark).toBe('分级说明');
+    const created = await newData({
+      typeCode: 'tier',
+      label: ' 金牌 ',
+      labelEn: ' Gold ',
+      value: 'gold',
+      remark: ' 最高级 ',
+      remarkEn: ' Top tier ',
+    });
+    expect(created.data).toMatchObject({ label: '金牌', labelEn: 'Gold', remark: '最高级', remarkEn: 'Top tier' });
+    const updated = await putData({
+      id: created.data.id,
+      typeCode: 'tier',
+      label: '金牌',
+      value: 'gold',
+      remark: '\t第一 ',
+      remarkEn: ' First\n',
+    });
+    expect(updated.data).toMatchObject({ remark: '第一', remarkEn: 'First' });
+    const kept = await putData({ id: created.data.id, typeCode: 'tier', label: '金牌', value: 'gold' });
+    expect(kept.data).toMatchObject({ remark: '第一', remarkEn: 'First' });
+    expect((await dataOf('tier')).list[0]).toMatchObject({ remark: '第一', remarkEn: 'First' });
   });
 
   it('parents: same type only, never a cycle; a parent with children is not deleted', async () => {

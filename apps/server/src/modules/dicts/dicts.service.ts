@@ -148,7 +148,7 @@ export async function createType(db: Db, body: DictTypeCreateBody): Promise<Dict
         name: body.name.trim(),
         nameEn: (body.nameEn ?? '').trim(),
         status: body.status ?? 1,
-        remark: body.remark ?? '',
+        remark: (body.remark ?? '').trim(),
         createdAt: nowMs(),
       });
     });
@@ -175,7 +175,7 @@ export async function updateType(db: Db, body: DictTypeUpdateBody): Promise<{ it
         name: body.name.trim(),
         nameEn: body.nameEn === undefined ? row.nameEn : body.nameEn.trim(),
         status: body.status ?? row.status,
-        remark: body.remark ?? row.remark,
+        remark: body.remark === undefined ? row.remark : body.remark.trim(),
       });
       if (row.code !== body.code) await repo.renameDataType(trx, row.code, body.code);
       return row.code;
@@ -270,7 +270,7 @@ export async function createData(db: Db, body: DictDataCreateBody): Promise<Dict
       isDefault: body.isDefault === true ? 1 : 0,
       parentId: body.parentId ?? null,
       status: body.status ?? 1,
-      remark: body.remark ?? '',
+      remark: (body.remark ?? '').trim(),
       remarkEn: (body.remarkEn ?? '').trim(),
       createdAt: nowMs(),
     });
@@ -311,7 +311,7 @@ export async function updateData(db: Db, body: DictDataUpdateBody): Promise<Dict
       isDefault,
       parentId,
       status: body.status ?? row.status,
-      remark: body.remark ?? row.remark,
+      remark: body.remark === undefined ? row.remark : body.remark.trim(),
       remarkEn: body.remarkEn === undefined ? row.remarkEn : body.remarkEn.trim(),
     });
     if (isDefault === 1) await repo.unsetDefaults(trx, body.typeCode, row.id);

@@ -35,9 +35,17 @@ const HEADER = IDEMPOTENCY_HEADER.toLowerCase();
 export const REPLAYED_HEADER = 'idempotent-replayed';
 /** How long a key is honoured. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
+/**
+ * The largest answer stored to be given again (its JSON in UTF-8; MySQL's mediumtext holds 16 MiB).
+ * An import's report of many rejected rows can pass it: that key answers 409
+ * (`idempotency.answerTooLarge`, "already done"), still never running the write twice.
+ */
+export const IDEMPOTENCY_ANSWER_MAX_BYTES = 8 * 1024 * 1024;
+/** The stored status of an answer too large to store. */
+const TOO_LARGE = 413;
 
 /** The guarded calls. A key is one user's, for one of them. */
-export type IdempotencyScope = 'order.create' | 'ledger.recharge' | 'user.subscription';
+export type IdempotencyScope = 'order.create' | 'ledger.recharge' | 'user.subscription' | 'order.import';
 
 /** A request that carries a key: who, which call, the key, and its body's fingerprint. */
 export interface Claim {
@@ -64,13 +72,14 @@ export const fingerprintOf = (body: unknown): string => createHash('sha256').upd
 
 /**
  * The claim of a request to a guarded call: null without the header (the call runs as it always
- * did); 400 (`idempotency.badKey`) for a malformed key, or the header sent twice.
+ * did); 400 (`idempotency.badKey`) for a malformed key, or the header sent twice. `body` is what
+ * makes two requests the same: the JSON body, or for an upload what the handler read of it.
  */
-export function claimOf(request: FastifyRequest, userId: number, scope: IdempotencyScope): Claim | null {
+export function claimOf(request: FastifyRequest, userId: number, scope: IdempotencyScope, body: unknown = request.body): Claim | null {
   const raw = request.headers[HEADER];
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(raw)) throw new AppError(400, 'idempotency.badKey');
-  return { userId, scope, key: raw, fingerprint: fingerprintOf(request.body) };
+  return { userId, scope, key: raw, fingerprint: fingerprintOf(body) };
 }
 
 /** What `once` answers: the data of the answer, and whether it was given again from the stored one. */
@@ -82,9 +91,10 @@ export interface Once<T> {
 const ofClaim = (claim: Claim): repo.KeyId => ({ userId: claim.userId, scope: claim.scope, idemKey: claim.key });
 
 /** The stored answer of a live key: 422 when it was made for another body. */
-function replay<T>(row: { fingerprint: string; answer: string | null }, claim: Claim): Once<T> {
+function replay<T>(row: { fingerprint: string; status: number | null; answer: string | null }, claim: Claim): Once<T> {
   if (row.fingerprint !== claim.fingerprint) throw new AppError(422, 'idempotency.keyReused');
   if (row.answer === null) throw new AppError(409, 'idempotency.inProgress');
+  if (Number(row.status) === TOO_LARGE) throw new AppError(409, 'idempotency.answerTooLarge');
   return { data: JSON.parse(row.answer) as T, replayed: true };
 }
 
@@ -93,11 +103,69 @@ class KeyTaken extends Error {
   override readonly name = 'KeyTaken';
 }
 
+/** KeyTaken, also as it comes back from the import's thread (rebuilt there by its name, import/thread.ts). */
+const isKeyTaken = (error: unknown): boolean => error instanceof KeyTaken || (error instanceof Error && error.name === 'KeyTaken');
+
 /** A lock wait that ran out: the first request with the key holds it still. */
 const isLockTimeout = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '55P03' || code === 'ER_LOCK_WAIT_TIMEOUT';
 };
+
+/**
+ * A claim about to be used in a write's transaction: plain data, so it can go to another thread
+ * with the write (the order import's, import/thread.ts). `expired`: the key's row is there but
+ * expired, and is replaced.
+ */
+export interface Guard {
+  claim: Claim;
+  expired: boolean;
+}
+
+/**
+ * The first statement of a guarded write's transaction: the key, without its answer yet. A second
+ * request with the key waits here until this transaction ends (PostgreSQL, InnoDB; SQLite's
+ * writers are serial already). Its wait running out answers 409; the key found taken throws
+ * KeyTaken, for `once` to answer the first's answer.
+ */
+export async function claimIn(trx: Db, guard: Guard, at: number): Promise<void> {
+  const key = ofClaim(guard.claim);
+  // An expired key not yet swept is a new one. (Only then: a delete of a missing row would
+  // take a gap lock on MySQL, and two such requests would deadlock on their inserts.)
+  if (guard.expired) await repo.deleteExpiredKey(trx, key, at);
+  try {
+    await repo.insertKey(trx, key, guard.claim.fingerprint, at, at + IDEMPOTENCY_TTL_MS);
+  } catch (error) {
+    if (isLockTimeout(error)) throw new AppError(409, 'idempotency.inProgress');
+    if (isUniqueViolation(error) || isRetryableConflict(error)) throw new KeyTaken();
+    throw error;
+  }
+}
+
+/**
+ * The last statement of a guarded write's transaction: its answer (JSON), given again to the same
+ * request; past `max` bytes, only that the write was done.
+ */
+export function answerIn(trx: Db, guard: Guard, data: unknown, max = IDEMPOTENCY_ANSWER_MAX_BYTES): Promise<void> {
+  const json = JSON.stringify(data);
+  const fits = json.length <= max / 3 || Buffer.byteLength(json) <= max;
+  return repo.storeAnswer(trx, ofClaim(guard.claim), fits ? 200 : TOO_LARGE, fits ? json : 'null');
+}
+
+/** Before the write: the stored answer of a live key (or 422), else the guard to write with. */
+async function guardOf<T>(db: Db, claim: Claim, now: () => number): Promise<Once<T> | Guard> {
+  const earlier = await repo.findKey(db, ofClaim(claim));
+  const expired = earlier !== undefined && Number(earlier.expiresAt) <= now();
+  if (earlier !== undefined && !expired) return replay<T>(earlier, claim);
+  return { claim, expired };
+}
+
+/** After a write that found its key taken: the first request's answer, now that it has committed. */
+async function winnerOf<T>(db: Db, claim: Claim, now: () => number): Promise<Once<T>> {
+  const winner = await repo.findKey(db, ofClaim(claim));
+  if (winner !== undefined && Number(winner.expiresAt) > now()) return replay<T>(winner, claim);
+  throw new AppError(409, 'idempotency.inProgress');
+}
 
 /**
  * Runs `write` in a write transaction, once per claim: without a claim, exactly as
@@ -106,35 +174,52 @@ const isLockTimeout = (error: unknown): boolean => {
  */
 export async function once<T>(db: Db, claim: Claim | null, write: (trx: Db) => Promise<T>, now: () => number = nowMs): Promise<Once<T>> {
   if (claim === null) return { data: await writeTransaction(db, write), replayed: false };
-  const earlier = await repo.findKey(db, ofClaim(claim));
-  const expired = earlier !== undefined && Number(earlier.expiresAt) <= now();
-  if (earlier !== undefined && !expired) return replay<T>(earlier, claim);
-  const key = ofClaim(claim);
+  const guard = await guardOf<T>(db, claim, now);
+  if (!('claim' in guard)) return guard;
   try {
     const data = await writeTransaction(db, async (trx) => {
-      const at = now();
-      // An expired key not yet swept is a new one. (Only then: a delete of a missing row would
-      // take a gap lock on MySQL, and two such requests would deadlock on their inserts.)
-      if (expired) await repo.deleteExpiredKey(trx, key, at);
-      // First: a second request with this key waits here until this transaction ends.
-      try {
-        await repo.insertKey(trx, key, claim.fingerprint, at, at + IDEMPOTENCY_TTL_MS);
-      } catch (error) {
-        if (isLockTimeout(error)) throw new AppError(409, 'idempotency.inProgress');
-        if (isUniqueViolation(error) || isRetryableConflict(error)) throw new KeyTaken();
-        throw error;
-      }
+      await claimIn(trx, guard, now());
       const result = await write(trx);
-      await repo.storeAnswer(trx, key, 200, JSON.stringify(result));
+      await answerIn(trx, guard, result);
       return result;
     });
     return { data, replayed: false };
   } catch (error) {
-    if (!(error instanceof KeyTaken)) throw error;
-    // Another request with the key got there first: its answer, now that it has committed.
-    const winner = await repo.findKey(db, key);
-    if (winner !== undefined && Number(winner.expiresAt) > now()) return replay<T>(winner, claim);
-    throw new AppError(409, 'idempotency.inProgress');
+    if (!isKeyTaken(error)) throw error;
+    return winnerOf<T>(db, claim, now);
+  }
+}
+
+/** The keys whose write runs now in this process, by `onceApart` (user, scope, key). */
+const running = new Set<string>();
+
+/**
+ * `once` for a write that runs its own transaction, elsewhere (the order import, on its thread):
+ * `run` is handed the guard (null without a claim) and must call claimIn as its transaction's
+ * first statement and answerIn as its last. Such a write can take a while (a large file), so a
+ * second request with a key whose write runs in this process answers 409
+ * (`idempotency.inProgress`) at once instead of waiting on the key's lock for the whole write;
+ * from another process it waits on the lock as for `once`, at most the lock budget.
+ */
+export async function onceApart<T>(
+  db: Db,
+  claim: Claim | null,
+  run: (guard: Guard | null) => Promise<T>,
+  now: () => number = nowMs,
+): Promise<Once<T>> {
+  if (claim === null) return { data: await run(null), replayed: false };
+  const guard = await guardOf<T>(db, claim, now);
+  if (!('claim' in guard)) return guard;
+  const id = JSON.stringify([claim.userId, claim.scope, claim.key]);
+  if (running.has(id)) throw new AppError(409, 'idempotency.inProgress');
+  running.add(id);
+  try {
+    return { data: await run(guard), replayed: false };
+  } catch (error) {
+    if (!isKeyTaken(error)) throw error;
+    return winnerOf<T>(db, claim, now);
+  } finally {
+    running.delete(id);
   }
 }
 

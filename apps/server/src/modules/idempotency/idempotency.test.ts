@@ -1,10 +1,11 @@
-import type { OrderItem, RechargeResult, UserItem } from '@clearplay/contract';
+import type { OrderImportResult, OrderItem, RechargeResult, UserItem } from '@clearplay/contract';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, nowMs } from '../../lib/time.ts';
-import { createTestContext, flushLogs, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
+import { writeTransaction } from '../../db/write-transaction.ts';
+import { createTestContext, flushLogs, importFile, loginAs, type LoggedIn, type TestContext } from '../../test/context.ts';
 import { orderBody } from '../../test/orders.ts';
-import { fingerprintOf, once, sweepIdempotencyKeys, type Claim } from './idempotency.service.ts';
+import { answerIn, claimIn, fingerprintOf, once, onceApart, sweepIdempotencyKeys, type Claim } from './idempotency.service.ts';
 
 /**
  * Idempotency keys on the creates that move money (decision 0109): an order (its charge) and a
@@ -302,6 +303,101 @@ describe('a subscription with an Idempotency-Key', () => {
   });
 });
 
+describe('an order import with an Idempotency-Key (decision 0118)', () => {
+  const HEADERS = ['Target WeChat ID', 'Target name', 'Game', 'MAC address', 'Install time', 'Result', 'Client shop', "Target's shop"];
+  /** A csv of `n` valid orders for `shop` (result "cheating"), or with its first row's result not valid. */
+  const sheet = (shop: LoggedIn, prefix: string, n: number, broken = false) =>
+    Buffer.from(
+      [
+        HEADERS.join(','),
+        ...Array.from({ length: n }, (_, i) =>
+          [
+            `${prefix}${i}`,
+            'x',
+            'CS2',
+            `aa-bb-cc-00-${String(i % 100).padStart(2, '0')}-01`,
+            '2026-01-02 03:04',
+            broken && i === 0 ? 'maybe' : '1',
+            shop.username,
+            'y',
+          ].join(','),
+        ),
+      ].join('\r\n'),
+      'utf8',
+    );
+
+  async function upload(as: LoggedIn, file: Buffer, key?: string, options: { keepValid?: boolean; lang?: string } = {}) {
+    const res = await importFile(ctx, as, file, 'orders.csv', { ...options, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    const body = res.json<{ status: number; msg: string; data: OrderImportResult }>();
+    expect(res.statusCode, body.msg).toBeLessThan(500);
+    return { http: res.statusCode, ...body, replayed: res.headers['idempotent-replayed'] === 'true' };
+  }
+
+  it('sent twice imports the rows once, charges once, and answers the first import’s result again', async () => {
+    const shop = await newShop();
+    const key = randomUUID();
+    const file = sheet(shop, 'idem_imp_', 3);
+    const first = await upload(inspector, file, key);
+    expect(first, first.msg).toMatchObject({ http: 200, status: 200, replayed: false, data: { total: 3, imported: 3, rejected: [] } });
+    const after = await booksOf(shop);
+    expect(after).toMatchObject({ orders: 3, balance: -3 * PRICES.defaultPriceCheat });
+
+    const again = await upload(inspector, file, key);
+    expect(again).toMatchObject({ http: 200, status: 200, replayed: true });
+    expect(again.data).toEqual(first.data);
+    expect(await booksOf(shop)).toEqual(after);
+    await flushLogs(ctx);
+    const lines = await ctx.db
+      .selectFrom('operationLogs')
+      .select(['event', 'details'])
+      .where('operatorId', '=', inspector.id)
+      .where('action', '=', 'import')
+      .orderBy('id', 'desc')
+      .limit(2)
+      .execute();
+    // The second is logged as answered again, with no import figures for the monitor to count.
+    expect(lines.map((l) => l.event)).toEqual(['log.text.idempotency.replayed', 'log.text.order.imported']);
+    expect(lines.map((l) => l.details === null)).toEqual([true, false]);
+  });
+
+  it('sent with another key imports again: another key is another import', async () => {
+    const shop = await newShop();
+    const file = sheet(shop, 'idem_imp2_', 2);
+    expect((await upload(inspector, file, randomUUID())).data.imported).toBe(2);
+    const second = await upload(inspector, file, randomUUID());
+    expect(second).toMatchObject({ replayed: false, data: { imported: 2 } });
+    expect((await booksOf(shop)).orders).toBe(4);
+  });
+
+  it('with another file or option under the same key is refused (422), and imports nothing', async () => {
+    const shop = await newShop();
+    const key = randomUUID();
+    expect((await upload(inspector, sheet(shop, 'idem_imp3_', 1), key)).data.imported).toBe(1);
+    const otherFile = await upload(inspector, sheet(shop, 'idem_imp3b_', 1), key, { lang: 'zh-CN' });
+    expect(otherFile).toMatchObject({ http: 422, msg: '此 Idempotency-Key 已用于另一个不同的请求；新的请求需要新的键' });
+    expect((await upload(inspector, sheet(shop, 'idem_imp3_', 1), key, { keepValid: true })).http).toBe(422);
+    expect((await booksOf(shop)).orders).toBe(1);
+  });
+
+  it('keeps no answer of an import that wrote nothing: the corrected file under the same key imports', async () => {
+    const shop = await newShop();
+    const key = randomUUID();
+    const refused = await upload(inspector, sheet(shop, 'idem_imp4_', 2, true), key);
+    expect(refused.data).toMatchObject({ imported: 0, rejected: [{ row: 2 }] });
+    expect(await keyRows(inspector.id).then((rows) => rows.filter((r) => r.idemKey === key))).toEqual([]);
+    const corrected = await upload(inspector, sheet(shop, 'idem_imp4_', 2), key);
+    expect(corrected).toMatchObject({ replayed: false, data: { imported: 2 } });
+    expect((await booksOf(shop)).orders).toBe(2);
+  });
+
+  it('refuses a malformed key before importing anything, in the caller’s language', async () => {
+    const shop = await newShop();
+    const bad = await upload(inspector, sheet(shop, 'idem_imp5_', 1), 'short', { lang: 'zh-CN' });
+    expect(bad).toMatchObject({ http: 400, msg: 'Idempotency-Key 请求头须为 8 到 128 个字符：字母、数字、“-”、“_”、“.”或“:”' });
+    expect((await booksOf(shop)).orders).toBe(0);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('lists the header on the guarded calls, and only there', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
@@ -311,7 +407,12 @@ describe('the OpenAPI document', () => {
       .filter(({ op }) => op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'))
       .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
       .sort();
-    expect(guarded).toEqual(['POST /api/admin/order/create', 'POST /api/admin/setSubscription', 'POST /api/admin/user/recharge']);
+    expect(guarded).toEqual([
+      'POST /api/admin/order/create',
+      'POST /api/admin/order/import',
+      'POST /api/admin/setSubscription',
+      'POST /api/admin/user/recharge',
+    ]);
   });
 });
 
@@ -354,6 +455,38 @@ describe('once', () => {
     const second = once(ctx.db, claim(key, { a: 2 }), slowWrite);
     await expect(first).resolves.toEqual({ data: { ok: true }, replayed: false });
     await expect(second).rejects.toMatchObject({ status: 422, key: 'idempotency.keyReused' });
+  });
+
+  it('onceApart: a second request while the first still runs in this process is answered 409 at once', async () => {
+    const key = randomUUID();
+    let runs = 0;
+    const slowRun = async () => {
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { run: runs };
+    };
+    const first = onceApart(ctx.db, claim(key), slowRun);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await expect(onceApart(ctx.db, claim(key), slowRun)).rejects.toMatchObject({ status: 409, key: 'idempotency.inProgress' });
+    expect(Date.now() - started).toBeLessThan(250);
+    await first;
+    expect(runs).toBe(1);
+  });
+
+  it('an answer too large to store is never run again: its key answers 409 "already done"', async () => {
+    const key = randomUUID();
+    const guard = { claim: claim(key), expired: false };
+    await writeTransaction(ctx.db, async (trx) => {
+      await claimIn(trx, guard, nowMs());
+      await answerIn(trx, guard, { rejected: 'x'.repeat(100) }, 64);
+    });
+    let runs = 0;
+    await expect(onceApart(ctx.db, claim(key), async () => ++runs)).rejects.toMatchObject({
+      status: 409,
+      key: 'idempotency.answerTooLarge',
+    });
+    expect(runs).toBe(0);
   });
 
   it('fingerprints a body whatever the order of its keys', () => {

@@ -4,6 +4,7 @@
  * goes through. Pure functions; orders.service.ts loads what they look things up in.
  */
 import {
+  charCount,
   formatMoney,
   normalizeMac,
   ORDER_IMAGES_MAX,
@@ -91,15 +92,8 @@ function cleanImages(list: string | undefined, field: string, issues: Issue[]): 
   return urls.join(',');
 }
 
-/**
- * A text's length in characters (code points), as the contract's schema and the database's
- * columns count it: an emoji outside the BMP is one character, not two UTF-16 units.
- */
-export const charCount = (text: string): number => {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
-};
+/** A text's length in characters (code points), as the schema counts it (the contract's). */
+export { charCount };
 
 const required = (value: string, field: keyof typeof ORDER_TEXT_MAX, issues: Issue[]): string => {
   const trimmed = value.trim();

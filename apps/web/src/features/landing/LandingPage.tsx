@@ -1,12 +1,32 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PublicOrder } from '@clearplay/contract';
-import { formatCount, formatMoney, PUBLIC_LOOKUP_MIN_LENGTH, Status } from '@clearplay/contract/constants';
+import {
+  charCount,
+  cutToChars,
+  formatCount,
+  formatMoney,
+  PUBLIC_LOOKUP_MAX_LENGTH,
+  PUBLIC_LOOKUP_MIN_LENGTH,
+  Status,
+} from '@clearplay/contract/constants';
 import { formatDate } from '../../lib/date.ts';
 import { fetchFigures, fetchPrices, lookupChatId } from './api.ts';
 import { PublicFooter, PublicHeader, ResultTag } from './PublicHeader.tsx';
 import { PAGE_HEAD, usePublicHead, usePublicHref } from './site.ts';
 import { usePublicData } from './usePublicData.ts';
+
+/**
+ * The chat ID is cut at its limit in characters, as the server counts it (code points): the
+ * browser's `maxLength` counts UTF-16 units and would keep 32 emoji of 64. Not while an input
+ * method composes (its end cuts).
+ */
+function keepLookupLength(event: SyntheticEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  if ((event.nativeEvent as InputEvent).isComposing) return;
+  const cut = cutToChars(input.value, PUBLIC_LOOKUP_MAX_LENGTH);
+  if (cut !== input.value) input.value = cut;
+}
 
 /** 24 px line icons for the steps (inline: no icon pack on the public pages). */
 const ICONS: Record<string, ReactNode> = {
@@ -84,8 +104,8 @@ function Lookup() {
   }, []);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const id = String(new FormData(event.currentTarget).get('chatId') ?? '').trim();
-    if (Array.from(id).length < PUBLIC_LOOKUP_MIN_LENGTH) return setResult({ state: 'short' });
+    const id = cutToChars(String(new FormData(event.currentTarget).get('chatId') ?? '').trim(), PUBLIC_LOOKUP_MAX_LENGTH);
+    if (charCount(id) < PUBLIC_LOOKUP_MIN_LENGTH) return setResult({ state: 'short' });
     setResult({ state: 'busy' });
     try {
       setResult({ state: 'done', id, list: (await lookupChatId(id)).list });
@@ -104,7 +124,8 @@ function Lookup() {
           <input
             data-testid="public-lookup-input"
             name="chatId"
-            maxLength={64}
+            onInput={keepLookupLength}
+            onCompositionEnd={keepLookupLength}
             autoComplete="off"
             spellCheck={false}
             placeholder={t('public.lookup.placeholder')}

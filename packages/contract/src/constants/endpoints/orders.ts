@@ -89,6 +89,7 @@ export const orderEndpoints = {
     path: '/admin/order/import',
     access: { auth: 'user', permission: 'order:import', records: 'scoped' },
     log: { module: 'order', action: 'import' },
+    idempotent: true,
     summary: 'Import orders from an xlsx or csv file (multipart field "file"); all or nothing unless keepValid',
     tag,
     schemas: (s) => ({ query: s.OrderImportQuery, body: 'multipart', response: s.OrderImportResult }),

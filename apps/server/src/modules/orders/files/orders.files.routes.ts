@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { orderEndpoints as api } from '@clearplay/contract';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
@@ -13,6 +14,7 @@ import { IMPORT_FORM_LIMITS, readUploadedFile } from '../import/upload.ts';
 import { importLogDetails, importLogText } from '../import/outcome.ts';
 import { attachment, XLSX_TYPE } from './orders.sheet.ts';
 import { logText } from '../../../lib/log-text.ts';
+import { claimOf, markReplay, onceApart } from '../../idempotency/idempotency.service.ts';
 
 /** Order files (docs/product.md "Orders"): import with its template, export, and an order's evidence ZIP. */
 const orderFileRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config }) => {
@@ -38,15 +40,23 @@ const orderFileRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, config 
     { response: fileAnswer(XLSX_TYPE, 'xlsx workbook') },
   );
 
-  route(app, api.import, async (request) => {
+  route(app, api.import, async (request, reply) => {
     const file = await readUploadedFile(request);
     const name = file.fileName.slice(0, 120);
     request.logContent = logText('log.text.order.importStarted', { name, bytes: file.data.length });
     const keepValid = request.query.keepValid ?? false;
+    const op = operatorOf(request);
+    // The same import is the same file's bytes with the same option (decision 0118); its name is not
+    // part of it.
+    const claim = claimOf(request, op.id, 'order.import', { file: createHash('sha256').update(file.data).digest('hex'), keepValid });
     const database = { target: config.database, limits: config.dbLimits };
-    const result = await importSheetFile(db, database, file.data, operatorOf(request), localeOf(request), keepValid);
-    request.logContent = importLogText(name, result, keepValid);
-    request.logDetails = importLogDetails(result);
+    const { data: result, replayed } = await onceApart(db, claim, (guard) =>
+      importSheetFile(db, database, file.data, op, localeOf(request), keepValid, guard),
+    );
+    if (!markReplay(request, reply, claim, replayed)) {
+      request.logContent = importLogText(name, result, keepValid);
+      request.logDetails = importLogDetails(result);
+    }
     return ok(result);
   });
 

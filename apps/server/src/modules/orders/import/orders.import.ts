@@ -17,6 +17,7 @@ import type { Operator } from '../../../http/route-context.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
 import { nowMs } from '../../../lib/time.ts';
+import { answerIn, claimIn, type Guard } from '../../idempotency/idempotency.service.ts';
 import { batchChecker, mapHeaders } from './check.ts';
 import { importHistory } from './history.ts';
 import { IMPORT_MAX_ROWS, isBlank, type Sheet, type SheetRow } from './read.ts';
@@ -39,16 +40,27 @@ class RejectedImport {
  * next and (on PostgreSQL and MySQL, whose look-ups use a second connection) it is checked. When
  * all or nothing is asked and a row is rejected, what was written rolls back and the answer
  * lists the rejected rows. People and prices are looked up once per name, as batches name them.
+ * With a `guard` (an Idempotency-Key, decision 0109), the key is the transaction's first
+ * statement and the answer its last: an import that writes nothing (refused, or all or nothing
+ * with a rejected row) stores no answer, so the same file sent again runs again.
  */
-export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: Locale, keepValid: boolean): Promise<OrderImportResult> {
+export async function importOrders(
+  db: Db,
+  sheet: Sheet,
+  op: Operator,
+  locale: Locale,
+  keepValid: boolean,
+  guard: Guard | null = null,
+): Promise<OrderImportResult> {
   const at = mapHeaders(sheet.headers, locale);
 
   try {
     return await writeTransaction(
       db,
       async (trx) => {
-        const vocabulary = await loadImportVocabulary(trx);
         const now = nowMs();
+        if (guard !== null) await claimIn(trx, guard, now);
+        const vocabulary = await loadImportVocabulary(trx);
         const report = importReport(sheet.headers, at, locale);
         // On PostgreSQL and MySQL the look-ups go through another connection of the pool, so the
         // next batch is looked up and checked while the transaction's connection inserts this
@@ -95,7 +107,9 @@ export async function importOrders(db: Db, sheet: Sheet, op: Operator, locale: L
         if (total === 0) throw new AppError(400, 'orderImport.noRows');
         if (!keepValid && rejected.length > 0) throw new RejectedImport({ total, imported: 0, rejected, keepValid, ...history.report() });
         await writer.finish();
-        return { total, imported: writer.count(), rejected, keepValid, ...history.report() };
+        const result: OrderImportResult = { total, imported: writer.count(), rejected, keepValid, ...history.report() };
+        if (guard !== null) await answerIn(trx, guard, result);
+        return result;
       },
       { bulk: true },
     );

@@ -26,6 +26,7 @@ import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale, MessageKey, MessageParams } from '../../../lib/messages.ts';
 import { startModuleWorker } from '../../../lib/module-worker.ts';
+import type { Guard } from '../../idempotency/idempotency.service.ts';
 import { importOrders } from './orders.import.ts';
 import { readSheet } from './read.ts';
 import type { ImportAnswer, ImportJob, ImportWorkerData, ThreadError } from './worker.ts';
@@ -75,7 +76,7 @@ class ImportThread {
     return this.#ended;
   }
 
-  run(data: Buffer, op: Operator, locale: Locale, keepValid: boolean): Promise<OrderImportResult> {
+  run(data: Buffer, op: Operator, locale: Locale, keepValid: boolean, guard: Guard | null): Promise<OrderImportResult> {
     const id = ++this.#next;
     // A copy the worker takes over (the upload's buffer may share memory with others).
     const bytes = new Uint8Array(data);
@@ -88,6 +89,7 @@ class ImportThread {
         op: { id: op.id, username: op.username, permissions: [...op.permissions] },
         locale,
         keepValid,
+        guard,
       };
       this.#worker.postMessage(job, [bytes.buffer]);
     });
@@ -134,7 +136,8 @@ function workerTarget(db: Db, configured: DbTarget): DbTarget | null {
 
 /**
  * Imports an uploaded sheet (import/read.ts, then orders.import.ts importOrders) on the import's
- * worker thread; `database` is where `db` connects, with its budgets.
+ * worker thread; `database` is where `db` connects, with its budgets. `guard`: the request's
+ * Idempotency-Key, claimed in the import's transaction (idempotency.service.ts onceApart).
  */
 export async function importSheetFile(
   db: Db,
@@ -143,9 +146,10 @@ export async function importSheetFile(
   op: Operator,
   locale: Locale,
   keepValid: boolean,
+  guard: Guard | null = null,
 ): Promise<OrderImportResult> {
   const target = workerTarget(db, database.target);
-  if (target === null || db.isTransaction) return importOrders(db, await readSheet(data), op, locale, keepValid);
+  if (target === null || db.isTransaction) return importOrders(db, await readSheet(data), op, locale, keepValid, guard);
   let thread = threads.get(db);
   if (thread === undefined || thread.ended) {
     const started: ImportThread = new ImportThread(target, database.limits, sqliteWriteGate(db), () => {
@@ -154,7 +158,7 @@ export async function importSheetFile(
     thread = started;
     threads.set(db, thread);
   }
-  return thread.run(data, op, locale, keepValid);
+  return thread.run(data, op, locale, keepValid, guard);
 }
 
 /** Stops the import thread of this database, if one runs: an import under way fails and writes nothing. */

@@ -15,6 +15,7 @@ import { createDb } from '../../../db/index.ts';
 import type { Operator } from '../../../http/route-context.ts';
 import { AppError, FieldAppError } from '../../../lib/errors.ts';
 import type { Locale } from '../../../lib/messages.ts';
+import type { Guard } from '../../idempotency/idempotency.service.ts';
 import { importOrders } from './orders.import.ts';
 import { readSheet } from './read.ts';
 
@@ -29,6 +30,8 @@ export interface ImportJob {
   op: Operator;
   locale: Locale;
   keepValid: boolean;
+  /** The Idempotency-Key's claim, claimed in the import's transaction (decision 0109); null without one. */
+  guard: Guard | null;
 }
 
 /** An error as it crosses threads: a domain error by its key, any other by its name, message and code. */
@@ -68,7 +71,7 @@ if (port !== null) {
       try {
         const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
         const sheet = await readSheet(data);
-        return { id: job.id, ok: true, result: await importOrders(db, sheet, job.op, job.locale, job.keepValid) };
+        return { id: job.id, ok: true, result: await importOrders(db, sheet, job.op, job.locale, job.keepValid, job.guard) };
       } catch (error) {
         return { id: job.id, ok: false, error: threadError(error) };
       }

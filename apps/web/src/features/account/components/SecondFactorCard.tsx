@@ -8,6 +8,7 @@ import { RecoveryCodes } from '../../../components/RecoveryCodes.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/date.ts';
 import { accountKeys, useConfirmEnrolment, useDisableSecondFactor, useSecondFactor, useStartEnrolment } from '../api/account.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 const errorText = (error: unknown) => (error instanceof ApiError ? error.message : null);
 
@@ -103,7 +104,7 @@ export function SecondFactorCard() {
             <Input
               value={code}
               onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-              maxLength={6}
+              count={charLimit(6)}
               inputMode="numeric"
               autoComplete="one-time-code"
               placeholder={t('login.secondFactor.code.placeholder')}
@@ -165,7 +166,7 @@ export function SecondFactorCard() {
         <Input
           value={proof}
           onChange={(e) => setProof(e.target.value)}
-          maxLength={24}
+          count={charLimit(24)}
           autoComplete="one-time-code"
           placeholder={t('account.secondFactor.codeOrRecovery')}
           aria-label={t('account.secondFactor.codeOrRecovery')}

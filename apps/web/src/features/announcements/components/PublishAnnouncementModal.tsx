@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DictSelect } from '../../../components/DictSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useAddAnnouncement } from '../api/announcements.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 /** Tiptap is loaded only when the publish form opens (a chunk of its own). */
 const RichTextEditor = lazy(() => import('./RichTextEditor.tsx'));
@@ -60,7 +61,7 @@ export function PublishAnnouncementModal({ open, onClose }: { open: boolean; onC
           { max: ANNOUNCEMENT_TITLE_MAX, message: t('announcement.titleMax', { max: ANNOUNCEMENT_TITLE_MAX }) },
         ]}
       >
-        <Input maxLength={ANNOUNCEMENT_TITLE_MAX} showCount data-testid="announcement-title" />
+        <Input count={charLimit(ANNOUNCEMENT_TITLE_MAX)} showCount data-testid="announcement-title" />
       </Form.Item>
       <Form.Item
         name="type"

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
 import { loadScreenMessages } from '../../../lib/i18n.ts';
 import { loginEnrol, loginSecondFactor } from '../api/second-factor.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 // Loaded when shown, so its chunk is not in the list the login page's first load carries for this step.
 const RecoveryCodes = lazy(() => import('../../../components/RecoveryCodes.tsx').then((m) => ({ default: m.RecoveryCodes })));
@@ -145,7 +146,7 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: S
           aria-label={t(useRecovery ? 'login.secondFactor.recoveryCode.placeholder' : 'login.secondFactor.code.placeholder')}
           autoComplete="one-time-code"
           inputMode={useRecovery ? 'text' : 'numeric'}
-          maxLength={useRecovery ? 24 : 6}
+          count={charLimit(useRecovery ? 24 : 6)}
           disabled={busy || (enrol && enrolment === null)}
           value={value}
           onChange={(event) => setValue(useRecovery ? event.target.value : event.target.value.replace(/\D/g, ''))}

@@ -6,6 +6,7 @@ import { ListClassTag } from '../../../components/DictTag.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateDictData, useDictDataTree, useUpdateDictData } from '../api/dict-admin.ts';
 import { dictLabel, useDictLabel } from '../../../lib/dicts.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface Values {
   typeCode: string;
@@ -134,13 +135,13 @@ export function DictDataFormModal({
         />
       </Form.Item>
       <Form.Item name="label" label={t('dict.data.field.labelZh')} rules={[required(t('dict.data.field.labelZh')), { max: 100 }]}>
-        <Input maxLength={100} data-testid="dict-data-form-label" />
+        <Input count={charLimit(100)} data-testid="dict-data-form-label" />
       </Form.Item>
       <Form.Item name="labelEn" label={t('dict.data.field.labelEn')} extra={t('dict.data.field.labelEn.help')} rules={[{ max: 100 }]}>
-        <Input maxLength={100} data-testid="dict-data-form-label-en" />
+        <Input count={charLimit(100)} data-testid="dict-data-form-label-en" />
       </Form.Item>
       <Form.Item name="value" label={t('dict.data.field.value')} rules={[required(t('dict.data.field.value')), { max: 500 }]}>
-        <Input maxLength={500} data-testid="dict-data-form-value" />
+        <Input count={charLimit(500)} data-testid="dict-data-form-value" />
       </Form.Item>
       <Form.Item name="parentId" label={t('dict.data.field.parent')} extra={t('dict.data.field.parent.help')}>
         <TreeSelect
@@ -158,7 +159,7 @@ export function DictDataFormModal({
         <Select options={LIST_CLASSES.map((c) => ({ value: c, label: <ListClassTag label={t(`dict.listClass.${c}`)} listClass={c} /> }))} />
       </Form.Item>
       <Form.Item name="cssClass" label={t('dict.data.field.cssClass')}>
-        <Input maxLength={100} />
+        <Input count={charLimit(100)} />
       </Form.Item>
       <Form.Item name="isDefault" label={t('dict.data.field.isDefault')} valuePropName="checked">
         <Switch checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
@@ -173,10 +174,10 @@ export function DictDataFormModal({
         />
       </Form.Item>
       <Form.Item name="remark" label={t('dict.data.field.remarkZh')} rules={[{ max: 500 }]}>
-        <Input.TextArea maxLength={500} rows={2} data-testid="dict-data-form-remark" />
+        <Input.TextArea count={charLimit(500)} rows={2} data-testid="dict-data-form-remark" />
       </Form.Item>
       <Form.Item name="remarkEn" label={t('dict.data.field.remarkEn')} extra={t('dict.data.field.remarkEn.help')} rules={[{ max: 500 }]}>
-        <Input.TextArea maxLength={500} rows={2} data-testid="dict-data-form-remark-en" />
+        <Input.TextArea count={charLimit(500)} rows={2} data-testid="dict-data-form-remark-en" />
       </Form.Item>
     </FormModal>
   );

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateDictType, useUpdateDictType } from '../api/dict-admin.ts';
 import { useDictLabel } from '../../../lib/dicts.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface Values {
   code: string;
@@ -53,17 +54,17 @@ export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type
           { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, message: t('dict.type.field.code.pattern') },
         ]}
       >
-        <Input maxLength={64} data-testid="dict-type-form-code" />
+        <Input count={charLimit(64)} data-testid="dict-type-form-code" />
       </Form.Item>
       <Form.Item
         name="name"
         label={t('dict.type.field.nameZh')}
         rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('dict.type.field.nameZh') }) }, { max: 64 }]}
       >
-        <Input maxLength={64} data-testid="dict-type-form-name" />
+        <Input count={charLimit(64)} data-testid="dict-type-form-name" />
       </Form.Item>
       <Form.Item name="nameEn" label={t('dict.type.field.nameEn')} extra={t('dict.type.field.nameEn.help')} rules={[{ max: 64 }]}>
-        <Input maxLength={64} data-testid="dict-type-form-name-en" />
+        <Input count={charLimit(64)} data-testid="dict-type-form-name-en" />
       </Form.Item>
       <Form.Item name="status" label={t('common.status')}>
         <Radio.Group
@@ -75,7 +76,7 @@ export function DictTypeFormModal({ open, type, onClose }: { open: boolean; type
         />
       </Form.Item>
       <Form.Item name="remark" label={t('common.remark')}>
-        <Input.TextArea maxLength={500} rows={3} showCount />
+        <Input.TextArea count={charLimit(500)} rows={3} showCount />
       </Form.Item>
     </FormModal>
   );

@@ -5,6 +5,7 @@ import { yuanToFen } from '@clearplay/contract/constants';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { MoneyInput } from '../../../components/Money.tsx';
 import { useRecharge } from '../api/ledger.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface RechargeValues {
   amount: number;
@@ -49,7 +50,7 @@ export function RechargeModal({
         <MoneyInput autoFocus data-testid="ledger-recharge-amount" />
       </Form.Item>
       <Form.Item name="remark" label={t('ledger.field.remark')}>
-        <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2, maxRows: 4 }} data-testid="ledger-recharge-remark" />
+        <Input.TextArea count={charLimit(200)} showCount autoSize={{ minRows: 2, maxRows: 4 }} data-testid="ledger-recharge-remark" />
       </Form.Item>
     </FormModal>
   );

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportRejectedRow, OrderImportResult } from '@clearplay/contract';
 import { neutraliseFormula, orderEndpoints } from '@clearplay/contract/constants';
+import { useState } from 'react';
 import { api } from '../../../lib/api-client.ts';
+import { submissionKeys } from '../../../lib/submission-key.ts';
 import { orderKeys } from './orders.ts';
 
 /** The file types the import takes (the server reads xlsx and csv). */
@@ -12,18 +14,43 @@ export const isImportFile = (name: string): boolean => /\.(xlsx|csv)$/i.test(nam
 /** GET /admin/order/import/template: the xlsx template, headers in the current language. */
 export const downloadImportTemplate = (fallbackName: string) => api.download(orderEndpoints.importTemplate, { fallbackName });
 
-/** POST /admin/order/import?keepValid=: all-or-nothing unless `keepValid`. */
-export function importOrders(file: File, keepValid: boolean, signal?: AbortSignal): Promise<OrderImportResult> {
+/**
+ * POST /admin/order/import?keepValid=: all-or-nothing unless `keepValid`. With `idempotencyKey`
+ * (decision 0118), the same upload sent again with the key is answered again, not imported twice.
+ */
+export function importOrders(
+  file: File,
+  keepValid: boolean,
+  options: { signal?: AbortSignal; idempotencyKey?: string } = {},
+): Promise<OrderImportResult> {
   const body = new FormData();
   body.append('file', file, file.name);
-  return api.call(orderEndpoints.import, { body, query: { keepValid }, signal });
+  return api.call(orderEndpoints.import, { body, query: { keepValid }, ...options });
 }
 
-/** The import as a mutation: when anything was imported, every order query is refreshed. */
+/**
+ * What makes two imports of the dialog the same submission: the file as picked (its name, size,
+ * type and time; a file picked again unchanged is the same one) and the option.
+ */
+const submissionOf = (file: File, keepValid: boolean) => ({
+  name: file.name,
+  size: file.size,
+  type: file.type,
+  lastModified: file.lastModified,
+  keepValid,
+});
+
+/**
+ * The import as a mutation: one Idempotency-Key per submission (lib/submission-key.ts), the same
+ * on a retry of the same file and option until one succeeds. When anything was imported, every
+ * order query is refreshed.
+ */
 export function useImportOrders() {
   const queryClient = useQueryClient();
+  const [keys] = useState(submissionKeys);
   return useMutation({
-    mutationFn: ({ file, keepValid }: { file: File; keepValid: boolean }) => importOrders(file, keepValid),
+    mutationFn: ({ file, keepValid }: { file: File; keepValid: boolean }) =>
+      keys.send(submissionOf(file, keepValid), (idempotencyKey) => importOrders(file, keepValid, { idempotencyKey })),
     onSuccess: async (result) => {
       if (result.imported > 0) await queryClient.invalidateQueries({ queryKey: orderKeys.all });
     },

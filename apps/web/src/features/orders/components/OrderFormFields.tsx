@@ -25,6 +25,7 @@ import { useOrderPrices } from '../api/order-price.ts';
 import { uploadTokenGetter } from '../api/upload-token.ts';
 import { TargetHistoryPanel } from './TargetHistoryPanel.tsx';
 import { can, useActor } from '../../../lib/permissions.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 /**
  * The order form's fields and rules, shared by the create/edit dialog (OrderFormModal) and the
@@ -302,7 +303,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
           <Col xs={24} md={8}>
             <Form.Item name="objWechat" label={t('order.field.objWechat')} rules={[requiredText(t('order.field.objWechat'))]}>
               <Input
-                maxLength={ORDER_TEXT_MAX.objWechat}
+                count={charLimit(ORDER_TEXT_MAX.objWechat)}
                 placeholder={inputPlaceholder(t('order.field.objWechat'))}
                 data-testid="order-form-objWechat"
               />
@@ -311,7 +312,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
           <Col xs={24} md={8}>
             <Form.Item name="objWechatName" label={t('order.field.objWechatName')} rules={[requiredText(t('order.field.objWechatName'))]}>
               <Input
-                maxLength={ORDER_TEXT_MAX.objWechatName}
+                count={charLimit(ORDER_TEXT_MAX.objWechatName)}
                 placeholder={inputPlaceholder(t('order.field.objWechatName'))}
                 data-testid="order-form-objWechatName"
               />
@@ -320,7 +321,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
           <Col xs={24} md={8}>
             <Form.Item name="objClientName" label={t('order.field.objClientName')} rules={[requiredText(t('order.field.objClientName'))]}>
               <Input
-                maxLength={ORDER_TEXT_MAX.objClientName}
+                count={charLimit(ORDER_TEXT_MAX.objClientName)}
                 placeholder={inputPlaceholder(t('order.field.objClientName'))}
                 data-testid="order-form-objClientName"
               />
@@ -349,7 +350,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
                 },
               ]}
             >
-              <Input maxLength={32} placeholder={t('orderForm.mac.placeholder')} data-testid="order-form-mac" />
+              <Input count={charLimit(32)} placeholder={t('orderForm.mac.placeholder')} data-testid="order-form-mac" />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
@@ -433,7 +434,7 @@ export function OrderFormFields({ form, order, variant }: OrderFormFieldsProps) 
           </Col>
           <Col span={24}>
             <Form.Item name="description" label={t('order.field.description')}>
-              <Input.TextArea rows={3} maxLength={ORDER_TEXT_MAX.description} showCount data-testid="order-form-description" />
+              <Input.TextArea rows={3} count={charLimit(ORDER_TEXT_MAX.description)} showCount data-testid="order-form-description" />
             </Form.Item>
           </Col>
         </Row>

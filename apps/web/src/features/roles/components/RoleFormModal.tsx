@@ -6,6 +6,7 @@ import { FormModal } from '../../../components/FormModal.tsx';
 import { useCreateRole, useUpdateRole } from '../api/roles.ts';
 import { toPermissions } from '../permission-tree.ts';
 import { PermissionTreeInput } from './PermissionTreeInput.tsx';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface Values {
   name: string;
@@ -69,14 +70,14 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
           { pattern: /^[A-Za-z][A-Za-z0-9_-]*$/, message: t('role.field.name.pattern') },
         ]}
       >
-        <Input maxLength={32} disabled={role?.builtIn} data-testid="role-form-name" />
+        <Input count={charLimit(32)} disabled={role?.builtIn} data-testid="role-form-name" />
       </Form.Item>
       <Form.Item
         name="description"
         label={t('role.field.description')}
         rules={[{ required: true, whitespace: true, message: t('form.required', { label: t('role.field.description') }) }, { max: 100 }]}
       >
-        <Input maxLength={100} showCount data-testid="role-form-description" />
+        <Input count={charLimit(100)} showCount data-testid="role-form-description" />
       </Form.Item>
       <Form.Item
         name="descriptionEn"
@@ -84,7 +85,7 @@ export function RoleFormModal({ open, role, onClose }: { open: boolean; role: Ro
         extra={t('role.field.descriptionEn.help')}
         rules={[{ max: 100 }]}
       >
-        <Input maxLength={100} showCount data-testid="role-form-description-en" />
+        <Input count={charLimit(100)} showCount data-testid="role-form-description-en" />
       </Form.Item>
       <Form.Item
         name="isAdmin"

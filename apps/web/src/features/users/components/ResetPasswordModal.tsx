@@ -4,6 +4,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '@clearplay/contract/constants';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { useResetPassword } from '../api/users.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface Values {
   newPassword: string;
@@ -34,7 +35,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserItem | null; o
           { min: PASSWORD_MIN, max: PASSWORD_MAX, message: t('form.length', { label, min: PASSWORD_MIN, max: PASSWORD_MAX }) },
         ]}
       >
-        <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} data-testid="reset-password-new" />
+        <Input.Password autoComplete="new-password" count={charLimit(PASSWORD_MAX)} data-testid="reset-password-new" />
       </Form.Item>
       <Form.Item
         name="confirm"
@@ -48,7 +49,7 @@ export function ResetPasswordModal({ user, onClose }: { user: UserItem | null; o
           }),
         ]}
       >
-        <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} data-testid="reset-password-confirm" />
+        <Input.Password autoComplete="new-password" count={charLimit(PASSWORD_MAX)} data-testid="reset-password-confirm" />
       </Form.Item>
     </FormModal>
   );

@@ -7,6 +7,7 @@ import dayjs from '../../../lib/dayjs.ts';
 import { useSetSubscription } from '../api/users.ts';
 import { resultingEnd, subscriptionDays, SUBSCRIPTION_STATE_COLOR } from '../subscription.ts';
 import { formatDate } from '../../../lib/date.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface Values {
   type: SubscriptionType;
@@ -109,7 +110,7 @@ export function SubscriptionModal({ user, onClose }: { user: UserItem | null; on
         </Form.Item>
       ) : null}
       <Form.Item name="remark" label={t('common.remark')}>
-        <Input.TextArea maxLength={200} rows={2} />
+        <Input.TextArea count={charLimit(200)} rows={2} />
       </Form.Item>
       {running ? <Alert type="info" showIcon title={t('user.subscription.renewHint')} /> : null}
     </FormModal>

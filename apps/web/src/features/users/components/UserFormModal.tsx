@@ -7,6 +7,7 @@ import { MoneyInput } from '../../../components/Money.tsx';
 import { useDictData } from '../../../lib/dicts.ts';
 import { roleDescription } from '../../../lib/role-description.ts';
 import { useCreateUser, useRoleOptions, useUpdateUser } from '../api/users.ts';
+import { charLimit } from '../../../lib/char-limit.ts';
 
 interface UserFormValues {
   username: string;
@@ -104,7 +105,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
                   { pattern: /^\S+$/, message: t('form.noSpaces', { label: t('user.field.username') }) },
                 ]}
               >
-                <Input autoComplete="off" maxLength={USERNAME_MAX} showCount data-testid="user-form-username" />
+                <Input autoComplete="off" count={charLimit(USERNAME_MAX)} showCount data-testid="user-form-username" />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12}>
@@ -120,14 +121,14 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
                   },
                 ]}
               >
-                <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} data-testid="user-form-password" />
+                <Input.Password autoComplete="new-password" count={charLimit(PASSWORD_MAX)} data-testid="user-form-password" />
               </Form.Item>
             </Col>
           </>
         )}
         <Col xs={24} sm={12}>
           <Form.Item name="nickname" label={t('user.field.nickname')} rules={[required(t('user.field.nickname')), { max: 50 }]}>
-            <Input maxLength={50} data-testid="user-form-nickname" />
+            <Input count={charLimit(50)} data-testid="user-form-nickname" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
@@ -149,7 +150,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
         </Col>
         <Col xs={24} sm={12}>
           <Form.Item name="wechat" label={t('user.field.wechat')} rules={[required(t('user.field.wechat')), { max: 64 }]}>
-            <Input maxLength={64} data-testid="user-form-wechat" />
+            <Input count={charLimit(64)} data-testid="user-form-wechat" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
@@ -158,7 +159,7 @@ export function UserFormModal({ open, user, onClose }: { open: boolean; user: Us
             label={t('user.field.phone')}
             rules={[required(t('user.field.phone')), { pattern: /^[0-9+\-() ]{1,32}$/, message: t('form.phone') }]}
           >
-            <Input maxLength={32} data-testid="user-form-phone" />
+            <Input count={charLimit(32)} data-testid="user-form-phone" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
