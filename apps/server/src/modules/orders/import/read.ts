@@ -8,6 +8,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { pipeline, Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { CsvError, parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { AppError } from '../../../lib/errors.ts';
@@ -160,6 +161,42 @@ function toCell(value: ExcelJS.CellValue | undefined): Cell {
   return null;
 }
 
+/** The two steps of exceljs 4.4's streaming reader that meet a part's bytes (lib/stream/xlsx/workbook-reader.js). */
+interface ReaderSteps {
+  _parseSharedStrings(entry: NodeJS.ReadableStream): AsyncGenerator<unknown>;
+  _parseWorksheet(iterator: AsyncIterable<Buffer | string>, sheetNo: string): Generator<unknown>;
+}
+
+/**
+ * exceljs's streaming reader, its text decoded across chunks. It decodes each chunk of a part on
+ * its own (lib/utils/parse-sax.js), so a character whose UTF-8 bytes fall across two chunks (16 KB
+ * of inflated XML each) became U+FFFD: Chinese text in shared strings (as Excel and exceljs store
+ * it) and in inline strings (as our export writes it) read as "玩���502", a few cells in every
+ * thousand rows (exceljs issues 2063 and 2084, open; decision 0116). Here the shared strings are
+ * read by their stream as UTF-8 text, and each worksheet's chunks pass a StringDecoder, which holds
+ * a split character back until its last byte arrives.
+ */
+function wholeCharacters(reader: ExcelJS.stream.xlsx.WorkbookReader): ExcelJS.stream.xlsx.WorkbookReader {
+  const steps = reader as unknown as ReaderSteps;
+  if (typeof steps._parseSharedStrings !== 'function' || typeof steps._parseWorksheet !== 'function')
+    throw new Error('exceljs: its streaming reader has changed; see decision 0116');
+  const sharedStrings = steps._parseSharedStrings.bind(reader);
+  const worksheet = steps._parseWorksheet.bind(reader);
+  steps._parseSharedStrings = (entry) => sharedStrings(entry.setEncoding('utf8'));
+  steps._parseWorksheet = (iterator, sheetNo) => worksheet(utf8Text(iterator), sheetNo);
+  return reader;
+}
+
+async function* utf8Text(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (text !== '') yield text;
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
 /**
  * The first worksheet of an xlsx, read with exceljs's streaming reader (a SAX parse, faster
  * and lighter than loading the whole workbook model). A date cell comes as a Date whose UTC
@@ -178,13 +215,15 @@ async function readXlsx(data: Buffer): Promise<Sheet> {
   // sheets depend on moved to the front, it parses the sheets straight from memory.
   const ordered = withPartsFirst(data, directory, (name) => SHEET_DEPENDENCIES.has(name));
   const Excel = await loadExcel();
-  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
+  const reader = wholeCharacters(
+    new Excel.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    }),
+  );
   const asImportError = (error: unknown) => (error instanceof AppError ? error : new AppError(400, 'orderImport.badWorkbook'));
   const valuesOf = (row: ExcelJS.Row) => (Array.isArray(row.values) ? row.values : []) as (ExcelJS.CellValue | undefined)[];
   const sheets = reader[Symbol.asyncIterator]();
