@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context.ts';
 
@@ -72,6 +73,56 @@ describe('the single-page app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('console.log("app")');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends a kept asset compressed as the client accepts, with its validator; one added after start from disk', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'clearplay-web-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), INDEX);
+    const script = 'export const a = 1;';
+    writeFileSync(join(dist, 'assets', 'app-1.js'), script);
+    writeFileSync(join(dist, 'assets', 'app-1.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dist, 'assets', 'app-1.js.gz'), gzipSync(script));
+    const app = await createTestContext({ env: { WEB_DIST: dist } });
+    try {
+      const br = await app.app.inject({ method: 'GET', url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      const gz = await app.app.inject({ method: 'GET', url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+      const plain = await app.app.inject({ method: 'GET', url: '/assets/app-1.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+      // The browser's revalidation of what it has: 304, no body.
+      const etag = String(br.headers.etag);
+      expect(etag).toMatch(/^W\/"/);
+      const again = await app.app.inject({
+        method: 'GET',
+        url: '/assets/app-1.js',
+        headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      // Read once at start: kept even when a new build has removed it (a page loaded before still finds its chunks).
+      for (const file of ['app-1.js', 'app-1.js.br', 'app-1.js.gz']) rmSync(join(dist, 'assets', file));
+      const kept = await app.app.inject({ method: 'GET', url: '/assets/app-1.js', headers: { 'accept-encoding': 'br' } });
+      expect(kept.statusCode).toBe(200);
+      expect(brotliDecompressSync(kept.rawPayload).toString()).toBe(script);
+      // A build made while the server runs: its new files come from disk.
+      writeFileSync(join(dist, 'assets', 'app-2.js'), 'export const b = 2;');
+      const added = await app.app.inject({ method: 'GET', url: '/assets/app-2.js' });
+      expect(added.statusCode).toBe(200);
+      expect(added.body).toBe('export const b = 2;');
+      expect(added.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    } finally {
+      await app.destroy();
+      rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('answers 404 for a missing asset instead of the app shell', async () => {

@@ -10,6 +10,8 @@ import { RootShell } from './RootShell.tsx';
 import { RouteError } from './RouteError.tsx';
 import { screens, signedIn } from './screens.ts';
 
+const ignore = () => undefined;
+
 function firstScreenPath(route: AppRoute): string | undefined {
   for (const child of route.children ?? []) {
     if (isScreen(child) && !child.path.includes(':')) return child.path;
@@ -51,7 +53,12 @@ function toRouteObject(route: AppRoute): RouteObject {
       // Logged out: straight to login, without loading the guard's code (app/guards.ts).
       if (!isLoggedIn()) throw redirect(loginLocation(route.name, new URL(request.url).searchParams));
       const { guard } = await import('./guards.ts');
-      return guard(route, request);
+      const allowed = await guard(route, request);
+      // Let in: the screen's first data is asked for now, while its code loads and the layout renders.
+      void signedIn()
+        .then((module) => module.screenData[route.name]?.())
+        .catch(ignore);
+      return allowed;
     },
     lazy: async () => ({ Component: (await load()).default }),
   };
@@ -66,8 +73,6 @@ export const router = createBrowserRouter([
     children: routes.map(toRouteObject),
   },
 ]);
-
-const ignore = () => undefined;
 
 /**
  * What the login form starts early (lib/warm-up.ts): the signed-in screens' table once the user

@@ -24,3 +24,11 @@ export const OrderForm = () => import('../features/orders/pages/OrderFormPage.ts
 export const OrderProfile = () => import('../features/orders/pages/OrderProfilePage.tsx');
 export const ResultSuccess = () => import('../features/orders/pages/ResultSuccessPage.tsx');
 export const ResultFail = () => import('../features/orders/pages/ResultFailPage.tsx');
+
+/**
+ * The data a screen shows first, asked for by its route's loader once the guard let the user in:
+ * beside the screen's code and the layout's first render, not after them (decision 0117).
+ */
+export const screenData: Readonly<Record<string, () => Promise<void>>> = {
+  Workplace: async () => (await import('../features/workplace/api/workplace.ts')).prefetchWorkplace(),
+};

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import {
   Button,
   Card,
@@ -245,6 +245,115 @@ const ChartsFallback = () => (
   </Card>
 );
 
+/**
+ * What the workplace shows under its figures: the charts, the latest and pending orders, the
+ * announcements, the renewals, the shortcuts and the recent visits.
+ */
+function Below({ data, onPublish, onAllAnnouncements }: { data: WorkplaceData; onPublish: () => void; onAllAnnouncements: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Suspense fallback={<ChartsFallback />}>
+        <WorkplaceCharts daily={data.daily} results={data.results} />
+      </Suspense>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={16}>
+          <Card
+            size="small"
+            title={t('workplace.latestOrders')}
+            extra={<Link to="/order/inspect">{t('workplace.more')}</Link>}
+            data-testid="workplace-latest"
+          >
+            <OrdersTable rows={data.latestOrders} testId="workplace-latest-table" />
+          </Card>
+        </Col>
+        <Col xs={24} xl={8}>
+          <Card
+            size="small"
+            title={t('workplace.announcements')}
+            extra={<Typography.Link onClick={onAllAnnouncements}>{t('workplace.more')}</Typography.Link>}
+            data-testid="workplace-announcements"
+          >
+            <AnnouncementList items={data.announcements} />
+          </Card>
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <Card
+            size="small"
+            title={t('workplace.pendingList')}
+            extra={<Link to={PENDING_LINK}>{t('workplace.more')}</Link>}
+            data-testid="workplace-pending"
+          >
+            <OrdersTable rows={data.pending.list} testId="workplace-pending-table" />
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}>
+          <Card
+            size="small"
+            title={t('workplace.renewalList')}
+            extra={<Link to={RENEWALS_LINK}>{t('workplace.more')}</Link>}
+            data-testid="workplace-renewals"
+          >
+            <List
+              size="small"
+              dataSource={data.renewals.list}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.renewals.empty')} /> }}
+              renderItem={(r) => (
+                <List.Item key={r.id} extra={<Money fen={r.balance} />}>
+                  <Flex gap={8} align="center" wrap>
+                    <Typography.Text strong>{r.nickname || r.username}</Typography.Text>
+                    <Tag color={r.state === 'expired' ? 'error' : 'warning'}>{t(`workplace.renewal.${r.state}`)}</Tag>
+                    <Typography.Text type="secondary">{formatDate(r.serviceEndDate, 'day')}</Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          </Card>
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <Card size="small" title={t('workplace.quick')} data-testid="workplace-quick">
+            <Flex wrap gap={8}>
+              {data.quickOperations.map((q) =>
+                q.key === 'announcement' ? (
+                  <Button key={q.key} icon={QUICK_ICONS[q.key]} onClick={onPublish} data-testid="quick-announcement">
+                    {t('workplace.quick.announcement')}
+                  </Button>
+                ) : (
+                  <Link key={q.key} to={q.path} data-testid={`quick-${q.key}`}>
+                    <Button icon={QUICK_ICONS[q.key]}>{t(`workplace.quick.${q.key}`)}</Button>
+                  </Link>
+                ),
+              )}
+            </Flex>
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}>
+          <Card size="small" title={t('workplace.recent')} data-testid="workplace-recent">
+            <List
+              size="small"
+              dataSource={data.recentlyVisited}
+              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.recent.empty')} /> }}
+              renderItem={(v) => {
+                const route = findRouteByPath(v.path.split('?')[0] ?? v.path)?.route;
+                const title = route && route.name !== RouteNames.NOT_FOUND ? t(route.meta.locale) : v.path;
+                return (
+                  <List.Item key={v.path} extra={<Typography.Text type="secondary">{formatDate(v.visitedAt, 'minute')}</Typography.Text>}>
+                    <Link to={v.path}>{title}</Link>
+                  </List.Item>
+                );
+              }}
+            />
+          </Card>
+        </Col>
+      </Row>
+    </>
+  );
+}
+
 /** Workplace dashboard (docs/product.md "The workplace"): one call, every widget. */
 export default function WorkplacePage() {
   const { t } = useTranslation();
@@ -265,6 +374,11 @@ export default function WorkplacePage() {
       { replace: true },
     );
   const data = query.data;
+  // The figures (the first view) show with the data; the charts, lists and tables below them a
+  // moment later, in a render of their own that gives way to the browser's paint (decision 0117):
+  // after a sign-in their render (antd's styles for Table and List, the tables' column
+  // measuring) held the figures back as long again.
+  const below = useDeferredValue(data ?? null, null);
   const name = user?.nickname || user?.username || '';
 
   return (
@@ -302,106 +416,11 @@ export default function WorkplacePage() {
               </Empty>
             </Card>
           ) : null}
-          <Suspense fallback={<ChartsFallback />}>
-            <WorkplaceCharts daily={data.daily} results={data.results} />
-          </Suspense>
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={16}>
-              <Card
-                size="small"
-                title={t('workplace.latestOrders')}
-                extra={<Link to="/order/inspect">{t('workplace.more')}</Link>}
-                data-testid="workplace-latest"
-              >
-                <OrdersTable rows={data.latestOrders} testId="workplace-latest-table" />
-              </Card>
-            </Col>
-            <Col xs={24} xl={8}>
-              <Card
-                size="small"
-                title={t('workplace.announcements')}
-                extra={<Typography.Link onClick={() => setAllOpen(true)}>{t('workplace.more')}</Typography.Link>}
-                data-testid="workplace-announcements"
-              >
-                <AnnouncementList items={data.announcements} />
-              </Card>
-            </Col>
-          </Row>
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}>
-              <Card
-                size="small"
-                title={t('workplace.pendingList')}
-                extra={<Link to={PENDING_LINK}>{t('workplace.more')}</Link>}
-                data-testid="workplace-pending"
-              >
-                <OrdersTable rows={data.pending.list} testId="workplace-pending-table" />
-              </Card>
-            </Col>
-            <Col xs={24} xl={12}>
-              <Card
-                size="small"
-                title={t('workplace.renewalList')}
-                extra={<Link to={RENEWALS_LINK}>{t('workplace.more')}</Link>}
-                data-testid="workplace-renewals"
-              >
-                <List
-                  size="small"
-                  dataSource={data.renewals.list}
-                  locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.renewals.empty')} /> }}
-                  renderItem={(r) => (
-                    <List.Item key={r.id} extra={<Money fen={r.balance} />}>
-                      <Flex gap={8} align="center" wrap>
-                        <Typography.Text strong>{r.nickname || r.username}</Typography.Text>
-                        <Tag color={r.state === 'expired' ? 'error' : 'warning'}>{t(`workplace.renewal.${r.state}`)}</Tag>
-                        <Typography.Text type="secondary">{formatDate(r.serviceEndDate, 'day')}</Typography.Text>
-                      </Flex>
-                    </List.Item>
-                  )}
-                />
-              </Card>
-            </Col>
-          </Row>
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}>
-              <Card size="small" title={t('workplace.quick')} data-testid="workplace-quick">
-                <Flex wrap gap={8}>
-                  {data.quickOperations.map((q) =>
-                    q.key === 'announcement' ? (
-                      <Button key={q.key} icon={QUICK_ICONS[q.key]} onClick={() => setPublish(true)} data-testid="quick-announcement">
-                        {t('workplace.quick.announcement')}
-                      </Button>
-                    ) : (
-                      <Link key={q.key} to={q.path} data-testid={`quick-${q.key}`}>
-                        <Button icon={QUICK_ICONS[q.key]}>{t(`workplace.quick.${q.key}`)}</Button>
-                      </Link>
-                    ),
-                  )}
-                </Flex>
-              </Card>
-            </Col>
-            <Col xs={24} xl={12}>
-              <Card size="small" title={t('workplace.recent')} data-testid="workplace-recent">
-                <List
-                  size="small"
-                  dataSource={data.recentlyVisited}
-                  locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workplace.recent.empty')} /> }}
-                  renderItem={(v) => {
-                    const route = findRouteByPath(v.path.split('?')[0] ?? v.path)?.route;
-                    const title = route && route.name !== RouteNames.NOT_FOUND ? t(route.meta.locale) : v.path;
-                    return (
-                      <List.Item
-                        key={v.path}
-                        extra={<Typography.Text type="secondary">{formatDate(v.visitedAt, 'minute')}</Typography.Text>}
-                      >
-                        <Link to={v.path}>{title}</Link>
-                      </List.Item>
-                    );
-                  }}
-                />
-              </Card>
-            </Col>
-          </Row>
+          {below ? (
+            <Below data={below} onPublish={() => setPublish(true)} onAllAnnouncements={() => setAllOpen(true)} />
+          ) : (
+            <ChartsFallback />
+          )}
         </Flex>
       )}
       <PublishAnnouncementModal open={publishOpen} onClose={() => setPublish(false)} />
