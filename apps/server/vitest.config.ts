@@ -38,6 +38,8 @@ export default defineConfig({
     pool: 'forks',
     isolate: false,
     setupFiles: ['src/test/between-files.ts'],
+    // One migrated, seeded database per run, copied by every test context (decision 0122).
+    globalSetup: ['src/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

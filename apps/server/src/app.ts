@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config.ts';
 import type { Db } from './db/index.ts';
@@ -68,6 +69,34 @@ const buildStrictBodyValidator: typeof ajvCompilers = (externalSchemas, options)
     (route as unknown as { httpPart?: string }).httpPart === 'body'
       ? withValueRules(strict(route), false)
       : withValueRules(coercing(route), true);
+};
+
+const serializerSelector = SerializerSelector();
+/** Compiled response serializers, per shared-schema set and options, per response schema object. */
+const serializerPools = new Map<string, WeakMap<object, ReturnType<ReturnType<typeof serializerSelector>>>>();
+
+/**
+ * Response serializers compiled once per schema in a process, as the validators are (one Ajv
+ * pool above, which caches by schema): fast-json-stringify compiled every response schema of
+ * every route again for each app built, about 0.7 s of CPU per app, paid by every server test
+ * file (the suites build some 70 apps per database). The routes' schemas are the contract's
+ * module-level objects, the same for every app; a serializer depends on its schema and the
+ * options alone. One app per process in production: there it changes nothing.
+ */
+const buildPooledSerializer: typeof serializerSelector = (externalSchemas, options) => {
+  const compile = serializerSelector(externalSchemas, options);
+  const key = JSON.stringify([externalSchemas, options ?? null]);
+  let pool = serializerPools.get(key);
+  if (pool === undefined) serializerPools.set(key, (pool = new WeakMap()));
+  const compiled = pool;
+  return (route) => {
+    const schema = route.schema as object;
+    const known = compiled.get(schema);
+    if (known !== undefined) return known;
+    const serializer = compile(route);
+    compiled.set(schema, serializer);
+    return serializer;
+  };
 };
 
 /** A compiled Ajv validator as Fastify calls it: true or false, the errors on the function. */
@@ -149,7 +178,7 @@ export async function buildApp({ config, db, logger }: AppDeps) {
         allErrors: false,
       },
     },
-    schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator } },
+    schemaController: { compilersFactory: { buildValidator: buildStrictBodyValidator, buildSerializer: buildPooledSerializer } },
     // A URL Fastify cannot route (bad percent-encoding) answers in the app's formats too.
     frameworkErrors: frameworkError(LOCAL_UPLOAD_PREFIX),
   }).withTypeProvider<TypeBoxTypeProvider>();

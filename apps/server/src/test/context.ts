@@ -2,15 +2,18 @@
  * Test helpers. Every test file gets its own freshly migrated database, chosen by TEST_DB:
  * `sqlite` (default; a temp file), `pg` (a new database created through TEST_PG_URL) or
  * `mysql` (same through TEST_MYSQL_URL). The database is dropped when the file is done.
+ * A test context's database is a copy of one migrated and seeded once per run
+ * (test/global-setup.ts, decision 0122), not migrated and seeded again for each file.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type AppConfig, type DbTarget } from '../config.ts';
 import { insertReturningId } from '../db/dialect.ts';
@@ -91,6 +94,112 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** The password of the seeded super admin in every test context (and in the template). */
+const TEST_ADMIN_PASSWORD = 'Admin12345';
+
+/** A migrated, seeded database to copy test databases from: a SQLite file, or a database's name. */
+export interface TestTemplate {
+  kind: TestDbKind;
+  /** The SQLite file, or the PostgreSQL / MariaDB database's name. */
+  ref: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Migrates and seeds (as createTestContext does) one database to copy every test context's
+ * from: test/global-setup.ts makes it once per run, before the files start.
+ */
+export async function createTestTemplate(): Promise<TestTemplate> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ INIT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...database.env }, []);
+  const db = createDb(config.database);
+  try {
+    await migrateToLatest(db);
+    await seed(db, { initAdminPassword: TEST_ADMIN_PASSWORD, demo: false });
+  } finally {
+    await db.destroy();
+  }
+  const { target } = database;
+  const ref = target.dialect === 'sqlite' ? target.file : new URL(target.url).pathname.slice(1);
+  return { kind: testDbKind(), ref, drop: database.drop };
+}
+
+/** The run's template (test/global-setup.ts), if this run has one of this kind. */
+function runTemplate(): TestTemplate['ref'] | undefined {
+  try {
+    const template = inject('testTemplate');
+    return template?.kind === testDbKind() ? template.ref : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A new database holding what the template holds: SQLite copies the file; PostgreSQL creates it
+ * from the template (a file copy on the server); MariaDB, which has no templates, creates each
+ * table as the template's `SHOW CREATE TABLE` says (keys, indexes and foreign keys alike) and
+ * copies its rows.
+ */
+async function copyOfTemplate(ref: string): Promise<TestDatabase> {
+  const kind = testDbKind();
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'clearplay-test-'));
+    const file = join(dir, 'clearplay.db');
+    copyFileSync(ref, file);
+    return { target: { dialect: 'sqlite', file }, env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `cp_t_${randomBytes(6).toString('hex')}`;
+  if (kind === 'pg') {
+    const admin = adminUrl('TEST_PG_URL');
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(`create database ${name} template ${ref}`);
+    } finally {
+      await client.end();
+    }
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    return {
+      target: { dialect: 'postgres', url: url.toString() },
+      env: { DATABASE_URL: url.toString() },
+      drop: async () => {
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const admin = adminUrl('TEST_MYSQL_URL');
+  const connection = await mysql.createConnection(admin);
+  try {
+    await connection.query(`create database ${name} character set utf8mb4`);
+    await connection.query(`use ${name}`);
+    await connection.query('set foreign_key_checks = 0');
+    const [tables] = await connection.query(`show full tables from ${ref} where Table_type = 'BASE TABLE'`);
+    for (const row of tables as Record<string, string>[]) {
+      const table = Object.values(row)[0] as string;
+      const [created] = await connection.query(`show create table ${ref}.\`${table}\``);
+      await connection.query((created as Record<string, string>[])[0]?.['Create Table'] ?? '');
+      await connection.query(`insert into \`${table}\` select * from ${ref}.\`${table}\``);
+    }
+  } finally {
+    await connection.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    target: { dialect: 'mysql', url: url.toString() },
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = await mysql.createConnection(admin);
+      await c.query(`drop database if exists ${name}`);
+      await c.end();
+    },
+  };
+}
+
 export interface TestContext {
   app: App;
   db: Db;
@@ -115,14 +224,16 @@ export interface TestContextOptions {
 
 /** A migrated, seeded database and an app built on it (not listening; use app.inject). */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+  // The template's super admin has the default password: a context asking for another seeds its own.
+  const template = options.env?.INIT_ADMIN_PASSWORD === undefined ? runTemplate() : undefined;
+  const database = template === undefined ? await createTestDatabase() : await copyOfTemplate(template);
   const ownDataDir = options.ownDataDir === true ? mkdtempSync(join(tmpdir(), 'clearplay-data-')) : undefined;
   // TOTP_REQUIRED=none unless a test says otherwise: the suites sign in as super admins and admins
   // with a password only; two-step verification has its own tests (modules/auth/second-factor.test.ts).
   const config = loadConfig(
     {
       WEB_DIST: join(tmpdir(), 'clearplay-no-web-dist'),
-      INIT_ADMIN_PASSWORD: 'Admin12345',
+      INIT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       TOTP_REQUIRED: 'none',
       ...database.env,
       ...(ownDataDir === undefined ? {} : { DATA_DIR: ownDataDir }),
@@ -131,6 +242,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     [],
   );
   const db = createDb(config.database, config.dbLimits);
+  // Nothing to do on a copy of the template (both are idempotent), all of it on an empty database.
   await migrateToLatest(db);
   await seed(db, { initAdminPassword: config.initAdminPassword, demo: false });
   const app = await buildApp({ config, db, logger: false });
