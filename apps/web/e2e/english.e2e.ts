@@ -25,6 +25,7 @@ import {
   test,
   until,
   useApp,
+  visit,
 } from './harness.ts';
 import { otherLanguage, userDataOf, visibleText, type UserData } from './language.ts';
 import { closeOverlay, overlayScreens, overlaysOf } from './overlays.ts';
@@ -53,15 +54,9 @@ async function leftovers(page: Page, data: UserData, seen: { count: number }): P
   }
 }
 
-/** Opens `path` and lets it settle. */
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await settle(page);
-}
-
 /** Opens `path`, waits for its calls to end and its spinners to stop, and answers the Chinese leftovers. */
 async function sweep(page: Page, path: string, data: UserData, seen: { count: number }): Promise<string[]> {
-  await open(page, path);
+  await visit(page, path);
   return (await leftovers(page, data, seen)).map((line) => `${path}: ${line}`);
 }
 
@@ -74,7 +69,7 @@ async function sweepOverlays(
 ): Promise<{ opened: string[]; bad: string[] }> {
   const opened: string[] = [];
   const bad: string[] = [];
-  const screens = overlayScreens(open);
+  const screens = overlayScreens();
   for (const overlay of overlaysOf(role, false)) {
     const where = `${overlay.path} ${overlay.name}`;
     try {

@@ -9,7 +9,7 @@
 // show and take a tap. Screenshots: mobile-*.png of a few screens and overlays, both languages.
 import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settle, settledScreenshot, test, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settledScreenshot, test, useApp, visit } from './harness.ts';
 import { closeOverlay, overlayScreens, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -35,12 +35,6 @@ async function onPhone(username: string, password: string, locale: 'zh-CN' | 'en
   return page;
 }
 
-/** Opens `path` and waits for its calls to end and its spinners to stop. */
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await settle(page);
-}
-
 /** What on `page` is wider than the phone: the page itself, as `path: width`; [] when nothing is. */
 async function overflow(page: Page, path: string): Promise<string[]> {
   const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
@@ -52,7 +46,7 @@ async function sweep(page: Page, role: string, locale: 'zh-CN' | 'en-US', shots 
   const bad: string[] = [];
   const visited: string[] = [];
   for (const { path, inLayout } of screenRoutes(role, demoParams(app.server))) {
-    await open(page, path);
+    await visit(page, path);
     visited.push(path);
     bad.push(...(await overflow(page, path)));
     if (inLayout) {
@@ -106,7 +100,7 @@ test.describe('every screen at 390 px', () => {
     ];
     for (const run of runs) {
       const page = await onPhone(run.username, run.password, run.locale);
-      const screens = overlayScreens(open);
+      const screens = overlayScreens();
       for (const overlay of overlaysOf(run.role)) {
         const where = `${run.username} ${run.locale} ${overlay.path} ${overlay.name}`;
         try {

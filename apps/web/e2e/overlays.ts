@@ -5,7 +5,7 @@
 // at 390 px and in en-US alike.
 import type { Locator, Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { chooseOption, expect, until } from './harness.ts';
+import { chooseOption, expect, settle, until } from './harness.ts';
 
 export interface Overlay {
   /** Names the overlay in a failure and in its screenshot (`mobile-overlay-<name>-<locale>`). */
@@ -429,17 +429,22 @@ export async function phoneProblems(page: Page, overlay: Overlay, element: Locat
 }
 
 /**
- * Loads each overlay's screen for a sweep of overlays: once for the overlays of one screen that
- * follow each other, again for one that declares `freshScreen`, and after a failure (`failed`).
+ * Loads each overlay's screen for a sweep of overlays (`goto`, not `visit`: inside the app the
+ * screens left stay mounted behind their tabs, and an overlay's buttons would be found twice):
+ * once for the overlays of one screen that follow each other, again for one that declares
+ * `freshScreen`, and after a failure (`failed`).
  */
-export function overlayScreens(load: (page: Page, path: string) => Promise<void>): {
+export function overlayScreens(): {
   ready: (page: Page, overlay: Overlay) => Promise<void>;
   failed: () => void;
 } {
   let reload = true;
   return {
     ready: async (page, overlay) => {
-      if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) await load(page, overlay.path);
+      if (reload || overlay.freshScreen || new URL(page.url()).pathname !== overlay.path) {
+        await page.goto(overlay.path);
+        await settle(page);
+      }
       reload = false;
     },
     failed: () => {
