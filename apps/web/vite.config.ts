@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, defineConfig, type Manifest, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { antdStaticCss } from './antd-static-css.ts';
 import { echartsTrim } from './echarts-trim.ts';
 import { endpointsTrim } from './endpoints-trim.ts';
 import type { Prerendered } from './src/prerender/login.tsx';
@@ -415,6 +416,7 @@ export default defineConfig({
     echartsTrim(),
     endpointsTrim(),
     reactRouterProduction(),
+    antdStaticCss(),
   ],
   resolve: {
     // ECharts and zrender each ship their own copy of tslib 2.3; one copy, shared with the

@@ -4,7 +4,10 @@
  * its own, out of the login page's first load: each import here carries the list of the chunks
  * its screen needs, preloaded side by side when it runs (decision 0112).
  */
-export const layout = () => import('./layout/DefaultLayout.tsx');
+import { loadAntdStylesheet } from './layout/antd-stylesheet.ts';
+
+/** The layout's code with antd's static stylesheet (decision 0120): it renders with antd's zero-runtime mode. */
+export const layout = () => Promise.all([import('./layout/DefaultLayout.tsx'), loadAntdStylesheet()]).then(([module]) => module);
 export const Workplace = () => import('../features/workplace/WorkplacePage.tsx');
 export const Monitor = () => import('../features/monitor/MonitorPage.tsx');
 export const DataAnalysis = () => import('../features/visit-stats/DataAnalysisPage.tsx');

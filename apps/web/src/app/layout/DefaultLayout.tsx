@@ -1,4 +1,4 @@
-import { App as AntApp, Button, Drawer, Layout, Tooltip } from 'antd';
+import { App as AntApp, Button, ConfigProvider, Drawer, Layout, Tooltip, type ThemeConfig } from 'antd';
 import { MenuOutlined, SettingOutlined } from '@ant-design/icons';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
@@ -16,11 +16,19 @@ import { SideMenu } from './SideMenu.tsx';
 import { TabBar } from './TabBar.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { useDevice } from './use-device.ts';
+import { antdStylesheetLoaded } from './antd-stylesheet.ts';
 import { ViewAsBar } from '../view-as.tsx';
 import './layout.css';
 
 // The settings drawer is a chunk of its own, fetched the first time it opens.
 const SettingsDrawer = lazy(() => import('../../features/settings/SettingsDrawer.tsx'));
+
+/**
+ * antd's zero-runtime mode (decision 0120): with its static stylesheet in the page, antd's
+ * components under the layout skip generating their styles; the theme (algorithm, colour) still
+ * reaches them through the CSS variables antd sets at run time.
+ */
+const ZERO_RUNTIME: ThemeConfig = { zeroRuntime: true };
 
 /**
  * The default layout of every logged-in screen: navbar, side menu, tab bar, breadcrumbs,
@@ -52,8 +60,10 @@ export default function DefaultLayout() {
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === pathname;
   const setMenuOpen = (open: boolean) => setMenuOpenAt(open ? pathname : null);
+  // Fixed for the layout's life: antd reads the mode once per component.
+  const [zeroRuntime] = useState(antdStylesheetLoaded);
 
-  return (
+  const layout = (
     <QueryClientProvider client={queryClient}>
       {/* antd's App: message / modal / notification with the theme and locale (App.useApp()). */}
       <AntApp component={false}>
@@ -153,4 +163,5 @@ export default function DefaultLayout() {
       </AntApp>
     </QueryClientProvider>
   );
+  return zeroRuntime ? <ConfigProvider theme={ZERO_RUNTIME}>{layout}</ConfigProvider> : layout;
 }
