@@ -1,69 +1,78 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** One encoding of an asset: its bytes and the validator @fastify/static would send for its file. */
-interface Variant {
-  body: Buffer;
-  etag: string;
-  lastModified: string;
-}
 
 /** A built script or stylesheet under dist/assets/, with the .br and .gz the build wrote beside it. */
 export interface Asset {
   type: string;
-  identity: Variant;
-  br?: Variant;
-  gzip?: Variant;
+  /** One weak validator for the file and its compressed copies: the same content (etagOf). */
+  etag: string;
+  lastModified: string;
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
 }
 
-/** What is kept in memory: the scripts and stylesheets (5–6 MB with their compressed copies); anything else is read per request. */
+/** What is kept in memory: the hashed scripts and stylesheets; anything else is sent from disk. */
 const TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
+const KEPT = /^assets\/[^/\\]+\.(js|css)$/;
 
-function variant(file: string): Variant | undefined {
-  let stat;
+/** The weak validator of `send` (under @fastify/static): size and modification time, in hex. The one place it is made. */
+const etagOf = (size: number, mtimeMs: number) => `W/"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+
+async function readIfFile(file: string): Promise<Buffer | undefined> {
   try {
-    stat = statSync(file);
+    return await readFile(file);
   } catch {
     return undefined;
   }
-  if (!stat.isFile()) return undefined;
-  // The weak validator of `send` (under @fastify/static): size and modification time, in hex.
+}
+
+async function load(root: string, relative: string): Promise<Asset | null> {
+  const file = join(root, relative);
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    return null;
+  }
+  if (!info.isFile()) return null;
+  const [identity, br, gzip] = await Promise.all([readFile(file), readIfFile(`${file}.br`), readIfFile(`${file}.gz`)]);
   return {
-    body: readFileSync(file),
-    etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
-    lastModified: stat.mtime.toUTCString(),
+    type: TYPES[extname(file)] as string,
+    etag: etagOf(info.size, info.mtimeMs),
+    lastModified: info.mtime.toUTCString(),
+    identity,
+    br,
+    gzip,
   };
 }
 
 /**
- * Reads dist/assets/ once, at start (decision 0117): a sign-in loads some 80 hashed chunks, and
- * @fastify/static looked each one up on disk (the .br, then the file) per request, about 5 ms of
- * the server's one thread apiece, so the chunks came in one after another at the server's pace
- * and the calls behind them (the signed-in user, the workplace's figures) waited. Keyed by the path
- * under the web root ("assets/index-abc123.js"). A file the build adds while the server runs is
- * not here: spa.ts sends it from disk as before.
+ * The hashed chunks, each read on its first request and then sent from memory (decisions 0117,
+ * 0121): a sign-in loads some 60 of them at once, and @fastify/static looked each one up on disk
+ * per request (a stat of the .br, then the file), several ms of the server's one thread apiece
+ * under load, while the calls behind them waited. Nothing is read at start; what is kept is what
+ * was asked for (at most the build's scripts and stylesheets, ~6 MB with their compressed copies).
+ * Keyed by the path under the web root ("assets/index-abc123.js"). A chunk a new build removed
+ * stays served once it was asked for (a page loaded before still finds its chunks); a file not
+ * found is not remembered, so one a new build adds is found.
  */
-export function loadAssets(root: string): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  let names: string[];
-  try {
-    names = readdirSync(join(root, 'assets'));
-  } catch {
-    return assets;
-  }
-  for (const name of names) {
-    const type = TYPES[extname(name)];
-    if (!type) continue;
-    const file = join(root, 'assets', name);
-    const identity = variant(file);
-    if (!identity) continue;
-    assets.set(`assets/${name}`, { type, identity, br: variant(`${file}.br`), gzip: variant(`${file}.gz`) });
-  }
-  return assets;
+export function assetCache(root: string): (relative: string) => Promise<Asset | null> {
+  const kept = new Map<string, Promise<Asset | null>>();
+  return (relative) => {
+    if (!KEPT.test(relative)) return Promise.resolve(null);
+    let found = kept.get(relative);
+    if (!found) {
+      found = load(root, relative);
+      kept.set(relative, found);
+      void found.then((asset) => asset ?? kept.delete(relative));
+    }
+    return found;
+  };
 }
 
 /**
@@ -73,7 +82,7 @@ export function loadAssets(root: string): Map<string, Asset> {
  */
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
   const accepts = String(request.headers['accept-encoding'] ?? '');
-  const [encoding, chosen] =
+  const [encoding, body] =
     asset.br && /\bbr\b/.test(accepts)
       ? (['br', asset.br] as const)
       : asset.gzip && /\bgzip\b/.test(accepts)
@@ -82,10 +91,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   void reply
     .header('cache-control', 'public, max-age=31536000, immutable')
     .header('vary', 'accept-encoding')
-    .header('etag', chosen.etag)
-    .header('last-modified', chosen.lastModified)
+    .header('etag', asset.etag)
+    .header('last-modified', asset.lastModified)
     .type(asset.type);
-  if (request.headers['if-none-match'] === chosen.etag) return reply.code(304).send();
+  const validators = String(request.headers['if-none-match'] ?? '').split(/\s*,\s*/);
+  if (validators.includes(asset.etag)) return reply.code(304).send();
   if (encoding) void reply.header('content-encoding', encoding);
-  return reply.send(chosen.body);
+  return reply.send(body);
 }

@@ -75,7 +75,7 @@ describe('the single-page app', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('sends a kept asset compressed as the client accepts, with its validator; one added after start from disk', async () => {
+  it('sends an asset compressed as the client accepts, with its validator, kept from its first request', async () => {
     const dist = mkdtempSync(join(tmpdir(), 'clearplay-web-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), INDEX);
@@ -83,6 +83,7 @@ describe('the single-page app', () => {
     writeFileSync(join(dist, 'assets', 'app-1.js'), script);
     writeFileSync(join(dist, 'assets', 'app-1.js.br'), brotliCompressSync(script));
     writeFileSync(join(dist, 'assets', 'app-1.js.gz'), gzipSync(script));
+    writeFileSync(join(dist, 'assets', 'app-3.js'), 'export const c = 3;');
     const app = await createTestContext({ env: { WEB_DIST: dist } });
     try {
       const br = await app.app.inject({ method: 'GET', url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
@@ -108,17 +109,23 @@ describe('the single-page app', () => {
       });
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
-      // Read once at start: kept even when a new build has removed it (a page loaded before still finds its chunks).
+      // One validator for the file and its compressed copies.
+      expect(gz.headers.etag).toBe(etag);
+      expect(plain.headers.etag).toBe(etag);
+      // Nothing is read at start: a chunk, once asked for, stays served even when a new build has removed it (a page loaded before still finds its chunks).
       for (const file of ['app-1.js', 'app-1.js.br', 'app-1.js.gz']) rmSync(join(dist, 'assets', file));
       const kept = await app.app.inject({ method: 'GET', url: '/assets/app-1.js', headers: { 'accept-encoding': 'br' } });
       expect(kept.statusCode).toBe(200);
       expect(brotliDecompressSync(kept.rawPayload).toString()).toBe(script);
-      // A build made while the server runs: its new files come from disk.
+      // A build made while the server runs: its new files are found.
       writeFileSync(join(dist, 'assets', 'app-2.js'), 'export const b = 2;');
       const added = await app.app.inject({ method: 'GET', url: '/assets/app-2.js' });
       expect(added.statusCode).toBe(200);
       expect(added.body).toBe('export const b = 2;');
       expect(added.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // Never asked for before a new build removed it: not in memory.
+      rmSync(join(dist, 'assets', 'app-3.js'));
+      expect((await app.app.inject({ method: 'GET', url: '/assets/app-3.js' })).statusCode).toBe(404);
     } finally {
       await app.destroy();
       rmSync(dist, { recursive: true, force: true });

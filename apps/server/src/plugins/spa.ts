@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { isApiPath } from './errors.ts';
-import { loadAssets, sendAsset } from './spa-assets.ts';
+import { assetCache, sendAsset } from './spa-assets.ts';
 import { filledPages, isPublicPage, PRERENDERED_PUBLIC, PUBLIC_LOCALES, publicLocaleOf, robotsTxt, sitemapXml } from './public-site.ts';
 
 const NOT_BUILT = (dir: string) =>
@@ -34,8 +34,8 @@ export default async function spaPlugin(
   const prerendered = new Map(Object.entries(PRERENDERED).filter(([, file]) => built && existsSync(resolve(root, file))));
   // preCompressed: the build writes .br/.gz beside every text asset; send those when the client accepts them.
   if (built) await app.register(fastifyStatic, { root, serve: false, index: false, preCompressed: true });
-  // The hashed scripts and stylesheets, read once: sent from memory (spa-assets.ts).
-  const assets = loadAssets(root);
+  // The hashed scripts and stylesheets, each read on its first request, then sent from memory (spa-assets.ts).
+  const asset = assetCache(root);
 
   // The public pages (decisions 0068, 0069): their own entry, public.html, and its prerendered
   // pages per language with the base URL left for this server to fill in (read once at start).
@@ -90,7 +90,7 @@ export default async function spaPlugin(
       // The templates behind the public pages (their base URL not filled in): served at their addresses only.
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
-    const kept = assets.get(relative);
+    const kept = inside ? await asset(relative) : null;
     if (kept) return sendAsset(request, reply, kept);
     if (relative !== '' && inside && existsSync(file) && statSync(file).isFile()) {
       if (relative.startsWith('assets/')) {
