@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type * as CssInJs from '@ant-design/cssinjs';
+import type * as Antd from 'antd';
+import type * as ReactNs from 'react';
+import type * as ReactDomServer from 'react-dom/server';
 import type { Plugin } from 'vite';
 
 /**
@@ -40,10 +44,10 @@ type AnyComponent = (props: Record<string, unknown>) => unknown;
 export function extractAntdCss(): string {
   // antd's CommonJS build in this process (the app's bundle is the ES one: the same styles).
   const require = createRequire(import.meta.url);
-  const React = require('react') as typeof import('react');
-  const { renderToString } = require('react-dom/server') as typeof import('react-dom/server');
-  const antd = require('antd') as Record<string, unknown> & typeof import('antd');
-  const cssinjs = require('@ant-design/cssinjs') as typeof import('@ant-design/cssinjs');
+  const React = require('react') as typeof ReactNs;
+  const { renderToString } = require('react-dom/server') as typeof ReactDomServer;
+  const antd = require('antd') as Record<string, unknown> & typeof Antd;
+  const cssinjs = require('@ant-design/cssinjs') as typeof CssInJs;
   const h = React.createElement as (type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]) => unknown;
   const fragment = (...children: unknown[]) => h(React.Fragment, null, ...children);
   const part = (component: unknown, name: string) => (component as Record<string, unknown>)[name];
