@@ -159,7 +159,9 @@ test.describe('user management', () => {
     await toast(page, '状态设置成功');
     await expect(created).toContainText('e2eshop01');
     expect(await page.getByTestId(`user-status-${SHOP.username}`).getAttribute('aria-checked')).toBe('false');
-    await shop.locator('.ant-menu').getByText('检测记录', { exact: true }).click();
+    // Their next call: this click, unless a call of the page's own (the bell's poll) came first and
+    // the dialog already covers the menu (then the click lands on the dialog's mask: `force`).
+    await shop.locator('.ant-menu').getByText('检测记录', { exact: true }).click({ force: true });
     const dialog = shop.locator('.ant-modal-confirm-title', { hasText: '您已退出登录' });
     await expect(dialog).toBeVisible();
     await screenshot(shop, 'system-user-disabled-session-zh-CN');
