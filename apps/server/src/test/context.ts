@@ -46,6 +46,37 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** The database `name` on the server of `admin` (PostgreSQL), as a test database: its URL and how to drop it. */
+function pgTestDatabase(admin: string, name: string): TestDatabase {
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    target: { dialect: 'postgres', url: url.toString() },
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** The same on MariaDB / MySQL. */
+function mysqlTestDatabase(admin: string, name: string): TestDatabase {
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    target: { dialect: 'mysql', url: url.toString() },
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = await mysql.createConnection(admin);
+      await c.query(`drop database if exists ${name}`);
+      await c.end();
+    },
+  };
+}
+
 /** An empty database of the kind TEST_DB names. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `cp_t_${randomBytes(6).toString('hex')}`;
@@ -64,34 +95,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await client.connect();
     await client.query(`create database ${name}`);
     await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      target: { dialect: 'postgres', url: url.toString() },
-      env: { DATABASE_URL: url.toString() },
-      drop: async () => {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
-    };
+    return pgTestDatabase(admin, name);
   }
   const admin = adminUrl('TEST_MYSQL_URL');
   const connection = await mysql.createConnection(admin);
   await connection.query(`create database ${name} character set utf8mb4`);
   await connection.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    target: { dialect: 'mysql', url: url.toString() },
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const c = await mysql.createConnection(admin);
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    },
-  };
+  return mysqlTestDatabase(admin, name);
 }
 
 /** The password of the seeded super admin in every test context (and in the template). */
@@ -158,18 +168,7 @@ async function copyOfTemplate(ref: string): Promise<TestDatabase> {
     } finally {
       await client.end();
     }
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    return {
-      target: { dialect: 'postgres', url: url.toString() },
-      env: { DATABASE_URL: url.toString() },
-      drop: async () => {
-        const c = new pg.Client({ connectionString: admin });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
-    };
+    return pgTestDatabase(admin, name);
   }
   const admin = adminUrl('TEST_MYSQL_URL');
   const connection = await mysql.createConnection(admin);
@@ -187,17 +186,7 @@ async function copyOfTemplate(ref: string): Promise<TestDatabase> {
   } finally {
     await connection.end();
   }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    target: { dialect: 'mysql', url: url.toString() },
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const c = await mysql.createConnection(admin);
-      await c.query(`drop database if exists ${name}`);
-      await c.end();
-    },
-  };
+  return mysqlTestDatabase(admin, name);
 }
 
 export interface TestContext {
