@@ -76,10 +76,17 @@ beforeAll(async () => {
   // Both parts: the component tests render the public pages' parts as well as the screens.
   await initI18n(undefined, ['public']);
   await loadScreenMessages();
+  // The API client loads its toasts' module on first use (lib/feedback.ts). Loaded here, a
+  // toast raised by a test's last call is on screen within a task, so the afterEach below sees
+  // and closes it; loaded late, it could open after the file's jsdom is gone and fail the run
+  // ("window is not defined" from React's scheduler).
+  await import('../lib/feedback-ui.tsx');
 });
 
 afterEach(async () => {
   cleanup();
+  // A toast raised by the test's last call renders within a task (its module is loaded above).
+  await new Promise((resolve) => setTimeout(resolve, 0));
   // The API client's error toasts live outside the rendered tree (antd's static message).
   // Only when one is open: antd's destroy before its first toast leaves it unable to show any.
   if (document.querySelector('.ant-message-notice')) {
