@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the browser tests need from Debian when it is missing: Chromium (Playwright
-# drives Debian's build; no browser download works here), CJK fonts so Chinese renders, and
+# drives Debian's build; no browser download works here) and its old headless shell (the
+# journeys' browser: the same engine without the desktop browser's UI, decision 0123), CJK fonts so Chinese renders, and
 # nginx, the load balancer of the two-instance journeys (apps/web/e2e-cluster, decision 0103).
 # The cluster runner starts its own nginx with its own config; the package's service is not
 # started on install (policy-rc.d), so nothing is left listening on port 80.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
 fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium.ts';
+import { CHROMIUM_ARGS, JOURNEY_CHROMIUM_PATH, JOURNEY_TRACE } from './e2e/chromium.ts';
 
 // The two-instance journeys (decision 0103): e2e-cluster/global-setup.ts starts a fresh
 // PostgreSQL database (on the server TEST_PG_URL names), two ClearPlay processes on it and nginx
@@ -22,8 +22,8 @@ export default defineConfig({
     headless: true,
     // nginx serves a self-signed certificate made for the run.
     ignoreHTTPSErrors: true,
-    trace: 'retain-on-failure',
+    trace: JOURNEY_TRACE,
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
+    launchOptions: { executablePath: JOURNEY_CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
 });
