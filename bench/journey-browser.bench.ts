@@ -1,12 +1,15 @@
 // What a browser journey costs the machine, by the browser that drives it (decision 0123): the
 // journeys' browser, Debian's old headless shell, beside the full Chromium in its new headless
-// mode (the baseline), alternating in the same run. One journey: two fresh contexts, each signing
+// mode (the baseline), alternating in the same run; and what the journeys' trace costs on the
+// shell: none, the journeys' light trace, and the former one (a screencast and DOM snapshots). One journey: two fresh contexts, each signing
 // the super admin in on the built app and opening six screens by address, then a full-page
 // screenshot, as the journeys do. Counted: the CPU time of the browser's whole process tree
 // (browser, renderers, GPU and utility processes) from /proc, and the wall time.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, JOURNEY_CHROMIUM_PATH } from '../apps/web/e2e/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, JOURNEY_CHROMIUM_PATH, JOURNEY_TRACE } from '../apps/web/e2e/chromium.ts';
 import { ADMIN_PASSWORD, fmt, percentiles, ratio, startApp, type Section } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_JOURNEY_ROUNDS ?? 3);
@@ -59,13 +62,21 @@ function treeSeconds(marker: string): number {
   return all.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.seconds, 0);
 }
 
-async function journey(executablePath: string, url: string, round: string): Promise<{ cpu: number; wall: number }> {
+type Trace = 'none' | 'light' | 'full';
+
+async function journey(executablePath: string, url: string, round: string, trace: Trace = 'none'): Promise<{ cpu: number; wall: number }> {
   const marker = `--clearplay-bench-journey=${round}`;
   const started = performance.now();
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, marker], headless: true });
   try {
     for (let context = 0; context < 2; context++) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+      if (trace !== 'none')
+        await ctx.tracing.start(
+          trace === 'light'
+            ? { screenshots: JOURNEY_TRACE.screenshots, snapshots: JOURNEY_TRACE.snapshots, sources: JOURNEY_TRACE.sources }
+            : { screenshots: true, snapshots: true, sources: true },
+        );
       const page = await ctx.newPage();
       await page.goto(`${url}/login`);
       await page.getByTestId('login-username').fill('superadmin');
@@ -77,6 +88,8 @@ async function journey(executablePath: string, url: string, round: string): Prom
         await page.waitForLoadState('networkidle');
       }
       await page.screenshot({ fullPage: true });
+      // As retain-on-failure does for a passing test: the trace is written, then dropped.
+      if (trace !== 'none') await ctx.tracing.stop({ path: join(tmpdir(), `clearplay-bench-trace-${process.pid}.zip`) });
       await ctx.close();
     }
     // Read before the browser closes: its children are still there to count.
@@ -90,26 +103,32 @@ export async function run(): Promise<Section[]> {
   const app = await startApp({}, { built: true });
   const shell = { cpu: [] as number[], wall: [] as number[] };
   const full = { cpu: [] as number[], wall: [] as number[] };
+  const light = { cpu: [] as number[], wall: [] as number[] };
+  const heavy = { cpu: [] as number[], wall: [] as number[] };
   try {
     // One of each first, not counted: the server's first answers and the browsers' first start.
     await journey(JOURNEY_CHROMIUM_PATH, app.url, 'warm-shell');
     await journey(CHROMIUM_PATH, app.url, 'warm-full');
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [path, into] of [
-        [JOURNEY_CHROMIUM_PATH, shell],
-        [CHROMIUM_PATH, full],
+      for (const [name, path, trace, into] of [
+        ['shell', JOURNEY_CHROMIUM_PATH, 'none', shell],
+        ['full', CHROMIUM_PATH, 'none', full],
+        ['light', JOURNEY_CHROMIUM_PATH, 'light', light],
+        ['heavy', JOURNEY_CHROMIUM_PATH, 'full', heavy],
       ] as const) {
-        const m = await journey(path, app.url, `${round}-${into === shell ? 'shell' : 'full'}`);
+        const m = await journey(path, app.url, `${round}-${name}`, trace);
         into.cpu.push(m.cpu);
         into.wall.push(m.wall);
       }
     }
   } finally {
     await app.stop();
+    rmSync(join(tmpdir(), `clearplay-bench-trace-${process.pid}.zip`), { force: true });
   }
-  console.log('journey browser', JSON.stringify({ shell, full }));
-  const cpu = { shell: percentiles(shell.cpu).p50, full: percentiles(full.cpu).p50 };
-  const wall = { shell: percentiles(shell.wall).p50, full: percentiles(full.wall).p50 };
+  console.log('journey browser', JSON.stringify({ shell, full, light, heavy }));
+  const median = (xs: number[]) => percentiles(xs).p50;
+  const cpu = { shell: median(shell.cpu), full: median(full.cpu), light: median(light.cpu), heavy: median(heavy.cpu) };
+  const wall = { shell: median(shell.wall), full: median(full.wall), light: median(light.wall), heavy: median(heavy.wall) };
   const body = `
 ${ROUNDS} journeys with each browser, alternating: two fresh contexts, each signing the super admin in on the built app
 and opening ${SCREENS.length} screens by address, then a full-page screenshot. CPU: the browser's whole process tree
@@ -119,6 +138,13 @@ and opening ${SCREENS.length} screens by address, then a full-page screenshot. C
 | --- | --: | --: | --: |
 | CPU of the browser's processes | ${fmt(cpu.shell, 1)} s | ${fmt(cpu.full, 1)} s | **${ratio(cpu.shell, cpu.full)}** |
 | wall time | ${fmt(wall.shell, 1)} s | ${fmt(wall.full, 1)} s | ${ratio(wall.shell, wall.full)} |
+
+The trace a journey records for its failure, on the shell, beside no trace (the shell's row above), same rounds:
+
+| trace | CPU of the browser's processes | ratio to no trace | wall time | ratio |
+| --- | --: | --: | --: | --: |
+| actions, console, network (the journeys', JOURNEY_TRACE) | ${fmt(cpu.light, 1)} s | **${ratio(cpu.light, cpu.shell)}** | ${fmt(wall.light, 1)} s | ${ratio(wall.light, wall.shell)} |
+| with a screencast and DOM snapshots (the former) | ${fmt(cpu.heavy, 1)} s | ${ratio(cpu.heavy, cpu.shell)} | ${fmt(wall.heavy, 1)} s | ${ratio(wall.heavy, wall.shell)} |
 `;
   return [
     {
@@ -129,6 +155,11 @@ and opening ${SCREENS.length} screens by address, then a full-page screenshot. C
           target: 'a journey costs the machine less CPU with the headless shell than with the full browser (ratio < 1)',
           figure: `CPU ratio ${ratio(cpu.shell, cpu.full)}, wall ratio ${ratio(wall.shell, wall.full)}`,
           met: cpu.shell < cpu.full,
+        },
+        {
+          target: "the journeys' trace costs the browser little over no trace (the former one, for comparison)",
+          figure: `CPU ratio ${ratio(cpu.light, cpu.shell)} (former: ${ratio(cpu.heavy, cpu.shell)})`,
+          met: null,
         },
       ],
     },
