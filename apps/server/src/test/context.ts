@@ -16,6 +16,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type AppConfig, type DbTarget } from '../config.ts';
+import { checkpointsSettled } from '../db/checkpoint.ts';
 import { insertReturningId } from '../db/dialect.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -77,6 +78,16 @@ function mysqlTestDatabase(admin: string, name: string): TestDatabase {
   };
 }
 
+/**
+ * Removes a test's SQLite folder once no background checkpoint (db/checkpoint.ts: a worker thread
+ * with a connection of its own, started after a bulk write such as the demo's seeding) can still
+ * create its `-wal` and `-shm` files in it: removed under one, the folder was "not empty".
+ */
+async function dropSqliteDir(dir: string): Promise<void> {
+  await checkpointsSettled();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /** An empty database of the kind TEST_DB names. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `cp_t_${randomBytes(6).toString('hex')}`;
@@ -86,7 +97,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return {
       target: { dialect: 'sqlite', file: join(dir, 'clearplay.db') },
       env: { DATA_DIR: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
+      drop: () => dropSqliteDir(dir),
     };
   }
   if (kind === 'pg') {
@@ -156,7 +167,7 @@ async function copyOfTemplate(ref: string): Promise<TestDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'clearplay-test-'));
     const file = join(dir, 'clearplay.db');
     copyFileSync(ref, file);
-    return { target: { dialect: 'sqlite', file }, env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { target: { dialect: 'sqlite', file }, env: { DATA_DIR: dir }, drop: () => dropSqliteDir(dir) };
   }
   const name = `cp_t_${randomBytes(6).toString('hex')}`;
   if (kind === 'pg') {
