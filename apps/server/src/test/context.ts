@@ -204,7 +204,7 @@ export interface TestContext {
   app: App;
   db: Db;
   config: AppConfig;
-  /** DATA_DIR (secrets, the embedded host's files): a temp folder of its own with `ownDataDir`. */
+  /** DATA_DIR (secrets, the embedded host's files): a temp folder of this context's own. */
   dataDir: string;
   /** Closes the app and the pool (once) and drops the database. */
   destroy(): Promise<void>;
@@ -216,8 +216,9 @@ export interface TestContextOptions {
   /** Extra configuration environment (PORT, TRUST_PROXY, WEB_DIST, …). */
   env?: Record<string, string>;
   /**
-   * A fresh temp DATA_DIR, removed by destroy(), whatever the database: for a test that stores
-   * files (uploads) or reads the secrets kept there. Without it only SQLite gets one.
+   * A fresh temp DATA_DIR apart from the database's folder, removed by destroy(): for a test that
+   * lists what is stored there. Without it, SQLite's DATA_DIR is its database's folder, and the
+   * other databases get a fresh temp folder anyway.
    */
   ownDataDir?: boolean;
 }
@@ -227,7 +228,12 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   // The template's super admin has the default password: a context asking for another seeds its own.
   const template = options.env?.INIT_ADMIN_PASSWORD === undefined ? runTemplate() : undefined;
   const database = template === undefined ? await createTestDatabase() : await copyOfTemplate(template);
-  const ownDataDir = options.ownDataDir === true ? mkdtempSync(join(tmpdir(), 'clearplay-data-')) : undefined;
+  // Every context its own DATA_DIR (SQLite's is its database's folder). A folder shared by the
+  // files running side by side on PostgreSQL or MariaDB let one app's start clear the upload
+  // tmp/ files of another's upload in flight (the host's start-up clean-up, INSTANCES=single):
+  // an avatar upload failed with 599 "internal error" on CI.
+  const ownDataDir =
+    options.ownDataDir === true || database.env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'clearplay-data-')) : undefined;
   // TOTP_REQUIRED=none unless a test says otherwise: the suites sign in as super admins and admins
   // with a password only; two-step verification has its own tests (modules/auth/second-factor.test.ts).
   const config = loadConfig(
