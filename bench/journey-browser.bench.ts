@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, JOURNEY_CHROMIUM_PATH, JOURNEY_TRACE } from '../apps/web/e2e/chromium.ts';
-import { ADMIN_PASSWORD, fmt, percentiles, ratio, startApp, type Section } from './lib.ts';
+import { ADMIN_PASSWORD, fmt, percentiles, procStat, ratio, startApp, type Section } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_JOURNEY_ROUNDS ?? 3);
 const SCREENS = ['/order/inspect', '/system/user', '/system/dict', '/system/log', '/system/role', '/dashboard/workplace'];
-const TICKS = 100; // USER_HZ: /proc's unit of CPU time on Linux
 
 interface Proc {
   pid: number;
@@ -28,14 +27,11 @@ function processes(): Proc[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // After the command's name in parentheses: state, ppid, …; utime, stime, cutime, cstime are fields 14–17.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      const stat = procStat(Number(name));
       out.push({
         pid: Number(name),
-        ppid: Number(fields[1]),
-        seconds: ticks / TICKS,
+        ppid: stat.ppid,
+        seconds: (stat.ownMs + stat.childrenMs) / 1000,
         cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8'),
       });
     } catch {

@@ -171,10 +171,19 @@ export function startLookup() {
  * load than its throughput does.
  */
 export function cpuMsOf(child: ChildProcess): number {
-  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-  // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+  return procStat(child.pid ?? 0).ownMs;
+}
+
+/** A process's parent and CPU time from /proc (ms): its own, and that of its children it has waited for. */
+export function procStat(pid: number): { ppid: number; ownMs: number; childrenMs: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After "pid (comm) ": state is field 3, ppid 4; utime, stime, cutime, cstime are fields 14–17 (in 10 ms ticks).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return {
+    ppid: Number(fields[1]),
+    ownMs: (Number(fields[11]) + Number(fields[12])) * 10,
+    childrenMs: (Number(fields[13]) + Number(fields[14])) * 10,
+  };
 }
 
 export interface Load {
