@@ -713,6 +713,13 @@ export async function visit(page: Page, path: string): Promise<void> {
     window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx: (state.idx ?? 0) + 1 }, '', to);
     window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
   }, path);
+  // The router commits the new location once its loaders are done, in a transition that a busy
+  // machine may render after the network has gone quiet: until then a click acts on the screen
+  // being left (the phone's menu opens for the old address and closes at once).
+  await page.waitForFunction(() => {
+    const layout = document.querySelector('[data-testid="app-layout"]');
+    return layout === null || layout.getAttribute('data-path') === window.location.pathname;
+  });
   await settle(page);
 }
 

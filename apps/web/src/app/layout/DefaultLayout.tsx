@@ -71,6 +71,8 @@ export default function DefaultLayout() {
           className={['app-layout', mobile ? 'app-layout-mobile' : '', navbar ? '' : 'app-layout-floating'].filter(Boolean).join(' ')}
           data-testid="app-layout"
           data-device={mobile ? 'mobile' : 'desktop'}
+          // The location the layout has rendered: a navigation is done when it is the address's.
+          data-path={pathname}
         >
           {/* Switch roles (decision 0060): who the super admin is viewing as, and the way back. */}
           <ViewAsBar />
