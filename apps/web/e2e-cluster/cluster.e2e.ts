@@ -130,11 +130,17 @@ interface Answer {
   by: Name;
 }
 
-/** Every answer `page` gets from the app through nginx, with the instance that gave it. */
+/**
+ * Every answer `page` gets from the app through nginx to a call it makes from now on, with the
+ * instance that gave it. A call already on its way is left out: an instance that is stopping
+ * still answers what it has begun (the server's graceful close), after the test has seen it go.
+ */
 function answersOf(page: Page): Answer[] {
   const seen: Answer[] = [];
+  const asked = new WeakSet<Request>();
+  page.on('request', (request: Request) => void asked.add(request));
   page.on('response', (response: Response) => {
-    if (!response.url().startsWith(cluster.url)) return;
+    if (!response.url().startsWith(cluster.url) || !asked.has(response.request())) return;
     const upstream = response.headers()[UPSTREAM];
     if (upstream === undefined) return; // nginx's own answers (none expected)
     seen.push({
