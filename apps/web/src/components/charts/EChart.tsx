@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { theme } from 'antd';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 import { useAppState } from '../../lib/settings.ts';
+import { useReducedMotion } from '../../lib/theme.ts';
 import type * as EchartsSetup from './echarts-setup.ts';
 
 /** Colours after the theme colour (which always comes first), for second and later series. */
@@ -18,7 +19,9 @@ const loadEcharts = () => (setup ??= import('./echarts-setup.ts'));
  * lays labels out by measuring them on a canvas outside the page, where a generic font
  * ('sans-serif', its default) is not the one the page's language draws with (a Chinese page
  * draws Latin letters wider), so labels laid out for one font and drawn in another were cut at
- * the chart's side ("ttps://mp.weixin.qq.com"). A named font measures and draws alike.
+ * the chart's side ("ttps://mp.weixin.qq.com"). A named font measures and draws alike. A reader
+ * who asks their system for reduced motion gets the charts drawn at once, without their growing
+ * and sliding animations, as the rest of the app does (antd's motion is off for them too).
  */
 export function EChart({ option, height = 300, testId }: { option: EChartsCoreOption; height?: number; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -26,11 +29,13 @@ export function EChart({ option, height = 300, testId }: { option: EChartsCoreOp
   const dark = useAppState((s) => s.theme === 'dark');
   const themeColor = useAppState((s) => s.themeColor);
   const { token } = theme.useToken();
+  const reducedMotion = useReducedMotion();
   const full: EChartsCoreOption = {
     backgroundColor: 'transparent',
     color: [themeColor, ...PALETTE],
     textStyle: { fontFamily: token.fontFamily },
     ...option,
+    ...(reducedMotion ? { animation: false } : {}),
   };
   const latest = useRef(full);
   useEffect(() => {
