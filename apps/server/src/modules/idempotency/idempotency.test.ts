@@ -453,8 +453,11 @@ describe('once', () => {
     const first = once(ctx.db, claim(key), slowWrite);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = once(ctx.db, claim(key, { a: 2 }), slowWrite);
-    await expect(first).resolves.toEqual({ data: { ok: true }, replayed: false });
-    await expect(second).rejects.toMatchObject({ status: 422, key: 'idempotency.keyReused' });
+    // Both watched from now on: the loser may be refused before the winner's answer is read.
+    await Promise.all([
+      expect(first).resolves.toEqual({ data: { ok: true }, replayed: false }),
+      expect(second).rejects.toMatchObject({ status: 422, key: 'idempotency.keyReused' }),
+    ]);
   });
 
   it('onceApart: a second request while the first still runs in this process is answered 409 at once', async () => {
