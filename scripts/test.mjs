@@ -4,10 +4,11 @@
 // public pages' first-load budgets on that build (apps/web/scripts/first-load.mjs), browser
 // tests. Ends with each step's time and one line `N passed, N failed` over every test that ran.
 //
-// Steps in one group run side by side (decision 0086): vitest runs one worker on a 2-core
-// machine, the type check and the linter are single-threaded, and the database suites spend much
-// of their time waiting on PostgreSQL and MariaDB, so pairs fill the second core. A group's
-// output is printed line by line with the step's name in front. The first-load budgets run
+// The steps of a group run two at a time (decisions 0086, 0124): vitest runs one worker on a
+// 2-core machine, the type check and the linter are single-threaded, and the database suites
+// spend much of their time waiting on PostgreSQL and MariaDB, so a second step fills the second
+// core; the next step starts as soon as one ends. A group's output is printed line by line with
+// the step's name in front. The first-load budgets run
 // alone: they time what they measure. The browser journeys run alone too, on @playwright/test's
 // own workers (apps/web/playwright.config.ts, decision 0095). With TEST_PG_URL, the two-instance
 // journeys follow: two server processes on a fresh PostgreSQL database behind nginx
@@ -32,17 +33,15 @@ mkdirSync(reports, { recursive: true });
 
 const only = process.argv.slice(2); // e.g. `npm test -- server:sqlite e2e`
 const groups = [
+  // Two at a time, the next one starting as soon as one ends (decision 0124), longest first
+  // after the two quick checks that fail fastest.
   [
-    { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
     { name: 'lint', cmd: ['npm', 'run', 'lint'] },
-  ],
-  [
-    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' }, coverage: true, node24: true },
-    { name: 'web:unit', vitest: 'apps/web', coverage: true },
-  ],
-  [
+    { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
     process.env.TEST_PG_URL && { name: 'server:postgres', vitest: 'apps/server', env: { TEST_DB: 'pg' } },
+    { name: 'server:sqlite', vitest: 'apps/server', env: { TEST_DB: 'sqlite' }, coverage: true, node24: true },
     process.env.TEST_MYSQL_URL && { name: 'server:mariadb', vitest: 'apps/server', env: { TEST_DB: 'mysql' } },
+    { name: 'web:unit', vitest: 'apps/web', coverage: true },
   ],
   [{ name: 'system-deps', cmd: ['bash', 'scripts/ensure-system-deps.sh'] }],
   [{ name: 'build', cmd: ['npm', 'run', 'build'] }],
@@ -207,6 +206,26 @@ function run(step, alone) {
   });
 }
 
+/**
+ * Runs a group's steps two at a time, in order: a step starts as soon as one of the two running
+ * ends, so no core waits for the slower of a fixed pair. After a failure nothing new starts
+ * (unless TEST_KEEP_GOING); the running step finishes. Results come back in the group's order.
+ */
+async function inPairs(group) {
+  const results = [];
+  let next = 0;
+  let stop = false;
+  const lane = async () => {
+    while (next < group.length && !stop) {
+      const index = next++;
+      results[index] = await run(group[index], group.length === 1);
+      if (results[index].line.includes('FAILED') && !process.env.TEST_KEEP_GOING) stop = true;
+    }
+  };
+  await Promise.all([lane(), lane()]);
+  return results.filter(Boolean);
+}
+
 const began = Date.now();
 let passed = 0;
 let failed = 0;
@@ -214,7 +233,7 @@ const summary = [];
 for (const group of groups) {
   const started = Date.now();
   const ticks = cpuTicks();
-  const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
+  const results = await inPairs(group);
   for (const r of results) {
     passed += r.passed;
     failed += r.failed;

@@ -342,11 +342,16 @@ async function screenProblems(page: Page): Promise<string[]> {
   }
 }
 
+/** Notes what is wrong on the screen `page` shows as the test leaves it (`screenProblems`). */
+async function leaveScreen(page: Page): Promise<void> {
+  const here = page.url();
+  for (const text of await screenProblems(page)) problem(here, text);
+}
+
 /** Checks the app's open pages of `context` with `screenProblems` (what they show when the test leaves them). */
 async function lookAtScreens(context: BrowserContext, baseURL: string): Promise<void> {
   for (const page of context.pages()) {
-    if (page.isClosed() || !page.url().startsWith(baseURL)) continue;
-    for (const text of await screenProblems(page)) problem(page.url(), text);
+    if (!page.isClosed() && page.url().startsWith(baseURL)) await leaveScreen(page);
   }
 }
 
@@ -360,7 +365,7 @@ function lookBeforeClosing(context: BrowserContext, baseURL: string): void {
   context.on('page', (page) => {
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
-      if (page.url().startsWith(baseURL)) for (const text of await screenProblems(page)) problem(page.url(), text);
+      if (page.url().startsWith(baseURL)) await leaveScreen(page);
       return goto(url, options);
     };
   });
@@ -403,9 +408,11 @@ export { expect };
  * Screenshots for the docs. `npm run screenshots` (SCREENSHOTS=1) writes every one; any other
  * run writes a shot only when it differs from the committed file: more than 0.01 % of its
  * pixels (anti-aliasing ignored) beyond pixelmatch's colour threshold, or another size, so a
- * run where nothing changed leaves docs/screenshots/ as it was.
+ * run where nothing changed leaves docs/screenshots/ as it was. SCREENSHOTS=0 takes none: CI
+ * (`.ci/run`) throws its clone away with whatever it would write (decision 0124).
  */
 const writeEveryScreenshot = process.env.SCREENSHOTS === '1';
+const takeScreenshots = process.env.SCREENSHOTS !== '0';
 const CHANGED_PIXELS = 0.0001;
 
 /** True when `next` shows something else than the PNG `previous` (an unreadable file counts as different). */
@@ -449,6 +456,7 @@ export async function screenshot(page: Page, name: string, still: StillOptions =
   await page.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((image) => image.complete), undefined, {
     timeout: 10_000,
   });
+  if (!takeScreenshots) return;
   const options = { mask: still.mask, maskColor: '#d9d9d9', style: still.style };
   const deadline = Date.now() + 10_000;
   let shot = await page.screenshot(options);
@@ -705,7 +713,7 @@ export async function visit(page: Page, path: string): Promise<void> {
     await settle(page);
     return;
   }
-  for (const text of await screenProblems(page)) problem(here, text);
+  await leaveScreen(page);
   // What the browser's back and forward buttons do: react-router reads the new location and
   // navigates to it (its loaders and guards run as on a link's click).
   await page.evaluate((to) => {
