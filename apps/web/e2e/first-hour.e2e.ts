@@ -20,6 +20,7 @@ import {
   ADMIN_PASSWORD,
   cleanTmp,
   DEMO_PASSWORD,
+  escapeFrom,
   expect,
   login,
   newContext,
@@ -372,8 +373,7 @@ test.describe("the owner's first hour", () => {
         await ((await float.isVisible()) ? float : page.getByTestId('settings-open')).click();
         await expect(page.getByTestId('settings-drawer')).toBeVisible();
         await shot(page, 'settings', locale, size, undefined, 'owner');
-        await page.keyboard.press('Escape');
-        await expect(page.getByTestId('settings-drawer')).toBeHidden();
+        await escapeFrom(page, page.getByTestId('settings-drawer'));
 
         // Switch roles: the app as the new shop sees it, then back.
         await page.getByTestId('user-menu').click();

@@ -477,6 +477,37 @@ export async function screenshot(page: Page, name: string, still: StillOptions =
 export const until = <T>(read: () => T | Promise<T>, timeout = 30_000) => expect.poll(read, { timeout, intervals: [100] });
 
 /**
+ * Closes the drawer, modal or menu that `element` shows with Escape, as a person does: once the
+ * overlay has the focus (antd moves it into a drawer or a modal as it opens; a key pressed before
+ * goes to the page, and the overlay stays), then again if it still shows 2 s later (on a loaded
+ * machine the focus can arrive after the wait). A menu or popover closes on Escape wherever the
+ * focus is. Answers once `element` is hidden. Nothing else waits for an overlay to be still before
+ * the key: a docs screenshot used to, and CI takes none (decision 0124).
+ */
+export async function escapeFrom(page: Page, element: Locator): Promise<void> {
+  const ready = () =>
+    element.evaluate((el) => {
+      const overlay = el.closest('.ant-drawer, .ant-modal-wrap') ?? el.querySelector('.ant-drawer, .ant-modal-wrap');
+      if (overlay === null) return true;
+      const active = document.activeElement;
+      return active !== null && (el.contains(active) || active.closest('.ant-drawer, .ant-modal-wrap') !== null);
+    });
+  await expect
+    .poll(ready, { timeout: 3_000 })
+    .toBe(true)
+    .catch(() => undefined);
+  await page.keyboard.press('Escape');
+  await expect(async () => {
+    try {
+      await expect(element).toBeHidden({ timeout: 2_000 });
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      throw error;
+    }
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * A screenshot for the docs once the page has settled, `show` scrolled into the middle, without
  * the toasts (unless they are the point: `showToasts: true`). A toast is left out of the shot
  * by the shot's own stylesheet rather than waited out: antd shows one for 3 s after every save.

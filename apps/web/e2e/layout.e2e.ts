@@ -4,7 +4,18 @@
 // the settings surviving a reload before the first paint, copy and reset, the server menu on
 // and off with the role guard following it, and the mobile layout at 390 px.
 import type { Locator, Page } from '@playwright/test';
-import { ADMIN_PASSWORD, allowProblems, DEMO_PASSWORD, expect, newContext, settledScreenshot, test, until, useApp } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  allowProblems,
+  DEMO_PASSWORD,
+  escapeFrom,
+  expect,
+  newContext,
+  settledScreenshot,
+  test,
+  until,
+  useApp,
+} from './harness.ts';
 import { RoleName, serverMenuFor, type ServerMenuEntry } from '@clearplay/contract/constants';
 import { THEME_COLOR_PRESETS } from '../src/config/settings.ts';
 
@@ -29,8 +40,7 @@ async function openDrawer(page: Page): Promise<Locator> {
 }
 
 async function closeDrawer(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('settings-drawer')).toBeHidden();
+  await escapeFrom(page, page.getByTestId('settings-drawer'));
 }
 
 const checked = (drawer: Locator, key: string) => drawer.getByTestId(`settings-${key}`).getAttribute('aria-checked');
@@ -118,8 +128,7 @@ test.describe('the settings drawer, as the super admin on the order screen', () 
     expect(await floating.getByTestId('message-bell').isVisible()).toBe(true);
     await floating.getByTestId('user-menu').click();
     await expect(page.getByTestId('logout')).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(page.getByTestId('logout')).toBeHidden();
+    await escapeFrom(page, page.getByTestId('logout'));
     await settledScreenshot(page, 'layout-settings-no-navbar');
     await page.getByTestId('settings-float').click();
     const drawer = await openDrawer(page);

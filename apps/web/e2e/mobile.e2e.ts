@@ -9,7 +9,18 @@
 // show and take a tap. Screenshots: mobile-*.png of a few screens and overlays, both languages.
 import type { Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, demoParams, expect, screenRoutes, settledScreenshot, test, useApp, visit } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  demoParams,
+  escapeFrom,
+  expect,
+  screenRoutes,
+  settledScreenshot,
+  test,
+  useApp,
+  visit,
+} from './harness.ts';
 import { closeOverlay, overlayScreens, overlaysOf, phoneProblems } from './overlays.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -57,8 +68,7 @@ async function sweep(page: Page, role: string, locale: 'zh-CN' | 'en-US', shots 
       await page.getByTestId('menu-drawer-open').click();
       const drawer = page.getByTestId('menu-drawer');
       await expect(drawer).toBeVisible();
-      await page.keyboard.press('Escape');
-      await expect(drawer).toBeHidden();
+      await escapeFrom(page, drawer);
     }
     const shot = SHOTS[path];
     if (shots && shot !== undefined) await settledScreenshot(page, `${shot}-${locale}`);

@@ -5,7 +5,7 @@
 // at 390 px and in en-US alike.
 import type { Locator, Page } from '@playwright/test';
 import { RoleName } from '@clearplay/contract/constants';
-import { chooseOption, expect, settle, until } from './harness.ts';
+import { chooseOption, escapeFrom, expect, settle, until } from './harness.ts';
 
 export interface Overlay {
   /** Names the overlay in a failure and in its screenshot (`mobile-overlay-<name>-<locale>`). */
@@ -177,10 +177,8 @@ export const OVERLAYS: readonly Overlay[] = [
     },
     primary: (overlay) => [okButton(overlay)],
     close: async (page, overlay) => {
-      await page.keyboard.press('Escape');
-      await expect(overlay).toBeHidden();
-      await page.keyboard.press('Escape');
-      await expect(page.getByTestId('ledger-drawer')).toBeHidden();
+      await escapeFrom(page, overlay);
+      await escapeFrom(page, page.getByTestId('ledger-drawer'));
     },
   },
   // Users.
@@ -344,30 +342,10 @@ export const overlaysOf = (role: string, phone = true): Overlay[] =>
 
 /** Closes `overlay` its own way and waits for it to go. */
 export async function closeOverlay(page: Page, overlay: Overlay, element: Locator): Promise<void> {
-  if (overlay.close) await overlay.close(page, element);
-  else {
-    // A person presses Escape once the overlay is up, and antd moves the focus into a drawer or a
-    // modal as it opens: pressed before that, the key goes to the page and the drawer stays. So
-    // wait (briefly) for the focus to be inside; an overlay that never takes it still gets the key.
-    const focused = () =>
-      element.evaluate((el) => {
-        const active = document.activeElement;
-        return active !== null && (el.contains(active) || active.closest('.ant-drawer, .ant-modal-wrap') !== null);
-      });
-    await expect
-      .poll(focused, { timeout: 3_000 })
-      .toBe(true)
-      .catch(() => undefined);
-    await page.keyboard.press('Escape');
-    // On a loaded machine the focus can arrive after the wait above and the key is lost on the
-    // page: as a person would, press it again while the overlay still shows.
-    await expect(async () => {
-      if (await element.isVisible()) await page.keyboard.press('Escape');
-      await expect(element).toBeHidden({ timeout: 2_000 });
-    }).toPass({ timeout: 30_000 });
-    return;
-  }
-  await expect(element).toBeHidden();
+  if (overlay.close) {
+    await overlay.close(page, element);
+    await expect(element).toBeHidden();
+  } else await escapeFrom(page, element);
 }
 
 /** The box a person sees of the overlay carrying `element`: the modal, the drawer's panel or the popover. */

@@ -3,7 +3,7 @@
 // sees only the shop's menu and the banner, is refused an admin call although the session is a
 // super admin's, and switches back to the full menu. Screenshots in both languages.
 import type { Page } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, escapeFrom, expect, pick, settledScreenshot, test, until, useApp } from './harness.ts';
 
 const app = useApp({ DEMO: '1' });
 
@@ -86,7 +86,7 @@ test.describe('switch roles', () => {
       await page.getByTestId('user-menu').click();
       await expect(page.getByTestId('user-view-as-end')).toBeVisible();
       expect(await page.getByTestId('user-view-as').count()).toBe(0);
-      await page.keyboard.press('Escape');
+      await escapeFrom(page, page.getByTestId('user-view-as-end'));
       await settledScreenshot(page, `view-as-${locale}`);
 
       // Switch back: the super admin's home and full menu again.

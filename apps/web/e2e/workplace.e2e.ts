@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { AnnouncementItem, WorkplaceData } from '@clearplay/contract';
 import { formatMoney } from '@clearplay/contract/constants';
-import { ADMIN_PASSWORD, expect, repoRoot, screenshot, settledScreenshot, test, until, useApp } from './harness.ts';
+import { ADMIN_PASSWORD, escapeFrom, expect, repoRoot, screenshot, settledScreenshot, test, until, useApp } from './harness.ts';
 import { workplaceEnUS } from '../src/locales/screens/workplace.en-US.ts';
 
 const app = useApp({ DEMO: '1' });
@@ -123,8 +123,7 @@ test.describe('the workplace, as the super admin on the demo business', () => {
     const view = page.getByTestId('announcement-content');
     await until(() => view.locator('strong').textContent()).toBe('Sunday night');
     expect(await view.locator('li').count()).toBe(2);
-    await page.keyboard.press('Escape');
-    await expect(view).toBeHidden();
+    await escapeFrom(page, view);
 
     const item = list.getByTestId('announcement-item').filter({ hasText: title });
     await item.getByTestId('announcement-delete').click();
@@ -141,8 +140,7 @@ test.describe('the workplace, as the super admin on the demo business', () => {
     await expect(drawer).toBeVisible();
     await drawer.getByTestId('settings-navbar').click();
     await until(() => drawer.getByTestId('settings-navbar').getAttribute('aria-checked')).toBe('false');
-    await page.keyboard.press('Escape');
-    await expect(drawer).toBeHidden();
+    await escapeFrom(page, drawer);
     const card = page.getByTestId('workplace-announcements');
     const float = page.getByTestId('settings-float');
     const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
