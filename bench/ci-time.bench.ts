@@ -44,7 +44,7 @@ const git = (args: string[], cwd = repoRoot) => {
 };
 
 /** What `.ci/run` printed, read back: `npm test`'s summary lines and the `[ci Ns]` marks. */
-export function readCiLog(log: string): Omit<CiRun, 'total' | 'cpu'> & { ok: boolean } {
+export function readCiLog(log: string): Omit<CiRun, 'total' | 'cpu'> {
   const lines = log.split('\n');
   const mark = (what: string) => {
     const line = lines.find((l) => new RegExp(`^\\[ci +\\d+s\\] ${what}$`).test(l));
@@ -122,8 +122,7 @@ export async function run(): Promise<Section[]> {
       runs[which].push(await ciRun(commit, `${which}-${commit}-round${round + 1}`));
     }
   }
-  const both = [...runs.baseline, ...runs.head];
-  const allOk = both.every((r) => r.ok);
+  const allOk = [...runs.baseline, ...runs.head].every((r) => r.ok);
   const m = (which: 'baseline' | 'head', pick: (r: CiRun) => number) => median(runs[which].map(pick));
   const total = { baseline: m('baseline', (r) => r.total), head: m('head', (r) => r.total) };
   const tests = { baseline: m('baseline', (r) => r.passed), head: m('head', (r) => r.passed) };
@@ -135,36 +134,18 @@ export async function run(): Promise<Section[]> {
     return times.length ? fmt(median(times)) : '—';
   };
   const row = (label: string, b: string, h: string, r = '') => `| ${label} | ${b} | ${h} | ${r} |`;
-  const seconds = (which: 'baseline' | 'head', pick: (r: CiRun) => number) => fmt(m(which, pick));
+  /** A row of one figure: each commit's median and HEAD's ratio to the baseline. */
+  const compared = (label: string, pick: (r: CiRun) => number) =>
+    row(label, fmt(m('baseline', pick)), fmt(m('head', pick)), ratio(m('head', pick), m('baseline', pick)));
   const table = [
     `| | baseline \`${baseline}\` | HEAD \`${head}\` | HEAD ÷ baseline |`,
     '|---|--:|--:|--:|',
     ...stepNames.map((name) => row(`step \`${name}\` (s)`, stepCell('baseline', name), stepCell('head', name))),
-    row(
-      'before `npm test`: clone set-up, services, npm ci, system packages (s)',
-      seconds('baseline', (r) => r.total - r.npmTest),
-      seconds('head', (r) => r.total - r.npmTest),
-    ),
-    row(
-      '`npm test` (s)',
-      seconds('baseline', (r) => r.npmTest),
-      seconds('head', (r) => r.npmTest),
-      ratio(
-        m('head', (r) => r.npmTest),
-        m('baseline', (r) => r.npmTest),
-      ),
-    ),
+    compared('before `npm test`: clone set-up, services, npm ci, system packages (s)', (r) => r.total - r.npmTest),
+    compared('`npm test` (s)', (r) => r.npmTest),
     row('**whole `.ci/run`** (s)', `**${fmt(total.baseline)}**`, `**${fmt(total.head)}**`, `**${ratio(total.head, total.baseline)}**`),
-    row(
-      'busy CPU of the machine (s)',
-      seconds('baseline', (r) => r.cpu),
-      seconds('head', (r) => r.cpu),
-      ratio(
-        m('head', (r) => r.cpu),
-        m('baseline', (r) => r.cpu),
-      ),
-    ),
-    row('tests passed', fmt(tests.baseline), fmt(tests.head), ratio(tests.head, tests.baseline)),
+    compared('busy CPU of the machine (s)', (r) => r.cpu),
+    compared('tests passed', (r) => r.passed),
     row('seconds per test passed', perTest.baseline.toFixed(3), perTest.head.toFixed(3), ratio(perTest.head, perTest.baseline)),
     row('tests failed', runs.baseline.map((r) => r.failed).join(', '), runs.head.map((r) => r.failed).join(', ')),
   ];

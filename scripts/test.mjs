@@ -8,11 +8,10 @@
 // 2-core machine, the type check and the linter are single-threaded, and the database suites
 // spend much of their time waiting on PostgreSQL and MariaDB, so a second step fills the second
 // core; the next step starts as soon as one ends. A group's output is printed line by line with
-// the step's name in front. The first-load budgets run
-// alone: they time what they measure. The browser journeys run alone too, on @playwright/test's
-// own workers (apps/web/playwright.config.ts, decision 0095). With TEST_PG_URL, the two-instance
-// journeys follow: two server processes on a fresh PostgreSQL database behind nginx
-// (apps/web/playwright.cluster.config.ts, decision 0103).
+// the step's name in front. The first-load budgets run alone: they time what they measure. The
+// browser journeys run alone too, on @playwright/test's own workers (apps/web/playwright.config.ts,
+// decision 0095). With TEST_PG_URL, the two-instance journeys follow: two server processes on a
+// fresh PostgreSQL database behind nginx (apps/web/playwright.cluster.config.ts, decision 0103).
 //
 // Two steps run on Node 24, the current LTS line, instead of the machine's Node 20 (decision
 // 0114): the server suite on SQLite (its driver is the one that differs between the two) and the
