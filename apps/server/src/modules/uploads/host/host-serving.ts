@@ -37,8 +37,12 @@ export interface ServingOptions {
 async function typeOf(path: string): Promise<string | null> {
   const head = Buffer.alloc(IMAGE_SNIFF_BYTES);
   const handle = await open(path, 'r');
-  const { bytesRead } = await handle.read(head, 0, IMAGE_SNIFF_BYTES, 0).finally(() => handle.close());
-  return detectImageType(head.subarray(0, bytesRead));
+  try {
+    const { bytesRead } = await handle.read(head, 0, IMAGE_SNIFF_BYTES, 0);
+    return detectImageType(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function serveStoredFiles(app: FastifyInstance, store: LocalBlobStore, options: ServingOptions): Promise<void> {
