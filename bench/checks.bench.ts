@@ -13,18 +13,12 @@
 // Each is counted in wall seconds and in the machine's busy CPU seconds (/proc/stat).
 // BENCH_CHECKS_ROUNDS (default 1) rounds; rounds alternate which side goes first.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, ratio, repoRoot, type Section } from './lib.ts';
+import { busyCpuSeconds, fmt, median, ratio, repoRoot, type Section } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_CHECKS_ROUNDS ?? 1);
-
-/** The machine's busy CPU ticks so far (every core; 100 a second). */
-function busyTicks(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return fields.reduce((a, b) => a + b, 0) - fields[3]! - (fields[4] ?? 0);
-}
 
 interface Timed {
   wall: number;
@@ -34,7 +28,7 @@ interface Timed {
 
 /** Runs the commands one after the other (stopping at a failure): wall and busy CPU seconds. */
 function timed(commands: readonly (readonly string[])[], cwd = repoRoot): Timed {
-  const ticks = busyTicks();
+  const cpuBefore = busyCpuSeconds();
   const started = Date.now();
   let ok = true;
   for (const [cmd, ...args] of commands) {
@@ -45,7 +39,7 @@ function timed(commands: readonly (readonly string[])[], cwd = repoRoot): Timed 
       break;
     }
   }
-  return { wall: (Date.now() - started) / 1000, cpu: (busyTicks() - ticks) / 100, ok };
+  return { wall: (Date.now() - started) / 1000, cpu: busyCpuSeconds() - cpuBefore, ok };
 }
 
 const PROJECTS = ['packages/contract', 'apps/server', 'apps/web', 'bench'];
@@ -135,10 +129,6 @@ export async function run(): Promise<Section[]> {
     rmSync(clone.dir, { recursive: true, force: true });
   }
 
-  const median = (xs: readonly number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
   const allOk = [...results.values()].every((r) => [...r.before, ...r.after].every((t) => t.ok));
   const rows = pairs.map((pair) => {
     const r = results.get(pair.label)!;

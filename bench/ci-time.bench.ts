@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, ratio, repoRoot, type Section } from './lib.ts';
+import { busyCpuSeconds, fmt, median, ratio, repoRoot, type Section } from './lib.ts';
 
 const BASELINE = process.env.BENCH_CI_BASELINE ?? '1a50357';
 const ROUNDS = Number(process.env.BENCH_CI_ROUNDS ?? 1);
@@ -28,14 +28,6 @@ interface CiRun {
   /** Each step's seconds, in the order `npm test` printed them. */
   steps: Map<string, number>;
 }
-
-/** The machine's busy and total CPU ticks so far (every core). */
-function cpuTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  return { busy: total - fields[3]! - (fields[4] ?? 0), total };
-}
-const TICKS_PER_SECOND = 100;
 
 const git = (args: string[], cwd = repoRoot) => {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
@@ -84,7 +76,7 @@ async function ciRun(commit: string, label: string): Promise<CiRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, TEST_KEEP_GOING: '1' };
     // The run decides these for itself, as on CI.
     for (const name of ['SCREENSHOTS', 'TEST_PG_URL', 'TEST_MYSQL_URL', 'NODE_OPTIONS', 'BENCH_SKIP_BUILD']) delete env[name];
-    const startTicks = cpuTicks();
+    const startCpu = busyCpuSeconds();
     const started = Date.now();
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('bash', ['.ci/run'], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,7 +86,7 @@ async function ciRun(commit: string, label: string): Promise<CiRun> {
       child.on('close', resolve);
     });
     const total = (Date.now() - started) / 1000;
-    const cpu = (cpuTicks().busy - startTicks.busy) / TICKS_PER_SECOND;
+    const cpu = busyCpuSeconds() - startCpu;
     await new Promise((resolve) => out.end(resolve));
     const read = readCiLog(readFileSync(logFile, 'utf8'));
     console.log(`  ${label}: exit ${code}, ${fmt(total)} s, ${read.passed} passed, ${read.failed} failed (log: ${logFile})`);
@@ -103,11 +95,6 @@ async function ciRun(commit: string, label: string): Promise<CiRun> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 export async function run(): Promise<Section[]> {
   if (!existsSync(join(repoRoot, '..', 'shared'))) throw new Error('ci-time needs ../shared beside the checkout, as CI has it');

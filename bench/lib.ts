@@ -209,6 +209,18 @@ export async function load(opts: autocannon.Options): Promise<Load> {
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(3));
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** The machine's busy CPU seconds so far, every core (Linux's /proc/stat: all ticks but idle and iowait, 100 a second). */
+export function busyCpuSeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (fields.reduce((a, b) => a + b, 0) - fields[3]! - (fields[4] ?? 0)) / 100;
+}
+
 /** The p-th percentile of ascending times (the value at or above p % of them); 0 for none. */
 export const pct = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -5,9 +5,9 @@
 // tests. Ends with each step's time and one line `N passed, N failed` over every test that ran.
 //
 // The steps of a group run two at a time (decisions 0086, 0124): vitest runs one worker on a
-// 2-core machine, the type check and the linter are single-threaded, and the database suites
-// spend much of their time waiting on PostgreSQL and MariaDB, so a second step fills the second
-// core; the next step starts as soon as one ends. A group's output is printed line by line with
+// 2-core machine, the type check runs on one thread and ESLint on one (decision 0125), and the
+// database suites spend much of their time waiting on PostgreSQL and MariaDB, so a second step
+// fills the second core; the next step starts as soon as one ends. A group's output is printed line by line with
 // the step's name in front. The first-load budgets run alone: they time what they measure. The
 // browser journeys run alone too, on @playwright/test's own workers (apps/web/playwright.config.ts,
 // decision 0095). With TEST_PG_URL, the two-instance journeys follow: two server processes on a
