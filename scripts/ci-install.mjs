@@ -10,11 +10,10 @@
 // `npm install` on a developer's machine is untouched: it compiles once, as before.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cache } from './node24.mjs';
 
 const root = join(import.meta.dirname, '..');
-const cache = process.env.CLEARPLAY_CACHE ?? join(homedir(), '.cache', 'clearplay');
 
 function run(cmd, args) {
   const { status } = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });

@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 
 export const NODE24_VERSION = '24.21.0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cache = process.env.CLEARPLAY_CACHE ?? join(homedir(), '.cache', 'clearplay');
+/** The project's cache outside the checkout (Node 24 here, better-sqlite3's addon in scripts/ci-install.mjs). */
+export const cache = process.env.CLEARPLAY_CACHE ?? join(homedir(), '.cache', 'clearplay');
 const home = join(cache, `node-v${NODE24_VERSION}-linux-x64`);
 
 /** The folder holding Node 24's `node`. */
